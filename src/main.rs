@@ -1,1 +1,5 @@
+//! `mdbook-snippets`: an mdBook preprocessor and CLI that verifies every Rust snippet of a book.
+
+mod snippet;
+
 fn main() {}

@@ -1,0 +1,125 @@
+//! The data every stage of the pipeline passes along: a snippet, where it came from, and what
+//! happened when it ran. Positions are typed ([`SourceSpan`]) and travel from extraction to the
+//! report unchanged.
+
+use std::ops::Range;
+use std::path::PathBuf;
+
+/// A position in a book source file.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SourceSpan {
+    /// Relative to the book root, e.g. `src/ch1.md` (or the included file's path).
+    pub path: PathBuf,
+    /// 1-based.
+    pub line: usize,
+    /// 1-based.
+    pub column: usize,
+}
+
+/// One fenced Rust block of a chapter, with everything needed to build, run and report it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snippet {
+    /// Stable within a book: derived from the chapter path and the snippet's ordinal there
+    /// (e.g. `ch1_md_3`); used as the module name in the generated crate.
+    pub id: String,
+    /// The chapter file the block is in, relative to the book root.
+    pub chapter_path: PathBuf,
+    /// The opening fence.
+    pub span: SourceSpan,
+    /// The block's code lines, hidden lines included (`# ` prefix still present), so that line
+    /// `n` of `code` is Markdown line `span.line + 1 + n` (0-based `n`).
+    pub code: String,
+    /// The info string as written, e.g. `rust,should_panic,revision=2026-07-28`.
+    pub info: String,
+    pub attributes: Attributes,
+    /// Byte range of the whole fenced block (fences included) in the chapter text.
+    pub block_range: Range<usize>,
+    /// The expected-output block that follows the snippet, if any.
+    pub expected: Option<ExpectedOutput>,
+}
+
+/// An expected-output block (for example a ```` ```text,output ```` block right after a snippet).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpectedOutput {
+    /// The expected stdout, with `[..]` and `...` wildcards.
+    pub text: String,
+    /// Byte range of the whole block (fences included) in the chapter text.
+    pub block_range: Range<usize>,
+    /// Byte range of the block's content only (what `--bless` rewrites).
+    pub content_range: Range<usize>,
+    /// Position of the expected block's opening fence.
+    pub span: SourceSpan,
+}
+
+/// The info-string attributes, rustdoc's and ours.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Attributes {
+    pub ignore: bool,
+    pub no_run: bool,
+    pub should_panic: bool,
+    /// `compile_fail`, with the error codes it must produce (`compile_fail,E0425`).
+    pub compile_fail: Option<Vec<String>>,
+    /// `edition2015` .. `edition2024`.
+    pub edition: Option<String>,
+    /// Per-snippet timeout in seconds (`timeout=30`).
+    pub timeout_secs: Option<u64>,
+    /// Attributes the verifier does not own, passed to the harness in `MDBOOK_SNIPPETS_ATTRS`
+    /// (e.g. `revision=both`, `expect_violation=reused-id`).
+    pub harness: Vec<String>,
+}
+
+/// What happened to one snippet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnippetResult {
+    pub id: String,
+    pub span: SourceSpan,
+    pub outcome: Outcome,
+    /// What the snippet printed (capped).
+    pub stdout: String,
+    pub stderr: String,
+    /// Files the harness left in `MDBOOK_SNIPPETS_ARTIFACTS`, in file-name order.
+    pub artifacts: Vec<Artifact>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Passed,
+    /// `ignore`, or filtered out.
+    Skipped,
+    Failed(Failure),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub kind: FailureKind,
+    /// The offending line when known (a compile error, a panic), else the opening fence.
+    pub span: SourceSpan,
+    /// Human-readable, multi-line (a compiler message, a diff, a panic message).
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    Compile,
+    /// `compile_fail` compiled, or failed with the wrong error code.
+    CompileFailMismatch,
+    /// Non-zero exit, a signal, or a panic (`should_panic` inverts this).
+    Run,
+    Timeout,
+    OutputMismatch,
+}
+
+/// A file a harness produced for a snippet, shown under it in the rendered page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Artifact {
+    /// The summary shown to the reader, e.g. "wire transcript".
+    pub title: String,
+    pub kind: ArtifactKind,
+    pub content: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArtifactKind {
+    Text,
+    Svg,
+}
