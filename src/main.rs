@@ -1,5 +1,45 @@
 //! `mdbook-snippets`: an mdBook preprocessor and CLI that verifies every Rust snippet of a book.
+//! `main` only dispatches: errors reach stderr once, `{:#}`-formatted, and pick the exit code
+//! (0 every snippet passed, 1 some snippet failed, 2 the tool could not do its job).
 
+mod bless;
+mod book;
+mod build;
+mod cache;
+mod cli;
+mod compare;
+mod config;
+mod extract;
+mod generate;
+mod include;
+mod judge;
+mod preprocessor;
+mod render;
+mod report;
+mod run;
 mod snippet;
+mod test_command;
+mod verify;
+mod workspace;
 
-fn main() {}
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    let result = match cli.command {
+        Some(cli::Command::Test(args)) => test_command::run(&args),
+        Some(cli::Command::Supports { renderer }) => {
+            Ok(preprocessor::supports_exit_code(&renderer))
+        }
+        None => preprocessor::run(),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}

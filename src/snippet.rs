@@ -110,7 +110,7 @@ pub enum FailureKind {
 }
 
 /// A file a harness produced for a snippet, shown under it in the rendered page.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Artifact {
     /// The summary shown to the reader, e.g. "wire transcript".
     pub title: String,
@@ -118,7 +118,7 @@ pub struct Artifact {
     pub content: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ArtifactKind {
     Text,
     Svg,

@@ -1,1 +1,50 @@
-pub mod prelude {}
+//! `mcp_testserver`: an independent, spec-strict, deterministic MCP server (tokio + serde_json,
+//! no MCP SDK inside) and the harness every book snippet runs in.
+//!
+//! - [`TestServer`] starts the server in-process and connects an rmcp client, a bare transport,
+//!   or a [`RawClient`] to it over `tokio::io::duplex`.
+//! - [`serve_stdio`] is the same server over stdio (the `mcp-testserver` binary).
+//! - [`Transcript`] records every wire message; [`Violation`]s record what the peer did wrong.
+//! - [`snippet_main`] runs a snippet body per revision under a paused clock and writes the
+//!   artifacts (compact transcript, sequence diagram).
+//!
+//! Tools (a fixed contract): `echo`, `slow`, `wait_gate`, `open_gate`, `ignore_cancel`, `fail`,
+//! `ask`, `violations`, `transcript`.
+
+pub mod artifacts;
+pub mod driver;
+mod gates;
+mod harness;
+pub mod jsonrpc;
+mod raw_client;
+mod render;
+mod revision;
+pub mod server;
+mod stdio;
+mod svg;
+mod test_server;
+mod transcript;
+pub mod violations;
+
+pub use driver::Driver;
+pub use harness::{ARTIFACTS_VAR, ATTRS_VAR, Attributes, snippet_main};
+pub use raw_client::RawClient;
+pub use revision::{Revision, current_revision, set_current_revision};
+pub use stdio::serve_stdio;
+pub use test_server::TestServer;
+pub use transcript::{Direction, Side, Transcript, WireMessage};
+pub use violations::{Violation, ViolationLog};
+
+/// Everything a snippet needs; the verifier puts `use mcp_testserver::prelude::*;` in scope.
+pub mod prelude {
+    pub use crate::{
+        Driver, RawClient, Revision, TestServer, Transcript, Violation, current_revision,
+        snippet_main,
+    };
+    pub use rmcp::model::*;
+    pub use rmcp::service::{PeerRequestOptions, RequestHandle, RunningService};
+    pub use rmcp::{self, ClientHandler, RoleClient, RoleServer, ServerHandler, ServiceExt};
+    pub use serde_json::{Value, json};
+    pub use std::time::Duration;
+    pub use tokio;
+}

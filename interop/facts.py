@@ -1,0 +1,128 @@
+"""From one scenario's client report to the facts the SDK matrix shows. Pure: no I/O.
+
+A client report (interop/README.md) carries the server's wire transcript, read through the
+`transcript` tool after the stop, and the server's `violations`. Everything here is judged from
+the server's side of the wire, so it is the same judgement for every SDK: which call was the slow
+one, whether a `notifications/cancelled` naming it arrived (with which `requestId` and `reason`),
+whether the progress token was the request id, what the server sent for that call after the
+cancel, and whether its handler stopped (no progress and no response after the cancel).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+# The tool every scenario stops.
+SLOW_TOOL = "slow"
+# The tools a client calls after the stop to read the server's observations.
+OBSERVER_TOOLS = ("transcript", "violations")
+# The `_meta` key carrying a 2026-07-28 request's protocol version.
+VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+
+
+class ReportError(Exception):
+    """The report does not hold what the analysis needs (a broken client or server)."""
+
+
+def facts(report: dict[str, Any]) -> dict[str, Any]:
+    """The matrix cell for one client report."""
+    transcript = report.get("transcript")
+    if not isinstance(transcript, list):
+        raise ReportError("the report has no transcript (the `transcript` tool was not reachable)")
+    wire = [(entry["direction"], entry["message"]) for entry in transcript]
+    call_index = _find_call(wire)
+    call = wire[call_index][1]
+    call_id = call["id"]
+    token = call.get("params", {}).get("_meta", {}).get("progressToken")
+    cancel_index = _find(wire, lambda d, m: d == "in" and m.get("method") == "notifications/cancelled" and _same(m.get("params", {}).get("requestId"), call_id))
+    response_index = _find(wire, lambda d, m: d == "out" and _same(m.get("id"), call_id) and ("result" in m or "error" in m))
+    cancel = wire[cancel_index][1]["params"] if cancel_index is not None else None
+    after_cancel = _sent_after(wire, cancel_index, call_id, token) if cancel_index is not None else None
+    return {
+        "revision on the wire": _wire_revision(wire, call),
+        "before the call": _before_call(wire, call_index),
+        "caller saw": report.get("caller_saw"),
+        "progress token": _describe_token(token, call_id),
+        "cancel sent": cancel is not None,
+        "cancel requestId": _json(cancel.get("requestId")) if cancel else None,
+        "cancel reason": cancel.get("reason") if cancel else None,
+        "other cancels": [_json(m["params"].get("requestId")) for d, m in wire if d == "in" and m.get("method") == "notifications/cancelled" and not _same(m.get("params", {}).get("requestId"), call_id)],
+        "server sent after cancel": after_cancel,
+        "handler": _handler(wire, cancel_index, response_index, token),
+        "violations": sorted(v.get("rule", "?") for v in report.get("violations") or []),
+    }
+
+
+def _find_call(wire: list[tuple[str, dict[str, Any]]]) -> int:
+    index = _find(wire, lambda d, m: d == "in" and m.get("method") == "tools/call" and m.get("params", {}).get("name") == SLOW_TOOL)
+    if index is None:
+        raise ReportError(f"the transcript holds no `tools/call` of `{SLOW_TOOL}`")
+    return index
+
+
+def _find(wire: list[tuple[str, dict[str, Any]]], matches: Any) -> int | None:
+    return next((index for index, (direction, message) in enumerate(wire) if isinstance(message, dict) and matches(direction, message)), None)
+
+
+def _same(left: Any, right: Any) -> bool:
+    """JSON equality that keeps `"4"` and `4` (and `1` and `true`) apart."""
+    return type(left) is type(right) and left == right
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value)
+
+
+def _wire_revision(wire: list[tuple[str, dict[str, Any]]], call: dict[str, Any]) -> str:
+    stamped = call.get("params", {}).get("_meta", {}).get(VERSION_KEY)
+    if stamped:
+        return stamped
+    answer = next((m for d, m in wire if d == "out" and isinstance(m.get("result"), dict) and "protocolVersion" in m["result"]), None)
+    return answer["result"]["protocolVersion"] if answer else "unknown"
+
+
+def _before_call(wire: list[tuple[str, dict[str, Any]]], call_index: int) -> str:
+    """What the client sent before the slow call, e.g. `initialize (proposes 2026-07-28), notifications/initialized`."""
+    parts = []
+    for direction, message in wire[:call_index]:
+        if direction != "in" or not isinstance(message, dict):
+            continue
+        method = message.get("method", "a response")
+        proposed = message.get("params", {}).get("protocolVersion") if method == "initialize" else None
+        parts.append(f"{method} (proposes {proposed})" if proposed else method)
+    return ", ".join(parts) or "nothing"
+
+
+def _describe_token(token: Any, call_id: Any) -> str:
+    if token is None:
+        return "none"
+    if _same(token, call_id):
+        return f"= request id ({_json(token)})"
+    return f"own ({_json(token)}; request id {_json(call_id)})"
+
+
+def _sent_after(wire: list[tuple[str, dict[str, Any]]], cancel_index: int, call_id: Any, token: Any) -> list[str]:
+    """What the server sent for the call after the cancel arrived: `progress`, `response`."""
+    sent = []
+    for direction, message in wire[cancel_index + 1 :]:
+        if direction != "out":
+            continue
+        if message.get("method") == "notifications/progress" and token is not None and _same(message.get("params", {}).get("progressToken"), token):
+            sent.append("progress")
+        elif _same(message.get("id"), call_id):
+            sent.append("response")
+    return sorted(set(sent))
+
+
+def _handler(wire: list[tuple[str, dict[str, Any]]], cancel_index: int | None, response_index: int | None, token: Any) -> str:
+    """Whether the server's handler stopped, as the wire shows it."""
+    if cancel_index is None:
+        return "completed (no cancel)" if response_index is not None else "still running when observed (no cancel)"
+    if response_index is not None and response_index < cancel_index:
+        return "completed before the cancel arrived"
+    if response_index is not None:
+        return "answered after the cancel"
+    if "progress" in _sent_after(wire, cancel_index, None, token):
+        return "kept running after the cancel"
+    return "stopped by the cancel"

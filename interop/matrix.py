@@ -1,0 +1,178 @@
+"""Runs every SDK scenario against `mcp-testserver` and checks the matrix against expected.json.
+
+Each cell of the matrix (SDK x way of stopping x revision x transport) is one run of that SDK's
+scenario program in its own process, which starts its own server. The program's report becomes
+facts (facts.py); all cells together are target/interop/observed.json. Without `--bless`, any
+difference from interop/expected.json is printed as a unified diff and the exit code is 1; with
+`--bless`, expected.json is rewritten (refused while a cell failed to run). Exit 2: the runner
+itself could not do its job. Only the Python standard library is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import difflib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import facts
+
+INTEROP = Path(__file__).resolve().parent
+ROOT = INTEROP.parent
+EXPECTED = INTEROP / "expected.json"
+# The revisions and transports the matrix covers. HTTP joins TRANSPORTS once the server and the
+# scenario programs speak it.
+REVISIONS = ("2025-11-25", "2026-07-28")
+TRANSPORTS = ("stdio",)
+# One cell's run: the scenarios take about 4 s; this bounds a hang.
+CELL_TIMEOUT_S = 60
+
+
+def clients(work: Path) -> dict[str, list[str]]:
+    """The scenario program of each SDK, as a command line."""
+    return {
+        "python": [str(work / "venv" / "bin" / "python"), str(INTEROP / "python" / "scenarios.py")],
+        "typescript": ["node", str(INTEROP / "typescript" / "scenarios.mjs")],
+        "rmcp": [str(ROOT / "target" / "debug" / "rmcp-scenarios")],
+    }
+
+
+def run_process(command: list[str], log_stem: Path) -> dict[str, Any]:
+    """Runs one scenario program in its own process group; returns its JSON report or raises."""
+    log_stem.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{log_stem}.stderr", "wb") as stderr:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL, start_new_session=True, cwd=ROOT)
+        try:
+            stdout, _ = process.communicate(timeout=CELL_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise RuntimeError(f"timed out after {CELL_TIMEOUT_S} s (log: {log_stem}.stderr)") from None
+    Path(f"{log_stem}.json").write_bytes(stdout)
+    if process.returncode != 0:
+        tail = Path(f"{log_stem}.stderr").read_text(errors="replace").strip().splitlines()[-3:]
+        raise RuntimeError(f"exit {process.returncode}: {' | '.join(tail)} (log: {log_stem}.stderr)")
+    try:
+        return json.loads(stdout)
+    except json.JSONDecodeError as error:
+        raise RuntimeError(f"the report is not JSON ({error}; log: {log_stem}.json)") from None
+
+
+def run_cell(command: list[str], server: str, scenario: str, revision: str, transport: str, logs: Path) -> dict[str, Any]:
+    """One cell: its facts, or `{"error": ...}` when the run failed."""
+    arguments = ["--scenario", scenario, "--revision", revision, "--transport", transport, "--", server]
+    stem = logs / f"{scenario}-{revision}-{transport}".replace(" ", "_").replace("/", "_")
+    try:
+        return facts.facts(run_process(command + arguments, stem))
+    except (RuntimeError, facts.ReportError) as error:
+        return {"error": str(error)}
+
+
+def observe(work: Path, server: str, jobs: int, only: list[str]) -> dict[str, Any]:
+    """Runs every cell and returns the observed matrix."""
+    observed: dict[str, Any] = {"sdks": {}, "matrix": {}}
+    pending = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for sdk, command in clients(work).items():
+            if only and sdk not in only:
+                continue
+            description = run_process(command + ["--describe"], work / "logs" / sdk / "describe")
+            missing = [key for key in ("package", "version", "revisions", "transports", "scenarios") if key not in description]
+            if missing:
+                raise RuntimeError(f"`{' '.join(command)} --describe` lacks {', '.join(missing)}")
+            observed["sdks"][sdk] = {key: description[key] for key in ("package", "version", "revisions", "scenarios")}
+            logs = work / "logs" / sdk
+            pending[pool.submit(run_cell, command, server, "none", "default", "stdio", logs)] = (sdk, None, "default", None)
+            for scenario in description["scenarios"]:
+                for revision in REVISIONS:
+                    for transport in TRANSPORTS:
+                        cell = observed["matrix"].setdefault(sdk, {}).setdefault(scenario, {}).setdefault(revision, {})
+                        if revision not in description["revisions"]:
+                            cell[transport] = {"skipped": f"{description['package']} {description['version']} does not speak {revision}"}
+                        elif transport not in description["transports"]:
+                            cell[transport] = {"skipped": f"the {sdk} scenario program has no {transport} client yet"}
+                        else:
+                            pending[pool.submit(run_cell, command, server, scenario, revision, transport, logs)] = (sdk, scenario, revision, transport)
+        for future in concurrent.futures.as_completed(pending):
+            sdk, scenario, revision, transport = pending[future]
+            result = future.result()
+            if scenario is None:
+                defaults = {"default revision": result.get("revision on the wire"), "default connection": result.get("before the call")}
+                observed["sdks"][sdk].update(result if "error" in result else defaults)
+            else:
+                observed["matrix"][sdk][scenario][revision][transport] = result
+            print(f"  {sdk:<10} {scenario or 'default connection':<42} {revision:<10} {transport or 'stdio':<5} {'ERROR' if 'error' in result else 'ok'}", flush=True)
+    return observed
+
+
+def errors(observed: dict[str, Any]) -> list[str]:
+    """Every cell (and default connection) that failed to run, as `sdk / scenario / ...: error`."""
+    found = [f"{sdk} / default connection: {info['error']}" for sdk, info in observed["sdks"].items() if "error" in info]
+    for sdk, scenarios in observed["matrix"].items():
+        for scenario, revisions in scenarios.items():
+            for revision, transports in revisions.items():
+                for transport, cell in transports.items():
+                    if "error" in cell:
+                        found.append(f"{sdk} / {scenario} / {revision} / {transport}: {cell['error']}")
+    return found
+
+
+def dump(value: Any) -> str:
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--server", required=True, help="the mcp-testserver binary")
+    parser.add_argument("--work", required=True, type=Path, help="the work directory (venv, logs, observed.json)")
+    parser.add_argument("--jobs", type=int, default=3, help="cells run at once (default 3)")
+    parser.add_argument("--only", action="append", default=[], help="run only this SDK (repeatable; no comparison)")
+    parser.add_argument("--bless", action="store_true", help="rewrite interop/expected.json with what was observed")
+    arguments = parser.parse_args()
+    started = time.monotonic()
+    try:
+        observed = observe(arguments.work, arguments.server, arguments.jobs, arguments.only)
+    except (RuntimeError, OSError) as error:
+        print(f"matrix: error: {error}", file=sys.stderr)
+        return 2
+    observed_path = arguments.work / "observed.json"
+    observed_path.write_text(dump(observed))
+    print(f"matrix: {sum(1 for _ in _cells(observed))} cells in {time.monotonic() - started:.0f} s -> {observed_path}")
+    failed = errors(observed)
+    for line in failed:
+        print(f"matrix: error: {line}", file=sys.stderr)
+    if arguments.only:
+        return 1 if failed else 0
+    if arguments.bless:
+        if failed:
+            print("matrix: error: not blessing a matrix with failed cells", file=sys.stderr)
+            return 1
+        EXPECTED.write_text(dump(observed))
+        print(f"matrix: wrote {EXPECTED.relative_to(ROOT)}")
+        return 0
+    expected = EXPECTED.read_text() if EXPECTED.exists() else ""
+    if expected == dump(observed):
+        print("matrix: observed == expected")
+        return 0
+    diff = difflib.unified_diff(expected.splitlines(keepends=True), dump(observed).splitlines(keepends=True), "interop/expected.json", str(observed_path))
+    sys.stdout.writelines(diff)
+    print("matrix: error: the SDKs' behaviour differs from interop/expected.json (above). If the change is intended, run `interop/run.sh --bless` and update the prose in interop/sdk-matrix.template.md", file=sys.stderr)
+    return 1
+
+
+def _cells(observed: dict[str, Any]):
+    for scenarios in observed["matrix"].values():
+        for revisions in scenarios.values():
+            for transports in revisions.values():
+                yield from transports.values()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,181 @@
+"""Scenarios that stop a call with the official Python SDK (PyPI `mcp`) and report what happened.
+
+One run = one scenario, one revision, one transport, against a fresh `mcp-testserver`. The
+program starts the server through the SDK's own stdio client, calls the `slow` tool, stops the
+call the scenario's way, waits until the call would have finished on its own, and then asks the
+server (on the same connection) for its `transcript` and `violations`. It prints one JSON object
+on stdout (see interop/README.md, "client report"); `interop/matrix.py` turns the transcript into
+facts. `--describe` prints what this SDK supports instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from importlib.metadata import version
+from typing import Any
+
+import anyio
+from mcp import Client, StdioServerParameters
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+
+# The slow call every scenario stops: 15 steps of 200 ms, so 3 s if nobody stops it.
+SLOW_ARGUMENTS = {"steps": 15, "step_ms": 200}
+# When an explicit stop (task.cancel(), scope.cancel()) happens, after the call started.
+STOP_AFTER_S = 0.6
+# The timeout of the timeout-based scenarios.
+TIMEOUT_S = 0.7
+# How long after the call started the transcript is read: past the slow call's natural end, so
+# a handler that ignored the stop would have answered by then.
+SETTLE_S = 3.6
+
+
+async def by_task_cancel(client: Client, on_progress: Any) -> str:
+    """`asyncio.Task.cancel()` on the task awaiting `call_tool`."""
+    task = asyncio.ensure_future(client.call_tool("slow", SLOW_ARGUMENTS, progress_callback=on_progress))
+    await asyncio.sleep(STOP_AFTER_S)
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        return "asyncio.CancelledError"
+    return "completed"
+
+
+async def by_task_group_cancel(client: Client, on_progress: Any) -> str:
+    """`tg.cancel_scope.cancel()` on the anyio task group running `call_tool`."""
+    outcome = "completed"
+
+    async def call() -> None:
+        nonlocal outcome
+        try:
+            await client.call_tool("slow", SLOW_ARGUMENTS, progress_callback=on_progress)
+        except anyio.get_cancelled_exc_class():
+            outcome = "cancelled (task group's cancel scope)"
+            raise
+
+    async with anyio.create_task_group() as task_group:
+        task_group.start_soon(call)
+        await anyio.sleep(STOP_AFTER_S)
+        task_group.cancel_scope.cancel()
+    return outcome
+
+
+async def by_cancel_scope(client: Client, on_progress: Any) -> str:
+    """An `anyio.CancelScope` around `call_tool`, cancelled from another task."""
+    scope = anyio.CancelScope()
+
+    async def stop_later() -> None:
+        await anyio.sleep(STOP_AFTER_S)
+        scope.cancel()
+
+    async with anyio.create_task_group() as task_group:
+        task_group.start_soon(stop_later)
+        with scope:
+            await client.call_tool("slow", SLOW_ARGUMENTS, progress_callback=on_progress)
+    return "cancelled (CancelScope.cancel)" if scope.cancelled_caught else "completed"
+
+
+async def by_move_on_after(client: Client, on_progress: Any) -> str:
+    """`anyio.move_on_after(timeout)` around `call_tool`."""
+    with anyio.move_on_after(TIMEOUT_S) as scope:
+        await client.call_tool("slow", SLOW_ARGUMENTS, progress_callback=on_progress)
+    return "moved on (scope.cancelled_caught)" if scope.cancelled_caught else "completed"
+
+
+async def by_wait_for(client: Client, on_progress: Any) -> str:
+    """`asyncio.wait_for(call_tool(...), timeout)`."""
+    try:
+        await asyncio.wait_for(client.call_tool("slow", SLOW_ARGUMENTS, progress_callback=on_progress), TIMEOUT_S)
+    except TimeoutError:
+        return "TimeoutError"
+    return "completed"
+
+
+async def by_read_timeout(client: Client, on_progress: Any) -> str:
+    """The per-call `read_timeout_seconds`."""
+    try:
+        await client.call_tool("slow", SLOW_ARGUMENTS, read_timeout_seconds=TIMEOUT_S, progress_callback=on_progress)
+    except Exception as error:  # the SDK's own error type is what we report
+        return f"{type(error).__name__}: {error}"
+    return "completed"
+
+
+async def no_stop(client: Client, on_progress: Any) -> str:
+    """The baseline: the call runs to its end."""
+    result = await client.call_tool("slow", SLOW_ARGUMENTS, progress_callback=on_progress)
+    return f"completed: {result.content[0].text}"
+
+
+SCENARIOS = {
+    "none": no_stop,
+    "task.cancel()": by_task_cancel,
+    "task group cancel": by_task_group_cancel,
+    "CancelScope.cancel()": by_cancel_scope,
+    "anyio.move_on_after": by_move_on_after,
+    "asyncio.wait_for": by_wait_for,
+    "read_timeout_seconds": by_read_timeout,
+}
+
+# The revisions the matrix covers (the test server's two).
+REVISIONS = ("2025-11-25", "2026-07-28")
+# `--revision` value -> the SDK's `mode`.
+MODES = {"default": "auto", "2025-11-25": "legacy", **{revision: revision for revision in MODERN_PROTOCOL_VERSIONS}}
+
+
+async def tool_json(client: Client, name: str) -> Any:
+    result = await client.call_tool(name, {}, read_timeout_seconds=10)
+    return json.loads(result.content[0].text)
+
+
+async def run(scenario: str, revision: str, server: list[str]) -> dict[str, Any]:
+    parameters = StdioServerParameters(command=server[0], args=server[1:])
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        """A progress callback, so the SDK asks for progress (it sends a token only with one)."""
+
+    report: dict[str, Any] = {"scenario": scenario, "revision": revision, "transport": "stdio"}
+    with anyio.fail_after(20):
+        async with Client(parameters, mode=MODES[revision], read_timeout_seconds=10) as client:
+            started = time.monotonic()
+            report["caller_saw"] = await SCENARIOS[scenario](client, on_progress)
+            await anyio.sleep(max(0.0, SETTLE_S - (time.monotonic() - started)))
+            report["transcript"] = await tool_json(client, "transcript")
+            report["violations"] = await tool_json(client, "violations")
+    return report
+
+
+def describe() -> dict[str, Any]:
+    return {
+        "sdk": "python",
+        "package": "mcp",
+        "version": version("mcp"),
+        "revisions": [r for r in REVISIONS if r in HANDSHAKE_PROTOCOL_VERSIONS or r in MODERN_PROTOCOL_VERSIONS],
+        "transports": ["stdio"],
+        "scenarios": list(SCENARIOS),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--describe", action="store_true", help="print what this SDK supports, as JSON")
+    parser.add_argument("--scenario", choices=list(SCENARIOS))
+    parser.add_argument("--revision", choices=list(MODES))
+    parser.add_argument("--transport", choices=["stdio"], default="stdio")
+    parser.add_argument("server", nargs="*", help="the server command (after --)")
+    arguments = parser.parse_args()
+    if arguments.describe:
+        print(json.dumps(describe()))
+        return 0
+    if not (arguments.scenario and arguments.revision and arguments.server):
+        parser.error("--scenario, --revision and the server command are required")
+    report = anyio.run(run, arguments.scenario, arguments.revision, arguments.server)
+    print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

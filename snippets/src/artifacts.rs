@@ -1,0 +1,77 @@
+//! The artifact registry: every `TestServer` and `Driver` registers its transcript and violation
+//! log here when it is created, and `snippet_main` writes the artifacts of each run (compact
+//! transcript, sequence diagram) into `$MDBOOK_SNIPPETS_ARTIFACTS` when the run ends.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use anyhow::Context;
+
+use crate::revision::Revision;
+use crate::transcript::Transcript;
+use crate::violations::ViolationLog;
+
+/// What one server or client contributes to a snippet's artifacts.
+#[derive(Clone, Debug)]
+pub struct Registration {
+    /// Short kind, e.g. `"server"` or `"driver"`; names the files when a run has several.
+    pub kind: String,
+    /// The revision the party was started under.
+    pub revision: Revision,
+    /// Its wire transcript.
+    pub transcript: Transcript,
+    /// The violations it recorded from its peer.
+    pub violations: ViolationLog,
+}
+
+static REGISTRY: Mutex<Vec<Registration>> = Mutex::new(Vec::new());
+
+/// Registers a party for this run's artifacts and violation checks.
+pub fn register(registration: Registration) {
+    lock().push(registration);
+}
+
+/// Takes (and clears) everything registered so far.
+pub fn take_registrations() -> Vec<Registration> {
+    std::mem::take(&mut *lock())
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Vec<Registration>> {
+    REGISTRY.lock().unwrap_or_else(|poison| poison.into_inner())
+}
+
+/// One run's registrations, with the revision of that run.
+pub struct RunArtifacts {
+    /// The revision the run was under.
+    pub revision: Revision,
+    /// What registered during the run, in creation order.
+    pub registrations: Vec<Registration>,
+}
+
+/// Writes `NN-wire_transcript….txt` and `NN-sequence….svg` for every registration of every run.
+/// With more than one run the revision shows in the name; with more than one registration in a
+/// run its kind and number do.
+pub fn write_artifacts(directory: &Path, runs: &[RunArtifacts]) -> anyhow::Result<()> {
+    let mut number = 1;
+    for run in runs {
+        let several = run.registrations.len() > 1;
+        for (index, registration) in run.registrations.iter().enumerate() {
+            let mut suffix = String::new();
+            if several {
+                suffix.push_str(&format!("_{}_{}", registration.kind, index + 1));
+            }
+            if runs.len() > 1 {
+                suffix.push_str(&format!("_{}", run.revision));
+            }
+            let text_path =
+                directory.join(format!("{:02}-wire_transcript{suffix}.txt", number * 10));
+            let svg_path = directory.join(format!("{:02}-sequence{suffix}.svg", number * 10 + 1));
+            std::fs::write(&text_path, registration.transcript.render())
+                .with_context(|| format!("writing {}", text_path.display()))?;
+            std::fs::write(&svg_path, registration.transcript.to_svg())
+                .with_context(|| format!("writing {}", svg_path.display()))?;
+            number += 1;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,373 @@
+//! One connection's protocol state and dispatch: era negotiation (2025-11-25 `initialize` or
+//! 2026-07-28 per-request `_meta`), request-id bookkeeping, cancellation, progress tokens,
+//! server-to-client requests, and the routing of each method.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::{Map, Value, json};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use super::{Core, SERVER_NAME, record_in, tools};
+use crate::jsonrpc::{self, Incoming, id_key};
+use crate::revision::Revision;
+use crate::transcript::Direction;
+use crate::violations::rules;
+
+/// The `_meta` key carrying a 2026-07-28 request's protocol version.
+pub const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+/// The `_meta` key carrying a 2026-07-28 request's client capabilities.
+pub const CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+/// The tasks extension id (2026-07-28).
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
+/// How this connection's lifecycle was established.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Era {
+    /// Nothing yet.
+    Fresh,
+    /// `initialize` was answered: 2025-11-25 rules for the rest of the connection.
+    Legacy,
+    /// A request carried a 2026-07-28 `_meta` version.
+    Modern,
+}
+
+/// A `tools/call` whose handler is running and whose answer is still owed.
+pub(super) struct InFlight {
+    pub(super) token: CancellationToken,
+    pub(super) progress_token: Option<String>,
+    pub(super) cancelled: bool,
+}
+
+pub(super) struct State {
+    pub(super) era: Era,
+    pub(super) initialize_id: Option<String>,
+    pub(super) legacy_capabilities: Value,
+    /// Every request id the client ever sent (2025-11-25 forbids reuse within the session).
+    pub(super) seen: HashSet<String>,
+    pub(super) in_flight: HashMap<String, InFlight>,
+    /// Ids of requests that created tasks; `notifications/cancelled` must not name them.
+    pub(super) task_requests: HashSet<String>,
+    /// Progress tokens of active requests.
+    pub(super) active_tokens: HashSet<String>,
+    pub(super) next_server_id: i64,
+    pub(super) awaiting_client: HashMap<String, oneshot::Sender<Result<Value, Value>>>,
+}
+
+/// One connection.
+pub struct Session {
+    pub core: Arc<Core>,
+    outbox: Mutex<Option<mpsc::UnboundedSender<Value>>>,
+    state: Mutex<State>,
+}
+
+
+impl Session {
+    pub fn new(core: Arc<Core>, outbox: mpsc::UnboundedSender<Value>) -> Arc<Session> {
+        Arc::new(Session {
+            core,
+            outbox: Mutex::new(Some(outbox)),
+            state: Mutex::new(State {
+                era: Era::Fresh,
+                initialize_id: None,
+                legacy_capabilities: json!({}),
+                seen: HashSet::new(),
+                in_flight: HashMap::new(),
+                task_requests: HashSet::new(),
+                active_tokens: HashSet::new(),
+                next_server_id: 1,
+                awaiting_client: HashMap::new(),
+            }),
+        })
+    }
+
+    pub(super) fn lock(&self) -> MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+    }
+
+    /// Records and sends one message (dropped once the connection is closed).
+    pub fn send(&self, message: Value) {
+        let outbox = self
+            .outbox
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        if let Some(outbox) = outbox.as_ref() {
+            self.core.transcript.record(Direction::Out, message.clone());
+            let _ = outbox.send(message);
+        }
+    }
+
+    /// `send` while the caller holds the state lock, so the check before it stays true.
+    pub(super) fn send_locked(&self, _state: &MutexGuard<'_, State>, message: Value) {
+        self.send(message);
+    }
+
+    /// The peer closed its side: cancel what runs, forget what waits, stop sending.
+    pub fn close(&self) {
+        let mut state = self.lock();
+        for call in state.in_flight.values_mut() {
+            call.cancelled = true;
+            call.token.cancel();
+        }
+        state.awaiting_client.clear();
+        drop(state);
+        self.outbox
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+            .take();
+    }
+
+    /// Handles a line longer than the limit.
+    pub fn handle_oversized(&self, length: usize) {
+        record_in(
+            &self.core,
+            Value::String(format!("<{length} bytes, over the line limit>")),
+        );
+        self.core.violations.record(
+            rules::PARSE_ERROR,
+            format!("a {length}-byte line exceeds the limit"),
+        );
+        let message = format!(
+            "message of {length} bytes exceeds the {} byte limit",
+            super::MAX_LINE_BYTES
+        );
+        self.send(jsonrpc::error(
+            Value::Null,
+            jsonrpc::PARSE_ERROR,
+            &message,
+            None,
+        ));
+    }
+
+    /// Handles one complete line.
+    pub fn handle_line(self: &Arc<Self>, bytes: &[u8]) {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let value = match serde_json::from_slice::<Value>(bytes) {
+            Ok(value) => value,
+            Err(error) => {
+                let text = String::from_utf8_lossy(bytes);
+                let shown: String = text.chars().take(200).collect();
+                record_in(&self.core, Value::String(shown));
+                self.core
+                    .violations
+                    .record(rules::PARSE_ERROR, format!("unparseable line: {error}"));
+                let message = format!("Parse error: {error}");
+                self.send(jsonrpc::error(
+                    Value::Null,
+                    jsonrpc::PARSE_ERROR,
+                    &message,
+                    None,
+                ));
+                return;
+            }
+        };
+        record_in(&self.core, value.clone());
+        match jsonrpc::classify(&value) {
+            Incoming::Request { id, method, params } => self.handle_request(id, &method, params),
+            Incoming::Notification { method, params } => self.handle_notification(&method, &params),
+            Incoming::Response { id, outcome } => self.handle_response(&id, outcome),
+            Incoming::Invalid {
+                id,
+                reason,
+                null_id,
+            } => {
+                let rule = if null_id {
+                    rules::NULL_ID
+                } else {
+                    rules::INVALID_REQUEST
+                };
+                self.core.violations.record(rule, reason.clone());
+                self.send(jsonrpc::error(
+                    id,
+                    jsonrpc::INVALID_REQUEST,
+                    &format!("Invalid Request: {reason}"),
+                    None,
+                ));
+            }
+            Incoming::StrayError => {
+                self.core.violations.record(
+                    rules::INVALID_REQUEST,
+                    "an error response without a usable id",
+                );
+            }
+        }
+    }
+
+    fn handle_request(self: &Arc<Self>, id: Value, method: &str, params: Map<String, Value>) {
+        let key = id_key(&id);
+        let revision = match self.request_revision(&id, method, &params) {
+            Some(revision) => revision,
+            None => return,
+        };
+        {
+            let mut state = self.lock();
+            if state.in_flight.contains_key(&key) {
+                drop(state);
+                self.core.violations.record(
+                    rules::REUSED_ID,
+                    format!("request id {key} reused while still in flight"),
+                );
+                let message = format!("Invalid Request: id {key} is still in flight");
+                self.send(jsonrpc::error(id, jsonrpc::INVALID_REQUEST, &message, None));
+                return;
+            }
+            if !state.seen.insert(key.clone()) && revision == Revision::V2025_11_25 {
+                self.core.violations.record(
+                    rules::REUSED_ID,
+                    format!("request id {key} reused within the session"),
+                );
+            }
+        }
+        let answer = match (method, revision) {
+            ("initialize", _) => self.initialize(&key, &params),
+            ("ping", Revision::V2025_11_25) => Ok(json!({})),
+            ("server/discover", _) => Ok(cacheable(discover_result(), Revision::V2026_07_28)),
+            ("tools/list", _) => Ok(cacheable(json!({"tools": tools::definitions()}), revision)),
+            ("tools/call", _) => return self.call_tool(id, key, revision, params),
+            ("tasks/get" | "tasks/cancel", _)
+            | ("tasks/result" | "tasks/list", Revision::V2025_11_25)
+            | ("tasks/update", Revision::V2026_07_28) => {
+                return super::tasks::handle(self, id, method, revision, &params);
+            }
+            _ => Err((
+                jsonrpc::METHOD_NOT_FOUND,
+                format!("Method not found: {method}"),
+                None,
+            )),
+        };
+        self.answer(id, revision, answer);
+    }
+
+    /// Sends a response to a request that is answered at once.
+    pub fn answer(
+        &self,
+        id: Value,
+        revision: Revision,
+        answer: Result<Value, (i64, String, Option<Value>)>,
+    ) {
+        let message = match answer {
+            Ok(result) => jsonrpc::result(id, stamp(result, revision)),
+            Err((code, message, data)) => jsonrpc::error(id, code, &message, data),
+        };
+        self.send(message);
+    }
+
+    /// Which revision governs this request; `None` when it was rejected here.
+    fn request_revision(
+        &self,
+        id: &Value,
+        method: &str,
+        params: &Map<String, Value>,
+    ) -> Option<Revision> {
+        let era = self.lock().era;
+        if method == "initialize" || era == Era::Legacy {
+            return Some(Revision::V2025_11_25);
+        }
+        let version = params.get("_meta").and_then(|meta| meta.get(VERSION_KEY));
+        match version.and_then(Value::as_str) {
+            Some(version) if version == Revision::V2026_07_28.as_str() => {
+                self.lock().era = Era::Modern;
+                Some(Revision::V2026_07_28)
+            }
+            Some(version) => {
+                let data =
+                    json!({"supported": [Revision::V2026_07_28.as_str()], "requested": version});
+                let error = jsonrpc::error(
+                    id.clone(),
+                    jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
+                    "Unsupported protocol version",
+                    Some(data),
+                );
+                self.send(error);
+                None
+            }
+            None if method == "ping" && era == Era::Fresh => Some(Revision::V2025_11_25),
+            None => {
+                let detail = format!(
+                    "`{method}` request without _meta[\"{VERSION_KEY}\"] and without initialize"
+                );
+                self.core
+                    .violations
+                    .record(rules::MISSING_PROTOCOL_VERSION, detail);
+                let message = format!(
+                    "Invalid Request: send `initialize` first (2025-11-25) or put the protocol version in _meta[\"{VERSION_KEY}\"] (2026-07-28)"
+                );
+                self.send(jsonrpc::error(
+                    id.clone(),
+                    jsonrpc::INVALID_REQUEST,
+                    &message,
+                    None,
+                ));
+                None
+            }
+        }
+    }
+
+    fn initialize(
+        &self,
+        key: &str,
+        params: &Map<String, Value>,
+    ) -> Result<Value, (i64, String, Option<Value>)> {
+        let mut state = self.lock();
+        if state.era == Era::Legacy {
+            return Err((
+                jsonrpc::INVALID_REQUEST,
+                "Invalid Request: already initialized".into(),
+                None,
+            ));
+        }
+        state.era = Era::Legacy;
+        state.initialize_id = Some(key.to_owned());
+        state.legacy_capabilities = params.get("capabilities").cloned().unwrap_or(json!({}));
+        // The only handshake revision served; a client asking for another gets this one, as the
+        // 2025-11-25 lifecycle prescribes.
+        Ok(json!({
+            "protocolVersion": Revision::V2025_11_25.as_str(),
+            "capabilities": {
+                "tools": {},
+                "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+            },
+            "serverInfo": server_info(),
+        }))
+    }
+
+}
+
+/// Adds `resultType: "complete"` to a 2026-07-28 result that does not name its type.
+pub fn stamp(mut result: Value, revision: Revision) -> Value {
+    if revision == Revision::V2026_07_28
+        && let Some(object) = result.as_object_mut()
+    {
+        object
+            .entry("resultType")
+            .or_insert_with(|| json!("complete"));
+    }
+    result
+}
+
+/// 2026-07-28 cacheable results carry a cache hint; this server's answers are never to be
+/// reused (`ttlMs: 0`), so every call shows on the wire.
+fn cacheable(mut result: Value, revision: Revision) -> Value {
+    if revision == Revision::V2026_07_28 {
+        result["ttlMs"] = json!(0);
+        result["cacheScope"] = json!("private");
+    }
+    result
+}
+
+fn server_info() -> Value {
+    json!({"name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION")})
+}
+
+fn discover_result() -> Value {
+    json!({
+        "supportedVersions": [Revision::V2026_07_28.as_str()],
+        "capabilities": {"tools": {}, "extensions": {TASKS_EXTENSION: {}}},
+        "_meta": {"io.modelcontextprotocol/serverInfo": server_info()},
+    })
+}

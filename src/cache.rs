@@ -1,0 +1,178 @@
+//! A sound cache of what snippets did, so an unchanged book re-verifies without cargo. The key
+//! of a snippet hashes everything its behaviour can depend on: its generated module (code,
+//! wrapper, edition), its harness attributes, and the environment fingerprint (this tool's
+//! version, `rustc -vV`, `RUSTFLAGS`, the harness crate's sources, the harness workspace's
+//! `Cargo.lock` and profiles). Compile results are stored, runs only when they passed; the
+//! expected block is not part of the key, since a record is judged against it afresh each time.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use sha2::{Digest, Sha256};
+
+use crate::run::RunRecord;
+
+/// What a snippet did, as far as judging it goes.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Record {
+    /// It was built and run.
+    Ran(RunRecord),
+    /// `no_run`: it was built.
+    Compiled,
+    /// It did not build, with these errors (rustc's rendering) and error codes.
+    DidNotCompile { codes: Vec<String>, message: String },
+    /// Its binary did not build for a reason outside any snippet (a linker error, say); never
+    /// cached.
+    BinaryFailed { message: String },
+}
+
+impl Record {
+    /// Whether the record would be the same on every run with the same key: compile results
+    /// are, a run is trusted only once it passed.
+    pub fn is_cacheable(&self, passed: bool) -> bool {
+        match self {
+            Record::Compiled | Record::DidNotCompile { .. } => true,
+            Record::Ran(_) => passed,
+            Record::BinaryFailed { .. } => false,
+        }
+    }
+}
+
+pub struct Cache {
+    dir: PathBuf,
+    fingerprint: String,
+    enabled: bool,
+}
+
+impl Cache {
+    /// `fingerprint` is the environment part of every key (see the module docs). A disabled
+    /// cache finds nothing but still stores, so the next run can use it.
+    pub fn new(dir: PathBuf, fingerprint: String, enabled: bool) -> Cache {
+        Cache {
+            dir,
+            fingerprint,
+            enabled,
+        }
+    }
+
+    /// The key of one snippet: `parts` are the snippet's own inputs.
+    pub fn key(&self, parts: &[&str]) -> String {
+        let mut hasher = Sha256::new();
+        hasher.update(self.fingerprint.as_bytes());
+        for part in parts {
+            // Length-prefixed, so ("ab", "c") and ("a", "bc") differ.
+            hasher.update((part.len() as u64).to_le_bytes());
+            hasher.update(part.as_bytes());
+        }
+        hex(&hasher.finalize())
+    }
+
+    pub fn get(&self, key: &str) -> Option<Record> {
+        if !self.enabled {
+            return None;
+        }
+        let text = std::fs::read_to_string(self.path(key)).ok()?;
+        // An unreadable entry (an older format, a torn write) is a miss, never an error.
+        serde_json::from_str(&text).ok()
+    }
+
+    pub fn put(&self, key: &str, record: &Record) -> anyhow::Result<()> {
+        std::fs::create_dir_all(&self.dir)
+            .with_context(|| format!("creating {}", self.dir.display()))?;
+        let path = self.path(key);
+        // Write then rename, so a concurrent reader never sees half an entry.
+        let partial = path.with_extension("partial");
+        let text = serde_json::to_string(record).context("serializing a cache entry")?;
+        std::fs::write(&partial, text).with_context(|| format!("writing {}", partial.display()))?;
+        std::fs::rename(&partial, &path).with_context(|| format!("writing {}", path.display()))
+    }
+
+    fn path(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}.json"))
+    }
+}
+
+/// Hashes a crate's sources: every file under `dir` except build output and VCS data, by
+/// relative path and content, in path order.
+pub fn hash_tree(dir: &Path) -> anyhow::Result<String> {
+    let mut files = Vec::new();
+    collect_files(dir, dir, &mut files)?;
+    files.sort();
+    let mut hasher = Sha256::new();
+    for relative in files {
+        let path = dir.join(&relative);
+        let content = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        hasher.update(relative.to_string_lossy().as_bytes());
+        hasher.update((content.len() as u64).to_le_bytes());
+        hasher.update(&content);
+    }
+    Ok(hex(&hasher.finalize()))
+}
+
+pub fn hash_str(text: &str) -> String {
+    hex(&Sha256::digest(text.as_bytes()))
+}
+
+fn collect_files(root: &Path, dir: &Path, files: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+        let name = entry.file_name();
+        if name == "target" || name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let path = entry.path();
+        if entry.file_type()?.is_dir() {
+            collect_files(root, &path, files)?;
+        } else {
+            files.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
+        }
+    }
+    Ok(())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::Exit;
+
+    #[test]
+    fn round_trip_and_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path().join("cache"), "env-1".to_owned(), true);
+        let key = cache.key(&["fn main() {}", "2021"]);
+        assert_ne!(key, cache.key(&["fn main() {}", "2024"]));
+        assert_ne!(key, cache.key(&["fn main() {}2", "021"]));
+        let other_env = Cache::new(dir.path().join("cache"), "env-2".to_owned(), true);
+        assert_ne!(key, other_env.key(&["fn main() {}", "2021"]));
+
+        assert_eq!(cache.get(&key), None);
+        let record = Record::Ran(RunRecord {
+            exit: Exit::Code(0),
+            stdout: "hi\n".to_owned(),
+            stderr: String::new(),
+            artifacts: Vec::new(),
+        });
+        cache.put(&key, &record).unwrap();
+        assert_eq!(cache.get(&key), Some(record));
+        let disabled = Cache::new(dir.path().join("cache"), "env-1".to_owned(), false);
+        assert_eq!(disabled.get(&key), None);
+    }
+
+    #[test]
+    fn tree_hash_sees_content_and_skips_target() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::create_dir_all(dir.path().join("target")).unwrap();
+        std::fs::write(dir.path().join("src/lib.rs"), "pub fn a() {}").unwrap();
+        let before = hash_tree(dir.path()).unwrap();
+        std::fs::write(dir.path().join("target/junk"), "x").unwrap();
+        assert_eq!(before, hash_tree(dir.path()).unwrap());
+        std::fs::write(dir.path().join("src/lib.rs"), "pub fn b() {}").unwrap();
+        assert_ne!(before, hash_tree(dir.path()).unwrap());
+    }
+}

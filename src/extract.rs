@@ -1,0 +1,200 @@
+//! Markdown -> snippets, sans-IO. Walks a chapter with pulldown-cmark's offset iterator and
+//! returns every fenced block whose info string starts with `rust`, with its position, attributes
+//! and the expected-output block (```` ```text,output ````) that directly follows it, if any.
+//! Blocks without a language, indented blocks and other languages are not snippets.
+
+mod info_string;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
+
+pub use info_string::merge_harness_attributes;
+use info_string::{BlockKind, block_kind, parse_attributes};
+
+use crate::snippet::{ExpectedOutput, Snippet, SourceSpan};
+
+/// A chapter the verifier cannot read snippets from: an unterminated fence or a bad info
+/// string. It names the place so the author can fix it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtractError {
+    pub span: SourceSpan,
+    pub message: String,
+}
+
+impl fmt::Display for ExtractError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let SourceSpan { path, line, column } = &self.span;
+        write!(f, "{}:{line}:{column}: {}", path.display(), self.message)
+    }
+}
+
+impl std::error::Error for ExtractError {}
+
+/// Returns the Rust snippets of one chapter, in order. `chapter_path` is the chapter's path
+/// relative to the book root (`src/ch1.md`); it names the snippets (`src_ch1_md_1`, ...) and is
+/// the path of every [`SourceSpan`]. Positions are those of `text`: when `text` had includes
+/// expanded, the caller maps them back (see `include`).
+pub fn extract(chapter_path: &Path, text: &str) -> Result<Vec<Snippet>, ExtractError> {
+    let lines = LineIndex::new(text);
+    let span = |offset: usize| lines.span(chapter_path, offset);
+    let mut snippets: Vec<Snippet> = Vec::new();
+    let mut open: Option<OpenBlock> = None;
+    // Whether the previous event closed a snippet, so that an output block right after it is
+    // its expected output.
+    let mut after_snippet = false;
+
+    for (event, range) in Parser::new(text).into_offset_iter() {
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
+                check_terminated(text, range.clone()).map_err(|message| ExtractError {
+                    span: span(range.start),
+                    message,
+                })?;
+                open = Some(OpenBlock {
+                    info: info.to_string(),
+                    range: range.clone(),
+                    content: String::new(),
+                    content_range: None,
+                    follows_snippet: after_snippet,
+                });
+            }
+            Event::Text(content) if open.is_some() => {
+                let block = open.as_mut().expect("checked by the guard");
+                block.content.push_str(&content);
+                let start = block.content_range.as_ref().map_or(range.start, |r| r.start);
+                block.content_range = Some(start..range.end);
+            }
+            Event::End(TagEnd::CodeBlock) if open.is_some() => {
+                let block = open.take().expect("checked by the guard");
+                after_snippet = false;
+                match block_kind(&block.info) {
+                    BlockKind::Snippet => {
+                        let attributes =
+                            parse_attributes(&block.info).map_err(|message| ExtractError {
+                                span: span(block.range.start),
+                                message,
+                            })?;
+                        snippets.push(Snippet {
+                            id: snippet_id(chapter_path, snippets.len() + 1),
+                            chapter_path: chapter_path.to_path_buf(),
+                            span: span(block.range.start),
+                            code: block.content,
+                            info: block.info,
+                            attributes,
+                            block_range: block.range,
+                            expected: None,
+                        });
+                        after_snippet = true;
+                        continue;
+                    }
+                    BlockKind::ExpectedOutput if block.follows_snippet => {
+                        let content_range = block.content_range.unwrap_or_else(|| {
+                            let after_fence = line_end(text, block.range.start);
+                            after_fence..after_fence
+                        });
+                        let last = snippets.last_mut().expect("follows a snippet");
+                        last.expected = Some(ExpectedOutput {
+                            text: block.content,
+                            block_range: block.range.clone(),
+                            content_range,
+                            span: span(block.range.start),
+                        });
+                    }
+                    BlockKind::ExpectedOutput | BlockKind::Other => {}
+                }
+            }
+            _ if open.is_some() => {}
+            _ => after_snippet = false,
+        }
+    }
+    Ok(snippets)
+}
+
+/// The module-safe id of the `ordinal`-th (1-based) snippet of a chapter.
+pub fn snippet_id(chapter_path: &Path, ordinal: usize) -> String {
+    let mut id: String = chapter_path
+        .to_string_lossy()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !id.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        id.insert_str(0, "s_");
+    }
+    format!("{id}_{ordinal}")
+}
+
+struct OpenBlock {
+    info: String,
+    range: std::ops::Range<usize>,
+    content: String,
+    content_range: Option<std::ops::Range<usize>>,
+    follows_snippet: bool,
+}
+
+/// CommonMark lets an unclosed fence run to the end of its container; in a book that is always
+/// a mistake (the rest of the chapter would become code), so it is an error.
+fn check_terminated(text: &str, range: std::ops::Range<usize>) -> Result<(), String> {
+    let block = &text[range];
+    let strip = |line: &str| -> String {
+        line.trim_start_matches(|c: char| c == '>' || c.is_whitespace())
+            .trim_end()
+            .to_owned()
+    };
+    let mut lines = block.lines();
+    let opening = strip(lines.next().unwrap_or_default());
+    let fence_char = opening.chars().next().unwrap_or('`');
+    let fence_len = opening.chars().take_while(|&c| c == fence_char).count();
+    let closed = block.lines().count() > 1
+        && block.lines().last().is_some_and(|last| {
+            let last = strip(last);
+            last.len() >= fence_len && last.chars().all(|c| c == fence_char)
+        });
+    if closed {
+        Ok(())
+    } else {
+        Err(format!(
+            "unterminated code fence: no closing {} line",
+            fence_char.to_string().repeat(fence_len)
+        ))
+    }
+}
+
+fn line_end(text: &str, offset: usize) -> usize {
+    text[offset..]
+        .find('\n')
+        .map_or(text.len(), |newline| offset + newline + 1)
+}
+
+/// Byte offset -> 1-based line and column.
+struct LineIndex {
+    line_starts: Vec<usize>,
+}
+
+impl LineIndex {
+    fn new(text: &str) -> LineIndex {
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(index, _)| index + 1))
+            .collect();
+        LineIndex { line_starts }
+    }
+
+    fn span(&self, path: &Path, offset: usize) -> SourceSpan {
+        let line = self.line_starts.partition_point(|&start| start <= offset);
+        SourceSpan {
+            path: PathBuf::from(path),
+            line,
+            column: offset - self.line_starts[line - 1] + 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,160 @@
+use std::fmt::Write;
+use std::path::Path;
+
+use expect_test::{Expect, expect};
+
+use super::extract;
+
+/// Renders what `extract` found, one snippet per paragraph.
+fn check(markdown: &str, expect: Expect) {
+    let actual = match extract(Path::new("src/ch1.md"), markdown) {
+        Ok(snippets) => {
+            let mut out = String::new();
+            for snippet in snippets {
+                let span = &snippet.span;
+                writeln!(out, "{} at {}:{}", snippet.id, span.line, span.column).unwrap();
+                writeln!(out, "  info: {:?}", snippet.info).unwrap();
+                writeln!(out, "  code: {:?}", snippet.code).unwrap();
+                let block = &markdown[snippet.block_range.clone()];
+                writeln!(out, "  block: {block:?}").unwrap();
+                if let Some(expected) = &snippet.expected {
+                    let content = &markdown[expected.content_range.clone()];
+                    writeln!(out, "  expected at {}: {:?}", expected.span.line, expected.text)
+                        .unwrap();
+                    writeln!(out, "  expected content: {content:?}").unwrap();
+                }
+            }
+            out
+        }
+        Err(error) => format!("error: {error}\n"),
+    };
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn rust_blocks_with_positions_and_expected_output() {
+    check(
+        r#"# Title
+
+```rust
+println!("hi");
+# let hidden = 1;
+```
+
+```text,output
+hi
+```
+
+```toml
+[not] = "rust"
+```
+
+```
+plain
+```
+
+    indented();
+"#,
+        expect![[r#"
+            src_ch1_md_1 at 3:1
+              info: "rust"
+              code: "println!(\"hi\");\n# let hidden = 1;\n"
+              block: "```rust\nprintln!(\"hi\");\n# let hidden = 1;\n```"
+              expected at 8: "hi\n"
+              expected content: "hi\n"
+        "#]],
+    );
+}
+
+#[test]
+fn output_block_must_follow_directly() {
+    check(
+        r#"```rust
+fn main() {}
+```
+
+Some prose.
+
+```text,output
+not expected output of anything
+```
+"#,
+        expect![[r#"
+            src_ch1_md_1 at 1:1
+              info: "rust"
+              code: "fn main() {}\n"
+              block: "```rust\nfn main() {}\n```"
+        "#]],
+    );
+}
+
+#[test]
+fn nested_in_a_list_and_empty_expected_block() {
+    check(
+        r#"1. Step one:
+
+   ```rust,should_panic
+   panic!("boom");
+   ```
+   ```text,output
+   ```
+"#,
+        expect![[r#"
+            src_ch1_md_1 at 3:4
+              info: "rust,should_panic"
+              code: "panic!(\"boom\");\n"
+              block: "```rust,should_panic\n   panic!(\"boom\");\n   ```"
+              expected at 6: ""
+              expected content: ""
+        "#]],
+    );
+}
+
+#[test]
+fn unterminated_fence_is_an_error() {
+    check(
+        r#"Intro.
+
+```rust
+fn main() {}
+
+More prose that would vanish into the block.
+"#,
+        expect![[r#"
+            error: src/ch1.md:3:1: unterminated code fence: no closing ``` line
+        "#]],
+    );
+}
+
+#[test]
+fn longer_fences_and_tildes() {
+    check(
+        r#"````rust
+```
+````
+~~~rust,no_run
+loop {}
+~~~
+"#,
+        expect![[r#"
+            src_ch1_md_1 at 1:1
+              info: "rust"
+              code: "```\n"
+              block: "````rust\n```\n````"
+            src_ch1_md_2 at 4:1
+              info: "rust,no_run"
+              code: "loop {}\n"
+              block: "~~~rust,no_run\nloop {}\n~~~"
+        "#]],
+    );
+}
+
+#[test]
+fn bad_attribute_is_an_error_with_position() {
+    check(
+        "text\n\n```rust,shoud_panic\n```\n",
+        expect![[r#"
+            error: src/ch1.md:3:1: unknown attribute `shoud_panic` (known: ignore, no_run, should_panic, compile_fail, editionNNNN, timeout=N, or key=value for the harness)
+        "#]],
+    );
+}

@@ -1,0 +1,177 @@
+//! What a [`Record`] means for a snippet: passed or failed, and why, given its attributes
+//! (`should_panic`, `no_run`, `compile_fail`) and its expected-output block. Also rewrites
+//! generated-file positions (`src/e2021/<id>.rs:5:9`) in messages to Markdown positions.
+
+use std::path::Path;
+
+use crate::cache::Record;
+use crate::compare::compare;
+use crate::generate::FIRST_CODE_LINE;
+use crate::run::{Exit, RunRecord};
+use crate::snippet::{Failure, FailureKind, Outcome, Snippet, SnippetResult, SourceSpan};
+use crate::verify::Located;
+
+/// The exit code of a Rust program that panicked.
+const PANIC_EXIT_CODE: i32 = 101;
+
+pub fn judge(located: &Located, record: &Record, module_file: &Path) -> SnippetResult {
+    let snippet = &located.snippet;
+    let fail = |kind, span: Option<SourceSpan>, message: String| {
+        Outcome::Failed(Failure {
+            kind,
+            span: span.unwrap_or_else(|| snippet.span.clone()),
+            message,
+        })
+    };
+    let outcome = match (record, &snippet.attributes.compile_fail) {
+        (Record::Compiled, Some(_)) => fail(
+            FailureKind::CompileFailMismatch,
+            None,
+            "compiled, but the snippet is marked `compile_fail`".to_owned(),
+        ),
+        (Record::DidNotCompile { codes, message }, Some(wanted)) => {
+            let missing: Vec<&String> = wanted.iter().filter(|code| !codes.contains(code)).collect();
+            if missing.is_empty() {
+                Outcome::Passed
+            } else {
+                let (message, span) = remap(message, module_file, located);
+                fail(
+                    FailureKind::CompileFailMismatch,
+                    span,
+                    format!("expected error {missing:?}, but rustc said:\n{message}"),
+                )
+            }
+        }
+        (Record::DidNotCompile { message, .. }, None) => {
+            let (message, span) = remap(message, module_file, located);
+            fail(FailureKind::Compile, span, message)
+        }
+        (Record::BinaryFailed { message }, _) => fail(FailureKind::Compile, None, message.clone()),
+        (Record::Compiled, None) => Outcome::Passed,
+        (Record::Ran(run), _) => judge_run(snippet, run, module_file, located),
+    };
+    let run = match record {
+        Record::Ran(run) => Some(run),
+        _ => None,
+    };
+    result(snippet, outcome, run)
+}
+
+fn judge_run(snippet: &Snippet, run: &RunRecord, module_file: &Path, located: &Located) -> Outcome {
+    let (stderr, panic_span) = remap(&run.stderr, module_file, located);
+    let fail = |kind, span: Option<SourceSpan>, message: String| {
+        Outcome::Failed(Failure {
+            kind,
+            span: span.unwrap_or_else(|| snippet.span.clone()),
+            message,
+        })
+    };
+    let with_stderr = |headline: String| {
+        if stderr.trim().is_empty() {
+            headline
+        } else {
+            format!("{headline}\nstderr:\n{}", stderr.trim_end())
+        }
+    };
+    let exited_as_expected = match run.exit {
+        Exit::TimedOut(limit) => {
+            return fail(
+                FailureKind::Timeout,
+                None,
+                with_stderr(format!("timed out after {} s; the process group was killed", limit.as_secs_f64())),
+            );
+        }
+        Exit::OutputLimit(limit) => {
+            return fail(
+                FailureKind::Run,
+                None,
+                format!("printed more than {limit} bytes on stdout or stderr; stopped"),
+            );
+        }
+        Exit::Code(0) if snippet.attributes.should_panic => {
+            return fail(
+                FailureKind::Run,
+                None,
+                with_stderr("exited successfully, but the snippet is marked `should_panic`".to_owned()),
+            );
+        }
+        Exit::Code(0) => true,
+        Exit::Code(PANIC_EXIT_CODE) if snippet.attributes.should_panic => true,
+        Exit::Code(code) => {
+            let headline = match panic_message(&stderr) {
+                Some(message) => format!("panicked: {message}"),
+                None => format!("exited with code {code}"),
+            };
+            return fail(FailureKind::Run, panic_span, with_stderr(headline));
+        }
+        Exit::Signal(signal) => {
+            return fail(FailureKind::Run, panic_span, with_stderr(format!("killed by signal {signal}")));
+        }
+    };
+    debug_assert!(exited_as_expected);
+    match &snippet.expected {
+        Some(expected) => match compare(&expected.text, &run.stdout) {
+            Ok(()) => Outcome::Passed,
+            Err(diff) => fail(FailureKind::OutputMismatch, Some(expected.span.clone()), diff),
+        },
+        None => Outcome::Passed,
+    }
+}
+
+/// The first line of a panic message: `thread 'main' panicked at src/x.rs:1:1:\nMESSAGE`.
+fn panic_message(stderr: &str) -> Option<&str> {
+    let mut lines = stderr.lines();
+    lines.find(|line| line.contains("panicked at"))?;
+    lines.next()
+}
+
+/// A result for `snippet`, carrying what its run printed, if it ran.
+pub fn result(snippet: &Snippet, outcome: Outcome, run: Option<&RunRecord>) -> SnippetResult {
+    SnippetResult {
+        id: snippet.id.clone(),
+        span: snippet.span.clone(),
+        outcome,
+        stdout: run.map(|run| run.stdout.clone()).unwrap_or_default(),
+        stderr: run.map(|run| run.stderr.clone()).unwrap_or_default(),
+        artifacts: run.map(|run| run.artifacts.clone()).unwrap_or_default(),
+    }
+}
+
+/// Replaces every `MODULE_FILE:LINE:COLUMN` in `text` with the Markdown position it stands for,
+/// and returns the first such position (the panic or the error's primary place).
+pub fn remap(text: &str, module_file: &Path, located: &Located) -> (String, Option<SourceSpan>) {
+    let needle = format!("{}:", module_file.display());
+    let mut out = String::new();
+    let mut first = None;
+    let mut rest = text;
+    while let Some(start) = rest.find(&needle) {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + needle.len()..];
+        let digits = |s: &str| s.chars().take_while(char::is_ascii_digit).count();
+        let line_len = digits(after);
+        let line: usize = after[..line_len].parse().unwrap_or(0);
+        let (column, consumed) = match after[line_len..].strip_prefix(':') {
+            Some(tail) if digits(tail) > 0 => {
+                let column_len = digits(tail);
+                (tail[..column_len].parse().unwrap_or(1), line_len + 1 + column_len)
+            }
+            _ => (1, line_len),
+        };
+        if line_len == 0 {
+            out.push_str(&needle);
+            rest = after;
+            continue;
+        }
+        let code_lines = located.snippet.code.lines().count();
+        let span = if line >= FIRST_CODE_LINE && line - FIRST_CODE_LINE < code_lines {
+            located.code_span(line - FIRST_CODE_LINE, column)
+        } else {
+            located.snippet.span.clone()
+        };
+        out.push_str(&format!("{}:{}:{}", span.path.display(), span.line, span.column));
+        first.get_or_insert(span);
+        rest = &after[consumed..];
+    }
+    out.push_str(rest);
+    (out, first)
+}

@@ -1,0 +1,196 @@
+//! The mdBook side: `mdbook-snippets supports RENDERER`, and the preprocessor proper, which reads
+//! `[ctx, book]` JSON on stdin and writes the book JSON on stdout.
+//!
+//! Verification is the same pipeline and cache as `mdbook-snippets test` (the chapters are read
+//! from disk, so a failure is reported at the source file and line, included files included);
+//! the results are then matched to the blocks of the chapters mdBook hands us, which have had
+//! their `{{#include}}`s expanded by the `links` preprocessor, by chapter and code rather than by
+//! position. A block that matches no result is left as written. When a snippet fails, the report
+//! goes to stderr and the process exits 1, which fails `mdbook build`; no book is written.
+//!
+//! Nothing but the book reaches stdout: while the pipeline runs, file descriptor 1 points at
+//! stderr, so neither a stray print nor a child process that inherits stdout can corrupt the JSON.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::Write as _;
+use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use mdbook_preprocessor::PreprocessorContext;
+use mdbook_preprocessor::book::Book;
+
+use crate::config::Config;
+use crate::extract::extract;
+use crate::render::render_chapter;
+use crate::snippet::{Snippet, SnippetResult};
+use crate::verify::{Report, VerifyOptions, verify};
+
+/// The renderers the preprocessor runs for: `html`, and `test` (what `mdbook test` names itself),
+/// so that `mdbook test` has our verification and leaves the verified blocks to us.
+pub fn supports(renderer: &str) -> bool {
+    matches!(renderer, "html" | "test")
+}
+
+/// Exit code of `mdbook-snippets supports RENDERER`.
+pub fn supports_exit_code(renderer: &str) -> ExitCode {
+    if supports(renderer) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Preprocessor mode: `[ctx, book]` on stdin, the book on stdout. Exit 1 when a snippet failed.
+pub fn run() -> anyhow::Result<ExitCode> {
+    let stdout = StdoutGuard::redirect_to_stderr()?;
+    let (ctx, mut book) = mdbook_preprocessor::parse_input(std::io::stdin().lock())
+        .context("reading mdBook's [context, book] JSON from stdin")?;
+    if minor_version(&ctx.mdbook_version) != minor_version(mdbook_preprocessor::MDBOOK_VERSION) {
+        eprintln!(
+            "warning: mdbook-snippets was built against mdBook {}, called by mdBook {}",
+            mdbook_preprocessor::MDBOOK_VERSION,
+            ctx.mdbook_version
+        );
+    }
+    let config = config_from_context(&ctx)?;
+    let source = crate::book::load(&config)?;
+    let report = verify(&source, &config, &VerifyOptions::default())?;
+    if report.failed() > 0 {
+        eprint!("{}", crate::report::human(&report, &config.book_root));
+        return Ok(ExitCode::FAILURE);
+    }
+    eprintln!("mdbook-snippets: {}", crate::report::summary(&report));
+    render_book(&mut book, &ctx.config.book.src, &report);
+    stdout.write_book(&book)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `0.5` of `0.5.4`.
+fn minor_version(version: &str) -> &str {
+    let mut dots = version.match_indices('.').map(|(index, _)| index);
+    let end = dots.nth(1).unwrap_or(version.len());
+    &version[..end]
+}
+
+/// The verifier's configuration from mdBook's context (`[preprocessor.snippets]`, `[book] src`,
+/// `[rust] edition`), so that mdBook's environment overrides apply too.
+pub fn config_from_context(ctx: &PreprocessorContext) -> anyhow::Result<Config> {
+    let table: toml::Table = ctx
+        .config
+        .get("preprocessor.snippets")
+        .context("reading [preprocessor.snippets]")?
+        .unwrap_or_default();
+    let rust_edition = ctx
+        .config
+        .rust
+        .edition
+        .map(|edition| serde_json::to_value(edition).context("reading [rust] edition"))
+        .transpose()?
+        .and_then(|value| value.as_str().map(str::to_owned));
+    Config::from_table(
+        &ctx.root,
+        &ctx.config.book.src,
+        rust_edition.as_deref(),
+        &table,
+    )
+    .context("in [preprocessor.snippets] of book.toml")
+}
+
+/// Renders the results of `report` into the chapters of `book`. `src` is `[book] src`, which
+/// makes a chapter's `source_path` a path relative to the book root, as in the report.
+pub fn render_book(book: &mut Book, src: &Path, report: &Report) {
+    let mut results = ResultsByCode::new(report);
+    book.for_each_chapter_mut(|chapter| {
+        let Some(source_path) = &chapter.source_path else {
+            return;
+        };
+        let chapter_path = src.join(source_path);
+        let snippets = match extract(&chapter_path, &chapter.content) {
+            Ok(snippets) => snippets,
+            Err(error) => {
+                // The pipeline read this chapter fine from disk; whatever mdBook made of it, we
+                // leave it alone rather than guess.
+                eprintln!("warning: not rendering {}: {error}", chapter_path.display());
+                return;
+            }
+        };
+        if snippets.is_empty() {
+            return;
+        }
+        let verified: Vec<(&Snippet, &SnippetResult)> = snippets
+            .iter()
+            .filter_map(|snippet| Some((snippet, results.take(&chapter_path, &snippet.code)?)))
+            .collect();
+        if verified.len() < snippets.len() {
+            eprintln!(
+                "warning: {}: {} Rust block(s) match no verified snippet and are left as written",
+                chapter_path.display(),
+                snippets.len() - verified.len()
+            );
+        }
+        chapter.content = render_chapter(&chapter.content, &verified);
+    });
+}
+
+/// Results keyed by chapter and code; snippets with the same code in one chapter are taken in
+/// order.
+struct ResultsByCode<'a> {
+    queues: HashMap<(PathBuf, String), VecDeque<&'a SnippetResult>>,
+}
+
+impl<'a> ResultsByCode<'a> {
+    fn new(report: &'a Report) -> ResultsByCode<'a> {
+        let mut queues: HashMap<_, VecDeque<_>> = HashMap::new();
+        for (snippet, result) in report.snippets.iter().zip(&report.results) {
+            queues
+                .entry((snippet.chapter_path.clone(), normalize(&snippet.code)))
+                .or_default()
+                .push_back(result);
+        }
+        ResultsByCode { queues }
+    }
+
+    fn take(&mut self, chapter_path: &Path, code: &str) -> Option<&'a SnippetResult> {
+        let key = (chapter_path.to_path_buf(), normalize(code));
+        self.queues.get_mut(&key)?.pop_front()
+    }
+}
+
+/// Code compared across the two include expansions (ours and mdBook's `links`), which may
+/// differ in line endings and trailing blank lines.
+fn normalize(code: &str) -> String {
+    code.replace("\r\n", "\n").trim_end().to_owned()
+}
+
+/// The process's real stdout, kept aside while fd 1 points at stderr.
+struct StdoutGuard {
+    stdout: OwnedFd,
+}
+
+impl StdoutGuard {
+    fn redirect_to_stderr() -> anyhow::Result<StdoutGuard> {
+        std::io::stdout().flush().context("flushing stdout")?;
+        // SAFETY: dup and dup2 on the process's own standard descriptors; `saved` is a fresh
+        // descriptor that only the returned `OwnedFd` owns.
+        unsafe {
+            let saved = libc::dup(std::io::stdout().as_raw_fd());
+            if saved < 0 {
+                return Err(std::io::Error::last_os_error()).context("saving stdout");
+            }
+            let stdout = OwnedFd::from_raw_fd(saved);
+            if libc::dup2(std::io::stderr().as_raw_fd(), std::io::stdout().as_raw_fd()) < 0 {
+                return Err(std::io::Error::last_os_error()).context("pointing stdout at stderr");
+            }
+            Ok(StdoutGuard { stdout })
+        }
+    }
+
+    fn write_book(self, book: &Book) -> anyhow::Result<()> {
+        std::io::stdout().flush().context("flushing stdout")?;
+        let mut out = std::io::BufWriter::new(std::fs::File::from(self.stdout));
+        serde_json::to_writer(&mut out, book).context("writing the book to stdout")?;
+        out.flush().context("writing the book to stdout")
+    }
+}

@@ -1,0 +1,238 @@
+//! Rendering: puts, under each snippet that passed, what it printed and the artifacts its harness
+//! left (a wire transcript, a diagram), as HTML in the chapter's Markdown. Sans-IO: a function of
+//! the chapter text, its snippets and their results.
+//!
+//! Only three kinds of edit are made, so content the verifier does not own passes through byte
+//! for byte: `,ignore` is appended to a passed snippet's info string (rustdoc, under
+//! `mdbook test`, then skips a block we already ran, while `rust` stays first so the HTML renderer
+//! still highlights it and hides its `# ` lines); the snippet's expected-output block, if any, is
+//! replaced by the real output; otherwise the output is inserted after the closing fence.
+//!
+//! The inserted HTML never contains a blank line, since a blank line ends a Markdown HTML block:
+//! newlines inside a `<pre>` are written as `&#10;`. Each inserted line carries the snippet's
+//! container prefix (list indentation, `> `) so that a snippet inside a list or a block quote
+//! keeps its output inside it.
+
+use std::ops::Range;
+
+use base64::Engine as _;
+
+use crate::snippet::{ArtifactKind, Outcome, Snippet, SnippetResult};
+
+/// Returns `text` with the output of every passed snippet of `verified` rendered under it. The
+/// snippets' byte ranges must be ranges of `text`. Other outcomes leave the text untouched (a
+/// failure stops the build before rendering; a skipped snippet renders as written).
+pub fn render_chapter(text: &str, verified: &[(&Snippet, &SnippetResult)]) -> String {
+    let mut edits = Vec::new();
+    for (snippet, result) in verified {
+        if result.outcome == Outcome::Passed {
+            edits.extend(snippet_edits(text, snippet, result));
+        }
+    }
+    apply_edits(text, edits)
+}
+
+/// The HTML shown under a snippet: its stdout in a `<pre>`, each text artifact in a collapsible
+/// `<details>`, each SVG artifact as an `<img>` with a data URI. One element per line, no line
+/// blank; empty when there is nothing to show.
+pub fn output_html(result: &SnippetResult) -> Vec<String> {
+    let stdout = result.stdout.strip_suffix('\n').unwrap_or(&result.stdout);
+    let stdout = stdout.strip_suffix('\r').unwrap_or(stdout);
+    if stdout.is_empty() && result.artifacts.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = vec![r#"<div class="mdbook-snippets-output">"#.to_string()];
+    if !stdout.is_empty() {
+        lines.push(format!(
+            r#"<pre class="mdbook-snippets-stdout">{}</pre>"#,
+            escape_html(stdout)
+        ));
+    }
+    for artifact in &result.artifacts {
+        let title = escape_html(&artifact.title);
+        lines.push(match artifact.kind {
+            ArtifactKind::Text => format!(
+                r#"<details class="mdbook-snippets-artifact"><summary>{title}</summary><pre>{}</pre></details>"#,
+                escape_html(artifact.content.strip_suffix('\n').unwrap_or(&artifact.content))
+            ),
+            ArtifactKind::Svg => format!(
+                r#"<img class="mdbook-snippets-artifact" alt="{title}" title="{title}" src="data:image/svg+xml;base64,{}">"#,
+                base64::engine::general_purpose::STANDARD.encode(&artifact.content)
+            ),
+        });
+    }
+    lines.push("</div>".to_string());
+    lines
+}
+
+/// Escapes text for HTML content and attribute values, newlines included (see the module docs).
+pub fn escape_html(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for character in text.chars() {
+        match character {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            '\n' => escaped.push_str("&#10;"),
+            '\r' => escaped.push_str("&#13;"),
+            other => escaped.push(other),
+        }
+    }
+    escaped
+}
+
+/// A replacement of `range` of the chapter text.
+struct Edit {
+    range: Range<usize>,
+    replacement: String,
+}
+
+fn snippet_edits(text: &str, snippet: &Snippet, result: &SnippetResult) -> Vec<Edit> {
+    let Some(opening) = OpeningFence::find(text, snippet.block_range.start) else {
+        // Not a fence where the snippet says: leave the chapter alone rather than guess.
+        return Vec::new();
+    };
+    let mut edits = vec![opening.ignore_edit()];
+
+    let html = output_html(result);
+    let (range, mut leading) = match &snippet.expected {
+        Some(expected) => (
+            line_start(text, expected.block_range.start)..line_end(text, expected.block_range.end),
+            String::new(),
+        ),
+        None => {
+            let at = line_end(text, snippet.block_range.end);
+            let leading = if at == text.len() && !text.is_empty() && !text.ends_with('\n') {
+                opening.eol.to_string()
+            } else {
+                String::new()
+            };
+            (at..at, leading)
+        }
+    };
+    if html.is_empty() && snippet.expected.is_none() {
+        return edits;
+    }
+    for line in &html {
+        leading.push_str(&opening.container);
+        leading.push_str(line);
+        leading.push_str(opening.eol);
+    }
+    // An HTML block runs until a blank line: keep the following text out of it.
+    if !html.is_empty() && !next_line_is_blank(text, range.end) {
+        leading.push_str(opening.container.trim_end());
+        leading.push_str(opening.eol);
+    }
+    edits.push(Edit {
+        range,
+        replacement: leading,
+    });
+    edits
+}
+
+/// The opening fence line of a code block (shared with `bless`, which finds the closing fence).
+pub(crate) struct OpeningFence {
+    pub(crate) fence_char: char,
+    pub(crate) fence_len: usize,
+    /// Just past the line's newline (or the end of the text).
+    pub(crate) line_end: usize,
+    /// Where the info string ends (trailing whitespace excluded).
+    info_end: usize,
+    /// Whether the info string is empty (rustdoc's default: Rust).
+    info_is_empty: bool,
+    /// What continues the block's container on a new line: the text before the fence with list
+    /// markers turned into spaces (`- ` -> `  `, `> 1. ` -> `>    `).
+    pub(crate) container: String,
+    pub(crate) eol: &'static str,
+}
+
+impl OpeningFence {
+    /// Parses the line that contains `block_start`; `None` when it holds no fence.
+    pub(crate) fn find(text: &str, block_start: usize) -> Option<OpeningFence> {
+        let start = line_start(text, block_start);
+        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let line_end = (end + 1).min(text.len());
+        let line = &text[start..end];
+        let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let fence_at = line.find(['`', '~'])?;
+        let fence_char = line[fence_at..].chars().next()?;
+        let fence_len = line[fence_at..]
+            .chars()
+            .take_while(|c| *c == fence_char)
+            .count();
+        if fence_len < 3 {
+            return None;
+        }
+        let info = &line[fence_at + fence_len..];
+        let container = line[..fence_at]
+            .chars()
+            .filter(|c| *c != '\u{feff}')
+            .map(|c| if c == '>' || c == '\t' { c } else { ' ' })
+            .collect();
+        Some(OpeningFence {
+            fence_char,
+            fence_len,
+            line_end,
+            info_end: start + fence_at + fence_len + info.trim_end().len(),
+            info_is_empty: info.trim().is_empty(),
+            container,
+            eol,
+        })
+    }
+
+    fn ignore_edit(&self) -> Edit {
+        Edit {
+            range: self.info_end..self.info_end,
+            replacement: if self.info_is_empty {
+                "rust,ignore".to_string()
+            } else {
+                ",ignore".to_string()
+            },
+        }
+    }
+}
+
+fn apply_edits(text: &str, mut edits: Vec<Edit>) -> String {
+    edits.sort_by_key(|edit| (edit.range.start, edit.range.end));
+    let mut rendered = String::with_capacity(text.len());
+    let mut copied_to = 0;
+    for edit in edits {
+        if edit.range.start < copied_to {
+            // Overlapping edits mean the snippets' ranges are not this text's: skip, never corrupt.
+            continue;
+        }
+        rendered.push_str(&text[copied_to..edit.range.start]);
+        rendered.push_str(&edit.replacement);
+        copied_to = edit.range.end;
+    }
+    rendered.push_str(&text[copied_to..]);
+    rendered
+}
+
+pub(crate) fn line_start(text: &str, position: usize) -> usize {
+    text[..position].rfind('\n').map_or(0, |i| i + 1)
+}
+
+/// The start of the line after the one `position` ends: `position` itself when it follows a
+/// newline, else just past the next newline (or the end of the text).
+fn line_end(text: &str, position: usize) -> usize {
+    if position > 0 && text.as_bytes()[position - 1] == b'\n' {
+        return position;
+    }
+    text[position..]
+        .find('\n')
+        .map_or(text.len(), |i| position + i + 1)
+}
+
+fn next_line_is_blank(text: &str, position: usize) -> bool {
+    let rest = &text[position..];
+    let line = rest.split('\n').next().unwrap_or("");
+    rest.is_empty() || line.trim_matches(|c: char| c == '>' || c.is_whitespace()).is_empty()
+}
+
+#[cfg(test)]
+#[path = "render_tests.rs"]
+mod tests;

@@ -1,0 +1,212 @@
+use expect_test::{Expect, expect};
+
+use super::*;
+use crate::extract::extract;
+use crate::snippet::{Artifact, SnippetResult};
+
+/// Renders `chapter` as if its snippets, in order, had passed and printed `outputs`.
+fn check_with(chapter: &str, outputs: &[(&str, Vec<Artifact>)], expect: Expect) {
+    let snippets = extract(std::path::Path::new("src/ch.md"), chapter).unwrap();
+    assert_eq!(snippets.len(), outputs.len(), "fixture snippets: {snippets:#?}");
+    let results: Vec<SnippetResult> = snippets
+        .iter()
+        .zip(outputs)
+        .map(|(snippet, (stdout, artifacts))| SnippetResult {
+            id: snippet.id.clone(),
+            span: snippet.span.clone(),
+            outcome: Outcome::Passed,
+            stdout: stdout.to_string(),
+            stderr: String::new(),
+            artifacts: artifacts.clone(),
+        })
+        .collect();
+    let verified: Vec<_> = snippets.iter().zip(&results).collect();
+    expect.assert_eq(&render_chapter(chapter, &verified));
+}
+
+fn check(chapter: &str, stdouts: &[&str], expect: Expect) {
+    let outputs: Vec<_> = stdouts.iter().map(|s| (*s, Vec::new())).collect();
+    check_with(chapter, &outputs, expect);
+}
+
+#[test]
+fn chapter_without_rust_blocks_is_unchanged() {
+    let chapter = "# Title\r\n\r\n```text\r\n<b>\r\n```\r\n\r\n    indented code\r\n";
+    let verified: Vec<(&Snippet, &SnippetResult)> = Vec::new();
+    assert_eq!(render_chapter(chapter, &verified), chapter);
+    check(chapter, &[], expect!["# Title\r\n\r\n```text\r\n<b>\r\n```\r\n\r\n    indented code\r\n"]);
+}
+
+#[test]
+fn output_goes_under_the_block_and_the_fence_gets_ignore() {
+    check(
+        r#"Text.
+
+```rust
+println!("<script>alert('hi') & \"x\"</script>");
+println!("");
+```
+Next paragraph.
+"#,
+        &["<script>alert('hi') & \"x\"</script>\n\n"],
+        expect![[r#"
+            Text.
+
+            ```rust,ignore
+            println!("<script>alert('hi') & \"x\"</script>");
+            println!("");
+            ```
+            <div class="mdbook-snippets-output">
+            <pre class="mdbook-snippets-stdout">&lt;script&gt;alert(&#39;hi&#39;) &amp; &quot;x&quot;&lt;/script&gt;&#10;</pre>
+            </div>
+
+            Next paragraph.
+        "#]],
+    );
+}
+
+#[test]
+fn expected_block_is_replaced_by_the_real_output() {
+    check(
+        r#"```rust,should_panic
+println!("a");
+```
+
+```text,output
+[..]
+```
+
+After.
+"#,
+        &["a\n"],
+        expect![[r#"
+            ```rust,should_panic,ignore
+            println!("a");
+            ```
+
+            <div class="mdbook-snippets-output">
+            <pre class="mdbook-snippets-stdout">a</pre>
+            </div>
+
+            After.
+        "#]],
+    );
+}
+
+#[test]
+fn silent_snippet_gets_only_the_mark_and_loses_its_empty_expected_block() {
+    check(
+        "```rust\nlet x = 1;\n```\n\n```text,output\n```\nEnd",
+        &[""],
+        expect![[r#"
+            ```rust,ignore
+            let x = 1;
+            ```
+
+            End"#]],
+    );
+}
+
+#[test]
+fn list_and_block_quote_keep_their_container() {
+    check(
+        r#"- item
+
+  ```rust
+  println!("in list");
+  ```
+- next
+
+> ~~~~rust edition2021
+> println!("quoted");
+> ~~~~
+> more quote
+"#,
+        &["in list\n", "quoted\n"],
+        expect![[r#"
+            - item
+
+              ```rust,ignore
+              println!("in list");
+              ```
+              <div class="mdbook-snippets-output">
+              <pre class="mdbook-snippets-stdout">in list</pre>
+              </div>
+
+            - next
+
+            > ~~~~rust edition2021,ignore
+            > println!("quoted");
+            > ~~~~
+            > <div class="mdbook-snippets-output">
+            > <pre class="mdbook-snippets-stdout">quoted</pre>
+            > </div>
+            >
+            > more quote
+        "#]],
+    );
+}
+
+#[test]
+fn crlf_and_missing_final_newline() {
+    let render = |chapter: &str| {
+        let snippets = extract(std::path::Path::new("src/ch.md"), chapter).unwrap();
+        let result = passed(&snippets[0], "x\r\n", Vec::new());
+        render_chapter(chapter, &[(&snippets[0], &result)])
+    };
+    let expected = "```rust,ignore\r\nprintln!(\"x\");\r\n```\r\n<div class=\"mdbook-snippets-output\">\r\n<pre class=\"mdbook-snippets-stdout\">x</pre>\r\n</div>\r\n";
+    assert_eq!(render("```rust\r\nprintln!(\"x\");\r\n```"), expected);
+    assert_eq!(render("```rust\r\nprintln!(\"x\");\r\n```\r\n"), expected);
+}
+
+#[test]
+fn artifacts_render_as_details_and_images() {
+    let artifacts = vec![
+        Artifact {
+            title: "wire transcript".to_string(),
+            kind: ArtifactKind::Text,
+            content: "-> {\"id\":1}\n\n<- <b>\n".to_string(),
+        },
+        Artifact {
+            title: "sequence <diagram>".to_string(),
+            kind: ArtifactKind::Svg,
+            content: "<svg/>".to_string(),
+        },
+    ];
+    check_with(
+        "```rust\ncall().await?;\n```\n",
+        &[("", artifacts)],
+        expect![[r#"
+            ```rust,ignore
+            call().await?;
+            ```
+            <div class="mdbook-snippets-output">
+            <details class="mdbook-snippets-artifact"><summary>wire transcript</summary><pre>-&gt; {&quot;id&quot;:1}&#10;&#10;&lt;- &lt;b&gt;</pre></details>
+            <img class="mdbook-snippets-artifact" alt="sequence &lt;diagram&gt;" title="sequence &lt;diagram&gt;" src="data:image/svg+xml;base64,PHN2Zy8+">
+            </div>
+        "#]],
+    );
+}
+
+#[test]
+fn only_passed_snippets_are_touched() {
+    let chapter = "```rust\nfoo();\n```\n\n```rust,ignore\nbar();\n```\n";
+    let snippets = extract(std::path::Path::new("src/ch.md"), chapter).unwrap();
+    let mut failed = passed(&snippets[0], "x\n", Vec::new());
+    failed.outcome = Outcome::Skipped;
+    let mut skipped = passed(&snippets[1], "", Vec::new());
+    skipped.outcome = Outcome::Skipped;
+    let rendered = render_chapter(chapter, &[(&snippets[0], &failed), (&snippets[1], &skipped)]);
+    assert_eq!(rendered, chapter);
+}
+
+fn passed(snippet: &Snippet, stdout: &str, artifacts: Vec<Artifact>) -> SnippetResult {
+    SnippetResult {
+        id: snippet.id.clone(),
+        span: snippet.span.clone(),
+        outcome: Outcome::Passed,
+        stdout: stdout.to_string(),
+        stderr: String::new(),
+        artifacts,
+    }
+}

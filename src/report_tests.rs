@@ -1,0 +1,92 @@
+use std::path::PathBuf;
+use std::time::Duration;
+
+use expect_test::expect;
+
+use super::*;
+use crate::snippet::SourceSpan;
+
+fn span(line: usize, column: usize) -> SourceSpan {
+    SourceSpan {
+        path: PathBuf::from("src/ch1.md"),
+        line,
+        column,
+    }
+}
+
+fn sample() -> Report {
+    let result = |id: &str, line, outcome| SnippetResult {
+        id: id.to_owned(),
+        span: span(line, 1),
+        outcome,
+        stdout: String::new(),
+        stderr: String::new(),
+        artifacts: Vec::new(),
+    };
+    Report {
+        snippets: Vec::new(),
+        results: vec![
+            result("src_ch1_md_1", 3, Outcome::Passed),
+            result(
+                "src_ch1_md_2",
+                7,
+                Outcome::Failed(Failure {
+                    kind: FailureKind::Compile,
+                    span: span(8, 9),
+                    message: "error[E0425]: cannot find value `y` in this scope\n --> src/ch1.md:8:9".to_owned(),
+                }),
+            ),
+            result("src_ch1_md_3", 11, Outcome::Skipped),
+        ],
+        duration: Duration::from_millis(1500),
+    }
+}
+
+#[test]
+fn human_report_with_markdown_excerpt() {
+    let book = tempfile::tempdir().unwrap();
+    std::fs::create_dir(book.path().join("src")).unwrap();
+    std::fs::write(
+        book.path().join("src/ch1.md"),
+        "# One\n\n```rust\nlet x = 1;\n```\n\n```rust\nlet z = y + x;\n```\n",
+    )
+    .unwrap();
+    expect![[r#"
+        error: snippet src_ch1_md_2 does not compile
+         --> src/ch1.md:8:9
+          |
+        6 |
+        7 | ```rust
+        8 | let z = y + x;
+          |         ^^^^^^ error[E0425]: cannot find value `y` in this scope
+        9 | ```
+          |
+          error[E0425]: cannot find value `y` in this scope
+           --> src/ch1.md:8:9
+
+        failures:
+            src/ch1.md:8 (does not compile, src_ch1_md_2)
+
+        finished in 1.50s
+        1 passed, 1 failed, 1 skipped
+    "#]]
+    .assert_eq(&human(&sample(), book.path()));
+}
+
+#[test]
+fn github_and_junit() {
+    expect![[r#"
+        ::error file=src/ch1.md,line=8,col=9,title=snippet does not compile::error[E0425]: cannot find value `y` in this scope%0A --> src/ch1.md:8:9
+    "#]]
+    .assert_eq(&github_annotations(&sample()));
+    expect![[r#"
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites><testsuite name="mdbook-snippets" tests="3" failures="1" skipped="1" time="1.500">
+          <testcase name="src/ch1.md:3" classname="src/ch1.md"></testcase>
+          <testcase name="src/ch1.md:7" classname="src/ch1.md"><failure message="does not compile">error[E0425]: cannot find value `y` in this scope
+         --&gt; src/ch1.md:8:9</failure></testcase>
+          <testcase name="src/ch1.md:11" classname="src/ch1.md"><skipped/></testcase>
+        </testsuite></testsuites>
+    "#]]
+    .assert_eq(&junit(&sample()));
+}

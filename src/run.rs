@@ -1,0 +1,246 @@
+//! Runs built snippets, one process each, `jobs` at a time. Each process gets a fresh temporary
+//! working directory, a closed stdin, the harness environment (`MDBOOK_SNIPPETS_ATTRS`,
+//! `MDBOOK_SNIPPETS_ARTIFACTS`) and its own process group, so that a timeout, an output flood
+//! or a finished snippet's leftover children are all ended with one `killpg`.
+
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+
+use crate::snippet::{Artifact, ArtifactKind};
+
+/// One snippet process to start: `program args...`.
+#[derive(Debug, Clone)]
+pub struct RunRequest {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    /// The value of `MDBOOK_SNIPPETS_ATTRS`.
+    pub harness_attributes: String,
+    pub timeout: Duration,
+    /// Bytes kept of stdout, and of stderr; more stops the process.
+    pub output_limit: usize,
+}
+
+/// What a snippet process did.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RunRecord {
+    pub exit: Exit,
+    pub stdout: String,
+    pub stderr: String,
+    pub artifacts: Vec<Artifact>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Exit {
+    Code(i32),
+    Signal(i32),
+    TimedOut(Duration),
+    /// Printed more than the output limit (bytes) on stdout or stderr.
+    OutputLimit(usize),
+}
+
+/// Runs every request, at most `jobs` at once, calling `on_done` as each finishes (for
+/// progress). Results come back in request order; an `Err` is a process that could not be
+/// started at all.
+pub fn run_all(
+    requests: &[RunRequest],
+    jobs: usize,
+    on_done: &(dyn Fn(usize, &RunRecord) + Sync),
+) -> Vec<anyhow::Result<RunRecord>> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<anyhow::Result<RunRecord>>>> =
+        Mutex::new(requests.iter().map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, requests.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(request) = requests.get(index) else {
+                        break;
+                    };
+                    let result = run(request);
+                    if let Ok(record) = &result {
+                        on_done(index, record);
+                    }
+                    results.lock().expect("no panics while locked")[index] = Some(result);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .expect("no panics while locked")
+        .into_iter()
+        .map(|result| result.expect("every request ran"))
+        .collect()
+}
+
+/// Runs one snippet process to completion, timeout or output limit.
+pub fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
+    let scratch = tempfile::Builder::new()
+        .prefix("mdbook-snippets-")
+        .tempdir()
+        .context("creating a temporary directory for a snippet")?;
+    let work_dir = scratch.path().join("work");
+    let artifacts_dir = scratch.path().join("artifacts");
+    for dir in [&work_dir, &artifacts_dir] {
+        std::fs::create_dir(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut child = Command::new(&request.program)
+        .args(&request.args)
+        .current_dir(&work_dir)
+        .env("MDBOOK_SNIPPETS_ATTRS", &request.harness_attributes)
+        .env("MDBOOK_SNIPPETS_ARTIFACTS", &artifacts_dir)
+        // Panics print the same text on every machine: no backtrace.
+        .env("RUST_BACKTRACE", "0")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .with_context(|| format!("starting {}", request.program.display()))?;
+    let group = child.id() as libc::pid_t;
+    let flooded = AtomicBool::new(false);
+    let stdout = child.stdout.take().expect("piped");
+    let stderr = child.stderr.take().expect("piped");
+
+    let (status, stdout, stderr) = std::thread::scope(|scope| {
+        let limit = request.output_limit;
+        let flooded = &flooded;
+        let stdout = scope.spawn(move || read_capped(stdout, limit, group, flooded));
+        let stderr = scope.spawn(move || read_capped(stderr, limit, group, flooded));
+        let status = wait_with_deadline(&mut child, request.timeout);
+        // Whatever happened, nothing of the snippet outlives it: this ends a timed-out snippet
+        // and any child it left behind (which would also keep our pipes open).
+        kill_group(group);
+        let status = match status {
+            Ok(Some(status)) => Ok(Some(status)),
+            Ok(None) => child.wait().map(|_| None),
+            Err(error) => Err(error),
+        };
+        let stdout = stdout.join().expect("reader does not panic");
+        let stderr = stderr.join().expect("reader does not panic");
+        (status, stdout, stderr)
+    });
+    let status = status.with_context(|| format!("waiting for {}", request.program.display()))?;
+    let exit = if flooded.load(Ordering::SeqCst) {
+        Exit::OutputLimit(request.output_limit)
+    } else {
+        match status {
+            None => Exit::TimedOut(request.timeout),
+            Some(status) => {
+                use std::os::unix::process::ExitStatusExt;
+                match (status.code(), status.signal()) {
+                    (Some(code), _) => Exit::Code(code),
+                    (None, Some(signal)) => Exit::Signal(signal),
+                    (None, None) => Exit::Code(-1),
+                }
+            }
+        }
+    };
+    Ok(RunRecord {
+        exit,
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        artifacts: read_artifacts(&artifacts_dir)?,
+    })
+}
+
+/// `Some(status)` when the process exits before `timeout`, `None` when it is still running.
+fn wait_with_deadline(
+    child: &mut std::process::Child,
+    timeout: Duration,
+) -> std::io::Result<Option<std::process::ExitStatus>> {
+    let deadline = Instant::now() + timeout;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Ok(None);
+        }
+        std::thread::sleep(pause.min(deadline - now));
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
+}
+
+fn kill_group(group: libc::pid_t) {
+    // SAFETY: killpg only sends a signal; the group is the one we created for this snippet.
+    // ESRCH (the group is already gone) is the usual, harmless outcome.
+    unsafe {
+        libc::killpg(group, libc::SIGKILL);
+    }
+}
+
+/// Reads a pipe to its end, keeping at most `limit` bytes; past the limit the process group is
+/// killed so that a flood ends quickly.
+fn read_capped(
+    mut pipe: impl Read,
+    limit: usize,
+    group: libc::pid_t,
+    flooded: &AtomicBool,
+) -> Vec<u8> {
+    let mut kept = Vec::new();
+    let mut buffer = [0u8; 8192];
+    loop {
+        match pipe.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(read) => {
+                let room = limit.saturating_sub(kept.len());
+                kept.extend_from_slice(&buffer[..read.min(room)]);
+                if read > room && !flooded.swap(true, Ordering::SeqCst) {
+                    kill_group(group);
+                }
+            }
+        }
+    }
+    kept
+}
+
+/// The harness's files, in file-name order: `*.txt` and `*.svg`; other files are not shown.
+pub fn read_artifacts(dir: &Path) -> anyhow::Result<Vec<Artifact>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("reading {}", dir.display()))?;
+    paths.sort();
+    let mut artifacts = Vec::new();
+    for path in paths {
+        let kind = match path.extension().and_then(|extension| extension.to_str()) {
+            Some("txt") => ArtifactKind::Text,
+            Some("svg") => ArtifactKind::Svg,
+            _ => continue,
+        };
+        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+        artifacts.push(Artifact {
+            title: artifact_title(&stem),
+            kind,
+            content: String::from_utf8_lossy(&bytes).into_owned(),
+        });
+    }
+    Ok(artifacts)
+}
+
+/// `10-wire_transcript` -> `wire transcript`.
+fn artifact_title(stem: &str) -> String {
+    let digits = stem.chars().take_while(char::is_ascii_digit).count();
+    let stem = match stem[digits..].strip_prefix('-') {
+        Some(rest) if digits > 0 => rest,
+        _ => stem,
+    };
+    stem.replace('_', " ")
+}
+
+#[cfg(test)]
+#[path = "run_tests.rs"]
+mod tests;

@@ -1,0 +1,103 @@
+use std::time::{Duration, Instant};
+
+use super::*;
+
+fn shell(script: &str, timeout_millis: u64) -> RunRecord {
+    let request = RunRequest {
+        program: PathBuf::from("/bin/sh"),
+        args: vec!["-c".to_owned(), script.to_owned()],
+        harness_attributes: "revision=2025-11-25,trace=on".to_owned(),
+        timeout: Duration::from_millis(timeout_millis),
+        output_limit: 64,
+    };
+    run(&request).expect("sh starts")
+}
+
+#[test]
+fn exit_code_output_and_environment() {
+    let record = shell(
+        "echo \"$MDBOOK_SNIPPETS_ATTRS\"; echo oops >&2; ls -A; exit 3",
+        10_000,
+    );
+    assert_eq!(record.exit, Exit::Code(3));
+    assert_eq!(record.stdout, "revision=2025-11-25,trace=on\n");
+    assert_eq!(record.stderr, "oops\n");
+}
+
+#[test]
+fn stdin_is_closed() {
+    let record = shell("cat; echo done", 10_000);
+    assert_eq!((record.exit, record.stdout.as_str()), (Exit::Code(0), "done\n"));
+}
+
+#[test]
+fn timeout_kills_the_whole_group() {
+    let started = Instant::now();
+    // The leftover child holds our stdout pipe: if it survived, reading would not end.
+    let record = shell("sleep 30 & while :; do :; done", 300);
+    assert_eq!(record.exit, Exit::TimedOut(Duration::from_millis(300)));
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+}
+
+#[test]
+fn children_left_behind_are_killed() {
+    let started = Instant::now();
+    let record = shell("sleep 30 & echo parent done", 10_000);
+    assert_eq!((record.exit, record.stdout.as_str()), (Exit::Code(0), "parent done\n"));
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+}
+
+#[test]
+fn output_flood_is_capped_and_stopped() {
+    let record = shell("yes flood", 10_000);
+    assert_eq!(record.exit, Exit::OutputLimit(64));
+    assert_eq!(record.stdout.len(), 64);
+}
+
+#[test]
+fn artifacts_are_read_back_in_name_order() {
+    let record = shell(
+        "printf '<svg/>' > \"$MDBOOK_SNIPPETS_ARTIFACTS/20-sequence.svg\"; \
+         printf 'in -> x' > \"$MDBOOK_SNIPPETS_ARTIFACTS/10-wire_transcript.txt\"; \
+         printf 'skip' > \"$MDBOOK_SNIPPETS_ARTIFACTS/notes.bin\"",
+        10_000,
+    );
+    assert_eq!(
+        record.artifacts,
+        vec![
+            Artifact {
+                title: "wire transcript".to_owned(),
+                kind: ArtifactKind::Text,
+                content: "in -> x".to_owned()
+            },
+            Artifact {
+                title: "sequence".to_owned(),
+                kind: ArtifactKind::Svg,
+                content: "<svg/>".to_owned()
+            },
+        ]
+    );
+}
+
+#[test]
+fn run_all_keeps_request_order() {
+    let requests: Vec<RunRequest> = (0..5)
+        .map(|index| RunRequest {
+            program: PathBuf::from("/bin/sh"),
+            args: vec!["-c".to_owned(), format!("sleep 0.0{}; echo {index}", 5 - index)],
+            harness_attributes: String::new(),
+            timeout: Duration::from_secs(10),
+            output_limit: 1024,
+        })
+        .collect();
+    let finished = AtomicUsize::new(0);
+    let results = run_all(&requests, 3, &|_, _| {
+        finished.fetch_add(1, Ordering::SeqCst);
+    });
+    let outputs: Vec<String> = results
+        .into_iter()
+        .map(|result| result.expect("runs").stdout)
+        .collect();
+    assert_eq!(outputs, ["0\n", "1\n", "2\n", "3\n", "4\n"]);
+    assert_eq!(finished.load(Ordering::SeqCst), 5);
+}

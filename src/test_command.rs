@@ -1,0 +1,36 @@
+//! `mdbook-snippets test [BOOK_DIR]`: load the book, verify it, print the report, and pick the
+//! exit code (0 every snippet passed, 1 some snippet failed).
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+
+use crate::cli::{Format, TestArgs};
+use crate::config::Config;
+use crate::report;
+use crate::verify::{VerifyOptions, verify};
+
+pub fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
+    let mut config = Config::from_book_toml(&args.book_dir)?;
+    args.apply(&mut config);
+    let book = crate::book::load(&config)?;
+    let options = VerifyOptions {
+        filter: args.filter.clone(),
+        progress: !args.quiet,
+    };
+    let report = verify(&book, &config, &options)?;
+    let mut out = report::human(&report, &config.book_root);
+    if args.format() == Format::Github {
+        out.push_str(&report::github_annotations(&report));
+    }
+    print!("{out}");
+    if let Some(path) = &args.junit {
+        std::fs::write(path, report::junit(&report))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(if report.failed() == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

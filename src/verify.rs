@@ -1,0 +1,308 @@
+//! The pipeline for one book: extract the snippets of every chapter, answer what the cache
+//! knows, generate and build one crate for the rest (dropping broken snippets and building the
+//! others once more), run them, and judge each against its attributes and expected block.
+//! Every snippet ends as a [`SnippetResult`]; `Err` is only the tool failing.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+
+use crate::cache::{Cache, Record};
+use crate::config::Config;
+use crate::extract::{extract, merge_harness_attributes};
+use crate::generate::{PlannedSnippet, module_file, snippet_module};
+use crate::include::SourceMap;
+use crate::run::{RunRequest, run_all};
+use crate::snippet::{Outcome, Snippet, SnippetResult, SourceSpan};
+use crate::workspace::Workspace;
+use crate::{build, judge};
+
+/// The chapters to verify.
+#[derive(Debug, Clone, Default)]
+pub struct BookSource {
+    pub chapters: Vec<ChapterSource>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ChapterSource {
+    /// Relative to the book root, e.g. `src/ch1.md`.
+    pub path: PathBuf,
+    /// The chapter's Markdown, includes expanded.
+    pub text: String,
+    /// Where each line of `text` came from, when includes were expanded here; `None` means
+    /// line `n` of `text` is line `n` of `path`.
+    pub source_map: Option<SourceMap>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct VerifyOptions {
+    /// Only snippets whose id or `PATH:LINE` contains this text; the others are skipped.
+    pub filter: Option<String>,
+    /// Print a line per snippet on stderr as results come in.
+    pub progress: bool,
+}
+
+/// The outcome of verifying a book.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// Every snippet found, in book order; its `span`s point into the source files.
+    pub snippets: Vec<Snippet>,
+    /// One per snippet, same order.
+    pub results: Vec<SnippetResult>,
+    pub duration: Duration,
+}
+
+impl Report {
+    pub fn count(&self, wanted: fn(&Outcome) -> bool) -> usize {
+        self.results
+            .iter()
+            .filter(|result| wanted(&result.outcome))
+            .count()
+    }
+
+    pub fn failed(&self) -> usize {
+        self.count(|outcome| matches!(outcome, Outcome::Failed(_)))
+    }
+}
+
+/// Verifies every Rust snippet of `book` and returns one result per snippet (in book order,
+/// alongside the snippets themselves). A failing snippet is a result; `Err` means the tool
+/// could not do its job (a chapter it cannot parse, cargo missing, a harness that does not
+/// build).
+pub fn verify(book: &BookSource, config: &Config, options: &VerifyOptions) -> anyhow::Result<Report> {
+    let started = Instant::now();
+    let located = extract_book(book)?;
+    let mut results: Vec<Option<SnippetResult>> = vec![None; located.len()];
+    let mut pending = Vec::new();
+    for (index, snippet) in located.iter().enumerate() {
+        let selected = options.filter.as_ref().is_none_or(|filter| {
+            let place = format!("{}:{}", snippet.snippet.span.path.display(), snippet.snippet.span.line);
+            snippet.snippet.id.contains(filter.as_str()) || place.contains(filter.as_str())
+        });
+        if snippet.snippet.attributes.ignore || !selected {
+            results[index] = Some(judge::result(&snippet.snippet, Outcome::Skipped, None));
+        } else {
+            pending.push(index);
+        }
+    }
+
+    if !pending.is_empty() {
+        let workspace = Workspace::discover(config)?;
+        let cache = Cache::new(
+            workspace.cache_dir.clone(),
+            workspace.fingerprint.clone(),
+            config.use_cache,
+        );
+        let lib = workspace.settings.harness.as_ref().map(|harness| harness.lib_name.clone());
+        let plans: Vec<Plan> = pending
+            .iter()
+            .map(|&index| plan(&located[index], index, config, lib.as_deref(), &cache))
+            .collect();
+        let (cached, to_build): (Vec<Plan>, Vec<Plan>) = plans
+            .into_iter()
+            .partition(|plan| cache.get(&plan.cache_key).is_some());
+        for plan in &cached {
+            let record = cache.get(&plan.cache_key).expect("partitioned on it");
+            let result = judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
+            progress(options, &result);
+            results[plan.index] = Some(result);
+        }
+        if !to_build.is_empty() {
+            for (plan, result) in build_and_run(&located, to_build, config, &workspace, options)? {
+                let passed = matches!(result.1.outcome, Outcome::Passed);
+                if result.0.is_cacheable(passed) {
+                    cache.put(&plan.cache_key, &result.0)?;
+                }
+                results[plan.index] = Some(result.1);
+            }
+        }
+    }
+
+    Ok(Report {
+        snippets: located.into_iter().map(|located| located.snippet).collect(),
+        results: results
+            .into_iter()
+            .map(|result| result.expect("every snippet is judged"))
+            .collect(),
+        duration: started.elapsed(),
+    })
+}
+
+/// A snippet, its spans mapped to the source files, and how to map its code lines.
+pub struct Located {
+    pub snippet: Snippet,
+    /// The opening fence's line in the chapter text as extracted (includes expanded).
+    expanded_fence_line: usize,
+    source_map: Option<Arc<SourceMap>>,
+}
+
+impl Located {
+    /// The source position of 0-based code line `code_line`, 1-based `column` of the code as
+    /// compiled (hidden-line markers removed).
+    pub fn code_span(&self, code_line: usize, column: usize) -> SourceSpan {
+        let original = self.snippet.code.lines().nth(code_line).unwrap_or_default();
+        let shown = original.trim_start();
+        let marker = if shown == "#" || shown.starts_with("# ") || shown.starts_with("##") {
+            original.len() - crate::generate::unhide(original).len()
+        } else {
+            0
+        };
+        let column = column + marker + self.snippet.span.column - 1;
+        let line = self.expanded_fence_line + 1 + code_line;
+        match &self.source_map {
+            Some(map) => map.locate(line, column),
+            None => SourceSpan {
+                path: self.snippet.chapter_path.clone(),
+                line,
+                column,
+            },
+        }
+    }
+}
+
+fn extract_book(book: &BookSource) -> anyhow::Result<Vec<Located>> {
+    let mut located = Vec::new();
+    for chapter in &book.chapters {
+        let map = chapter.source_map.clone().map(Arc::new);
+        let locate = |span: &SourceSpan| match &map {
+            Some(map) => map.locate(span.line, span.column),
+            None => span.clone(),
+        };
+        let snippets = extract(&chapter.path, &chapter.text).map_err(|mut error| {
+            error.span = locate(&error.span);
+            anyhow::Error::new(error)
+        })?;
+        for mut snippet in snippets {
+            let expanded_fence_line = snippet.span.line;
+            snippet.span = locate(&snippet.span);
+            if let Some(expected) = &mut snippet.expected {
+                expected.span = locate(&expected.span);
+            }
+            located.push(Located {
+                snippet,
+                expanded_fence_line,
+                source_map: map.clone(),
+            });
+        }
+    }
+    // Ids are per chapter path; two paths may still sanitize alike (`a-b.md`, `a_b.md`).
+    let mut seen = std::collections::HashSet::new();
+    for entry in &mut located {
+        let mut id = entry.snippet.id.clone();
+        let mut suffix = 2;
+        while !seen.insert(id.clone()) {
+            id = format!("{}_{suffix}", entry.snippet.id);
+            suffix += 1;
+        }
+        entry.snippet.id = id;
+    }
+    Ok(located)
+}
+
+/// What the pipeline needs to know about one snippet to build, run and cache it.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub index: usize,
+    pub planned: PlannedSnippet,
+    pub harness_attributes: String,
+    pub timeout: Duration,
+    pub cache_key: String,
+}
+
+fn plan(located: &Located, index: usize, config: &Config, lib: Option<&str>, cache: &Cache) -> Plan {
+    let snippet = &located.snippet;
+    let attributes = &snippet.attributes;
+    let edition = attributes.edition.clone().unwrap_or_else(|| config.edition.clone());
+    let harness_attributes =
+        merge_harness_attributes(&config.default_attributes, &attributes.harness).join(",");
+    let module = snippet_module(&snippet.code, lib);
+    let mode = match (&attributes.compile_fail, attributes.no_run) {
+        (Some(codes), _) => format!("compile_fail {codes:?}"),
+        (None, true) => "no_run".to_owned(),
+        (None, false) => "run".to_owned(),
+    };
+    let cache_key = cache.key(&[&module, &edition, &harness_attributes, &mode]);
+    Plan {
+        index,
+        planned: PlannedSnippet {
+            id: snippet.id.clone(),
+            code: snippet.code.clone(),
+            edition,
+            compile_fail: attributes.compile_fail.is_some(),
+        },
+        harness_attributes,
+        timeout: attributes
+            .timeout_secs
+            .map_or(config.timeout, Duration::from_secs),
+        cache_key,
+    }
+}
+
+/// Builds what the cache did not know, runs what must run, and judges everything.
+fn build_and_run(
+    located: &[Located],
+    plans: Vec<Plan>,
+    config: &Config,
+    workspace: &Workspace,
+    options: &VerifyOptions,
+) -> anyhow::Result<Vec<(Plan, (Record, SnippetResult))>> {
+    if options.progress {
+        eprintln!("building {} snippet(s) in {}", plans.len(), workspace.crate_dir.display());
+    }
+    let built = build::build(located, &plans, workspace)?;
+    let mut finished = Vec::new();
+    let mut to_run = Vec::new();
+    for (plan, outcome) in plans.into_iter().zip(built) {
+        match outcome {
+            build::Built::Record(record) => {
+                let result = judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
+                progress(options, &result);
+                finished.push((plan, (record, result)));
+            }
+            build::Built::Executable(program) => to_run.push((plan, program)),
+        }
+    }
+    let requests: Vec<RunRequest> = to_run
+        .iter()
+        .map(|(plan, program)| RunRequest {
+            program: program.clone(),
+            args: vec![plan.planned.id.clone()],
+            harness_attributes: plan.harness_attributes.clone(),
+            timeout: plan.timeout,
+            output_limit: config.output_limit,
+        })
+        .collect();
+    let records = run_all(&requests, config.jobs, &|index, record| {
+        let plan = &to_run[index].0;
+        let result = judge::judge(
+            &located[plan.index],
+            &Record::Ran(record.clone()),
+            &module_file(&plan.planned),
+        );
+        progress(options, &result);
+    });
+    for ((plan, program), record) in to_run.into_iter().zip(records) {
+        let record = Record::Ran(record.with_context(|| format!("running {}", program.display()))?);
+        let result = judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
+        finished.push((plan, (record, result)));
+    }
+    Ok(finished)
+}
+
+fn progress(options: &VerifyOptions, result: &SnippetResult) {
+    if !options.progress {
+        return;
+    }
+    let verdict = match &result.outcome {
+        Outcome::Passed => "ok",
+        Outcome::Skipped => "skipped",
+        Outcome::Failed(_) => "FAILED",
+    };
+    eprintln!(
+        "test {}:{} ... {verdict}",
+        result.span.path.display(),
+        result.span.line
+    );
+}

@@ -1,0 +1,93 @@
+//! A snippet runs in a box: closed stdin, its own working directory, a timeout and an output
+//! cap that end its whole process group, and no child left behind.
+
+use crate::support::book;
+
+#[test]
+fn timeout_kills_an_infinite_loop() {
+    let book = book(&[("src/a.md", "```rust,timeout=1\nloop {}\n```\n")]);
+    let output = book.test(&["--quiet"]);
+    output.code(1);
+    output.stdout_contains("timed out after 1 s; the process group was killed");
+}
+
+#[test]
+fn stdout_flood_is_stopped() {
+    let book = book(&[
+        ("book.toml", "[preprocessor.snippets]\noutput-limit = 10000\ntimeout = 30\n"),
+        ("src/a.md", "```rust\nloop {\n    println!(\"flood\");\n}\n```\n"),
+    ]);
+    let output = book.test(&["--quiet"]);
+    output.code(1);
+    output.stdout_contains("printed more than 10000 bytes on stdout or stderr; stopped");
+}
+
+#[test]
+fn stdin_is_closed_and_the_working_directory_is_fresh() {
+    let book = book(&[(
+        "src/a.md",
+        r#"```rust
+let mut line = String::new();
+let read = std::io::stdin().read_line(&mut line).unwrap();
+println!("read {read} bytes");
+let entries = std::fs::read_dir(".").unwrap().count();
+println!("{entries} entries here");
+```
+
+```text,output
+read 0 bytes
+0 entries here
+```
+"#,
+    )]);
+    book.test(&["--quiet"]).code(0);
+}
+
+#[test]
+fn a_child_left_sleeping_is_killed() {
+    let book = book(&[]);
+    let pid_file = book.path().join("child.pid");
+    book.write(
+        "src/a.md",
+        &format!(
+            "```rust\nlet child = std::process::Command::new(\"sleep\").arg(\"300\").spawn().unwrap();\n\
+             std::fs::write({:?}, child.id().to_string()).unwrap();\n```\n",
+            pid_file.display()
+        ),
+    );
+    book.test(&["--quiet"]).code(0);
+    let pid = std::fs::read_to_string(&pid_file).expect("the snippet wrote its child's pid");
+    // The child was killed (and, orphaned, reaped by init): its /proc entry goes away.
+    let proc_entry = std::path::Path::new("/proc").join(pid.trim());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while proc_entry.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let state = std::fs::read_to_string(proc_entry.join("stat")).unwrap_or_default();
+    assert!(
+        state.is_empty() || state.contains(") Z "),
+        "child {pid} still alive: {state}"
+    );
+}
+
+#[test]
+fn harness_environment_reaches_the_snippet() {
+    let book = book(&[
+        ("book.toml", "[preprocessor.snippets]\ndefault-attributes = [\"revision=2025-11-25\", \"trace=off\"]\n"),
+        (
+            "src/a.md",
+            r#"```rust,revision=both
+println!("{}", std::env::var("MDBOOK_SNIPPETS_ATTRS").unwrap());
+let artifacts = std::env::var("MDBOOK_SNIPPETS_ARTIFACTS").unwrap();
+println!("{}", std::fs::read_dir(artifacts).unwrap().count());
+```
+
+```text,output
+trace=off,revision=both
+0
+```
+"#,
+        ),
+    ]);
+    book.test(&["--quiet"]).code(0);
+}

@@ -1,0 +1,13 @@
+//! The one integration test binary. Each module drives the built `mdbook-snippets` on books
+//! in directories of their own (see `support`).
+
+mod support;
+
+mod book_errors;
+mod cache;
+mod harness;
+mod isolation;
+mod mdbook;
+mod preprocessor;
+mod render;
+mod test_command;

@@ -1,0 +1,111 @@
+//! The real `mdbook` 0.5 binary with the preprocessor on a fixture book: `mdbook build` shows
+//! the outputs in the HTML and fails on a broken snippet; `mdbook test` passes without rustdoc
+//! running the blocks we verified (the fixture's snippets are 2024 Rust, which rustdoc's default
+//! edition rejects, as the last step shows by turning the preprocessor off for `test`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::preprocessor::{describe, fixture_book};
+use crate::support;
+
+/// `mdbook` from PATH, else `~/.cargo/bin`. A missing mdBook fails the test: it is never skipped.
+fn mdbook_binary() -> PathBuf {
+    let candidates = std::env::var_os("PATH")
+        .map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .chain(std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo/bin")));
+    for dir in candidates {
+        let candidate = dir.join("mdbook");
+        if candidate.is_file() {
+            let version = Command::new(&candidate).arg("--version").output();
+            if let Ok(version) = version
+                && String::from_utf8_lossy(&version.stdout).starts_with("mdbook v0.5.")
+            {
+                return candidate;
+            }
+        }
+    }
+    panic!(
+        "mdBook 0.5 was not found on PATH or in ~/.cargo/bin; install it with \
+         `scripts/install-mdbook.sh` (cargo install mdbook --version 0.5.4 --locked)"
+    );
+}
+
+/// Runs `mdbook ARGS` in `root`, with our binary first on PATH (mdBook runs the preprocessor
+/// `snippets` as `mdbook-snippets`).
+fn mdbook(root: &Path, args: &[&str]) -> (Output, String) {
+    let binary = PathBuf::from(env!("CARGO_BIN_EXE_mdbook-snippets"));
+    let path = std::env::join_paths(
+        std::iter::once(binary.parent().unwrap().to_path_buf())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+    let output = Command::new(mdbook_binary())
+        .args(args)
+        .current_dir(root)
+        .env("PATH", path)
+        .env("CARGO_TARGET_DIR", support::snippets_target_dir())
+        .output()
+        .unwrap();
+    let context = describe(&format!("mdbook {} (in {})", args.join(" "), root.display()), &output);
+    (output, context)
+}
+
+#[test]
+fn mdbook_build_and_test_with_the_preprocessor() {
+    let dir = fixture_book("green");
+    let root = dir.path();
+
+    let (output, context) = mdbook(root, &["build"]);
+    assert!(output.status.success(), "{context}");
+    assert!(context.contains("mdbook-snippets: 4 passed, 0 failed, 1 skipped"), "{context}");
+    let page = std::fs::read_to_string(root.join("book/output.html")).unwrap();
+    assert!(page.contains(
+        r#"<pre class="mdbook-snippets-stdout">&lt;script&gt;alert('hi')&lt;/script&gt;</pre>"#
+    ));
+    assert!(!page.contains("<script>alert"), "a snippet's output must never become markup");
+    assert!(page.contains(r#"<pre class="mdbook-snippets-stdout">answer = 42</pre>"#));
+    assert!(page.contains(r#"<pre class="mdbook-snippets-stdout">total = 10</pre>"#));
+    // Highlighting and hidden lines survive the `ignore` mark.
+    assert!(page.contains(r#"<code class="language-rust ignore"><span class="boring">"#));
+    let included = std::fs::read_to_string(root.join("book/included.html")).unwrap();
+    assert!(included.contains(r#"<pre class="mdbook-snippets-stdout">words = 3</pre>"#));
+
+    let (output, context) = mdbook(root, &["test"]);
+    assert!(output.status.success(), "{context}");
+    assert!(context.contains("mdbook-snippets: 4 passed, 0 failed, 1 skipped"), "{context}");
+
+    // Without the preprocessor under `test`, rustdoc runs the 2024 snippet itself and fails:
+    // so the pass above is ours, not rustdoc's.
+    let book_toml = root.join("book.toml");
+    let text = std::fs::read_to_string(&book_toml).unwrap();
+    std::fs::write(
+        &book_toml,
+        text.replace("[preprocessor.snippets]", "[preprocessor.snippets]\nrenderers = [\"html\"]"),
+    )
+    .unwrap();
+    let (output, context) = mdbook(root, &["test"]);
+    assert!(!output.status.success(), "{context}");
+    assert!(context.contains("test output.md - Output (line 16) ... FAILED"), "{context}");
+}
+
+#[test]
+fn mdbook_build_fails_on_a_broken_snippet_with_its_place() {
+    let dir = fixture_book("green");
+    let root = dir.path();
+    let listing = root.join("listings/count.rs");
+    let text = std::fs::read_to_string(&listing).unwrap();
+    std::fs::write(&listing, text.replace("count()", "count() + \"one\"")).unwrap();
+
+    let (output, context) = mdbook(root, &["build"]);
+    assert!(!output.status.success(), "{context}");
+    // The included file and its line, not the chapter.
+    assert!(context.contains("listings/count.rs:1"), "{context}");
+    assert!(context.contains("3 passed, 1 failed, 1 skipped"), "{context}");
+    assert!(
+        !root.join("book/included.html").exists(),
+        "no page is written from a failed build\n{context}"
+    );
+}

@@ -1,0 +1,2 @@
+let words = "one two three".split_whitespace().count();
+println!("words = {words}");

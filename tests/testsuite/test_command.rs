@@ -1,0 +1,78 @@
+//! `mdbook-snippets test` on the fixture books: what passes, what fails and how it is reported,
+//! and the exit codes.
+
+use expect_test::expect;
+
+use crate::support::fixture;
+
+#[test]
+fn passing_book_passes() {
+    let book = fixture("passing");
+    let output = book.test(&["--quiet"]);
+    output.code(0);
+    expect![[r#"
+        finished in [TIME]
+        6 passed, 0 failed, 1 skipped
+    "#]]
+    .assert_eq(&output.stdout());
+}
+
+#[test]
+fn failing_book_reports_each_failure_at_its_markdown_line() {
+    let book = fixture("failing");
+    let output = book.test(&["--quiet", "--junit", "report.xml"]);
+    output.code(1);
+    let stdout = output.stdout();
+    // The summary: every kind of failure, each at the place to fix.
+    let failures = stdout
+        .split("failures:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no failures section\n{output}"));
+    expect![[r#"
+            src/broken.md:5 (does not compile, src_broken_md_1)
+            src/broken.md:11 (failed at run time, src_broken_md_2)
+            src/broken.md:18 (output differs, src_broken_md_3)
+            src/broken.md:22 (compile_fail mismatch, src_broken_md_4)
+            listings/bad.rs:2 (does not compile, src_broken_md_5)
+
+        finished in [TIME]
+        1 passed, 5 failed, 0 skipped
+    "#]]
+    .assert_eq(failures);
+    // The compile error is shown on the Markdown line, at the column of the missing name.
+    output.stdout_contains("5 | let total = fine + missing;\n  |                    ^^^^^^^");
+    output.stdout_contains("cannot find value `missing` in this scope");
+    output.stdout_contains("panicked: boom at run time");
+    output.stdout_contains("- expected line\n");
+    output.stdout_contains("compiled, but the snippet is marked `compile_fail`");
+    output.stdout_contains("mismatched types");
+
+    let junit = std::fs::read_to_string(book.path().join("report.xml")).expect("junit written");
+    assert!(junit.contains("tests=\"6\" failures=\"5\""), "{junit}");
+    assert!(junit.contains("<testcase name=\"src/broken.md:29\""), "{junit}");
+}
+
+#[test]
+fn github_annotations_name_file_and_line() {
+    let book = fixture("failing");
+    let output = book.test(&["--quiet", "--format", "github", "--filter", "src/broken.md:3"]);
+    output.code(1);
+    output.stdout_contains("::error file=src/broken.md,line=5,col=20,title=snippet does not compile::");
+}
+
+#[test]
+fn filter_skips_the_other_snippets() {
+    let book = fixture("failing");
+    let output = book.test(&["--quiet", "--filter", "src_broken_md_6"]);
+    output.code(0);
+    output.stdout_contains("1 passed, 0 failed, 5 skipped\n");
+}
+
+#[test]
+fn progress_lines_go_to_stderr() {
+    let book = fixture("failing");
+    let output = book.test(&["--filter", "src/broken.md:29"]);
+    output.code(0);
+    output.stderr_contains("test src/broken.md:29 ... ok\n");
+    output.stderr_contains("test src/broken.md:3 ... skipped\n");
+}
