@@ -89,7 +89,7 @@ def observe(work: Path, server: str, jobs: int, only: list[str]) -> dict[str, An
                 raise RuntimeError(f"`{' '.join(command)} --describe` lacks {', '.join(missing)}")
             observed["sdks"][sdk] = {key: description[key] for key in ("package", "version", "revisions", "scenarios")}
             logs = work / "logs" / sdk
-            pending[pool.submit(run_cell, command, server, "none", "default", "stdio", logs)] = (sdk, None, "default", None)
+            pending[pool.submit(run_cell, command, server, "not stopped", "default", "stdio", logs)] = (sdk, None, "default", None)
             for scenario in description["scenarios"]:
                 for revision in REVISIONS:
                     for transport in TRANSPORTS:
@@ -158,13 +158,29 @@ def main() -> int:
         print(f"matrix: wrote {EXPECTED.relative_to(ROOT)}")
         return 0
     expected = EXPECTED.read_text() if EXPECTED.exists() else ""
+    agree, differ = compare_cells(json.loads(expected) if expected else {}, observed)
+    print(f"interop: {agree} passed, {differ} failed")
     if expected == dump(observed):
-        print("matrix: observed == expected")
         return 0
     diff = difflib.unified_diff(expected.splitlines(keepends=True), dump(observed).splitlines(keepends=True), "interop/expected.json", str(observed_path))
     sys.stdout.writelines(diff)
     print("matrix: error: the SDKs' behaviour differs from interop/expected.json (above). If the change is intended, run `interop/run.sh --bless` and update the prose in interop/sdk-matrix.template.md", file=sys.stderr)
     return 1
+
+
+def compare_cells(expected: dict[str, Any], observed: dict[str, Any]) -> tuple[int, int]:
+    """How many observed cells equal their expectation, and how many do not (or are new)."""
+    agree = differ = 0
+    for sdk, scenarios in observed["matrix"].items():
+        for scenario, revisions in scenarios.items():
+            for revision, transports in revisions.items():
+                for transport, cell in transports.items():
+                    wanted = expected.get("matrix", {}).get(sdk, {}).get(scenario, {}).get(revision, {}).get(transport)
+                    if wanted == cell:
+                        agree += 1
+                    else:
+                        differ += 1
+    return agree, differ
 
 
 def _cells(observed: dict[str, Any]):

@@ -69,9 +69,18 @@ fn several_blocks_empty_blocks_and_empty_output() {
 fn crlf_bom_and_containers_are_kept() {
     let text = "\u{feff}```text,output\r\nold\r\n```\r\n\r\n- item\r\n\r\n  ```output\r\n  old\r\n  ```\r\n> ```output\r\n> old\r\n> ```\r\n";
     let blessings = [
-        Blessing { fence_line: 1, output: "one\r\n" },
-        Blessing { fence_line: 7, output: "two\n\nthree\n" },
-        Blessing { fence_line: 10, output: "four\n\n" },
+        Blessing {
+            fence_line: 1,
+            output: "one\r\n",
+        },
+        Blessing {
+            fence_line: 7,
+            output: "two\n\nthree\n",
+        },
+        Blessing {
+            fence_line: 10,
+            output: "four\n\n",
+        },
     ];
     assert_eq!(
         bless_text(text, &blessings).unwrap(),
@@ -81,14 +90,28 @@ fn crlf_bom_and_containers_are_kept() {
 
 #[test]
 fn unsafe_rewrites_are_errors() {
-    check("text\n```output\nx\n```\n", &[(1, "y")], expect!["error: 1: expected an output block's fence here"]);
-    check("```output\nx\n", &[(1, "y")], expect!["error: 1: the output block has no closing fence"]);
+    check(
+        "text\n```output\nx\n```\n",
+        &[(1, "y")],
+        expect!["error: 1: expected an output block's fence here"],
+    );
+    check(
+        "```output\nx\n",
+        &[(1, "y")],
+        expect!["error: 1: the output block has no closing fence"],
+    );
     check(
         "```output\nx\n```\n",
         &[(1, "a\n````\n")],
-        expect![[r#"error: 1: the output line "````" would close the block's fence; lengthen the fence"#]],
+        expect![[
+            r#"error: 1: the output line "````" would close the block's fence; lengthen the fence"#
+        ]],
     );
-    check("```output\n```\n", &[(9, "y")], expect!["error: 9: no such line"]);
+    check(
+        "```output\n```\n",
+        &[(9, "y")],
+        expect!["error: 9: no such line"],
+    );
 }
 
 #[test]

@@ -66,7 +66,9 @@ fn summary_chapters(summary: &str) -> Vec<PathBuf> {
 fn markdown_files(dir: &Path, files: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     let entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
     for entry in entries {
-        let path = entry.with_context(|| format!("reading {}", dir.display()))?.path();
+        let path = entry
+            .with_context(|| format!("reading {}", dir.display()))?
+            .path();
         if path.is_dir() {
             markdown_files(&path, files)?;
         } else if path.extension().is_some_and(|extension| extension == "md") {

@@ -28,15 +28,28 @@ pub enum Built {
 /// Generates the crate for `plans`, builds it, and if some snippets are broken, builds the
 /// others once more without them (one broken module would otherwise keep its whole binary from
 /// linking). Returns one [`Built`] per plan, in order.
-pub fn build(located: &[Located], plans: &[Plan], workspace: &Workspace) -> anyhow::Result<Vec<Built>> {
+pub fn build(
+    located: &[Located],
+    plans: &[Plan],
+    workspace: &Workspace,
+) -> anyhow::Result<Vec<Built>> {
     let mut broken: HashMap<usize, Vec<CompileError>> = HashMap::new();
     let mut attempt = 0;
     let output = loop {
         attempt += 1;
-        let active: Vec<usize> = (0..plans.len()).filter(|index| !broken.contains_key(index)).collect();
-        let planned: Vec<PlannedSnippet> = active.iter().map(|&index| plans[index].planned.clone()).collect();
+        let active: Vec<usize> = (0..plans.len())
+            .filter(|index| !broken.contains_key(index))
+            .collect();
+        let planned: Vec<PlannedSnippet> = active
+            .iter()
+            .map(|&index| plans[index].planned.clone())
+            .collect();
         let generated = generate(&planned, &workspace.settings);
-        write_crate(&workspace.crate_dir, &generated, workspace.lock_file.as_deref())?;
+        write_crate(
+            &workspace.crate_dir,
+            &generated,
+            workspace.lock_file.as_deref(),
+        )?;
         let output = cargo_build(&workspace.crate_dir, &workspace.target_dir)?;
         let files: HashMap<PathBuf, usize> = active
             .iter()
@@ -65,10 +78,9 @@ pub fn build(located: &[Located], plans: &[Plan], workspace: &Workspace) -> anyh
 
     // A failed build that no snippet explains is the tool's problem (a harness that does not
     // build, a dependency that cannot be resolved), not the book's.
-    let runnable_built = generated
-        .modules
-        .iter()
-        .any(|module| !module.bin.starts_with("cf-") && output.executables.contains_key(&module.bin));
+    let runnable_built = generated.modules.iter().any(|module| {
+        !module.bin.starts_with("cf-") && output.executables.contains_key(&module.bin)
+    });
     let has_runnable = plans.iter().any(|plan| !plan.planned.compile_fail);
     if has_runnable && !runnable_built && broken.is_empty() && output.errors.is_empty() {
         bail!(
@@ -98,8 +110,11 @@ pub fn build(located: &[Located], plans: &[Plan], workspace: &Workspace) -> anyh
             (true, None) if !own_errors.is_empty() => Built::Record(did_not_compile(&own_errors)),
             (_, None) => {
                 // Its binary failed for a reason outside any snippet (a linker error, say).
-                let others: Vec<&CompileError> =
-                    output.errors.iter().filter(|error| error.bin == bin).collect();
+                let others: Vec<&CompileError> = output
+                    .errors
+                    .iter()
+                    .filter(|error| error.bin == bin)
+                    .collect();
                 let message = if others.is_empty() {
                     tail(&output.cargo_stderr, 20)
                 } else {
@@ -122,7 +137,10 @@ fn plan_is_no_run(located: &[Located], plan: &Plan) -> bool {
 
 fn did_not_compile(errors: &[CompileError]) -> Record {
     Record::DidNotCompile {
-        codes: errors.iter().filter_map(|error| error.code.clone()).collect(),
+        codes: errors
+            .iter()
+            .filter_map(|error| error.code.clone())
+            .collect(),
         message: errors.iter().map(|error| error.rendered.as_str()).collect(),
     }
 }
@@ -134,8 +152,16 @@ fn tail(text: &str, lines: usize) -> String {
 
 /// Writes the generated files, touching only those whose content changed (so cargo rebuilds
 /// only what changed) and removing module files of snippets no longer there.
-fn write_crate(dir: &Path, generated: &GeneratedCrate, lock_file: Option<&Path>) -> anyhow::Result<()> {
-    let wanted: HashSet<PathBuf> = generated.files.iter().map(|(path, _)| dir.join(path)).collect();
+fn write_crate(
+    dir: &Path,
+    generated: &GeneratedCrate,
+    lock_file: Option<&Path>,
+) -> anyhow::Result<()> {
+    let wanted: HashSet<PathBuf> = generated
+        .files
+        .iter()
+        .map(|(path, _)| dir.join(path))
+        .collect();
     let src = dir.join("src");
     if src.is_dir() {
         remove_unwanted(&src, &wanted)?;
@@ -146,7 +172,8 @@ fn write_crate(dir: &Path, generated: &GeneratedCrate, lock_file: Option<&Path>)
             continue;
         }
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
         }
         std::fs::write(&path, content).with_context(|| format!("writing {}", path.display()))?;
     }
@@ -160,7 +187,9 @@ fn write_crate(dir: &Path, generated: &GeneratedCrate, lock_file: Option<&Path>)
 
 fn remove_unwanted(dir: &Path, wanted: &HashSet<PathBuf>) -> anyhow::Result<()> {
     for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
-        let path = entry.with_context(|| format!("reading {}", dir.display()))?.path();
+        let path = entry
+            .with_context(|| format!("reading {}", dir.display()))?
+            .path();
         if path.is_dir() {
             remove_unwanted(&path, wanted)?;
         } else if !wanted.contains(&path) {

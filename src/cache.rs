@@ -101,7 +101,8 @@ pub fn hash_tree(dir: &Path) -> anyhow::Result<String> {
     let mut hasher = Sha256::new();
     for relative in files {
         let path = dir.join(&relative);
-        let content = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let content =
+            std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
         hasher.update(relative.to_string_lossy().as_bytes());
         hasher.update((content.len() as u64).to_le_bytes());
         hasher.update(&content);

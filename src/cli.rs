@@ -51,6 +51,10 @@ pub struct TestArgs {
     /// is set).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+    /// Rewrite the expected-output blocks that did not match with what the snippets printed
+    /// (also on with `SNAPSHOTS=overwrite`).
+    #[arg(long)]
+    pub bless: bool,
     /// No per-snippet progress lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,

@@ -27,9 +27,9 @@ fn matches_lines(expected: &[&str], actual: &[&str]) -> bool {
     match expected.split_first() {
         None => actual.is_empty(),
         Some((&"...", rest)) => (0..=actual.len()).any(|skip| matches_lines(rest, &actual[skip..])),
-        Some((line, rest)) => actual
-            .split_first()
-            .is_some_and(|(first, others)| matches_line(line, first) && matches_lines(rest, others)),
+        Some((line, rest)) => actual.split_first().is_some_and(|(first, others)| {
+            matches_line(line, first) && matches_lines(rest, others)
+        }),
     }
 }
 
@@ -105,7 +105,11 @@ mod tests {
 
     #[test]
     fn inline_wildcard() {
-        check("took [..] ms, id [..]!", "took 12 ms, id 7!", expect!["match\n"]);
+        check(
+            "took [..] ms, id [..]!",
+            "took 12 ms, id 7!",
+            expect!["match\n"],
+        );
         check("[..]", "anything", expect!["match\n"]);
         check("a[..]b", "ab", expect!["match\n"]);
         check(
@@ -121,7 +125,11 @@ mod tests {
 
     #[test]
     fn line_wildcard() {
-        check("first\n...\nlast\n", "first\n1\n2\nlast\n", expect!["match\n"]);
+        check(
+            "first\n...\nlast\n",
+            "first\n1\n2\nlast\n",
+            expect!["match\n"],
+        );
         check("first\n...\nlast\n", "first\nlast\n", expect!["match\n"]);
         check("...\n", "x\ny\n", expect!["match\n"]);
     }

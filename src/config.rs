@@ -68,7 +68,10 @@ impl Config {
         };
         let rust_edition = match document.get("rust").and_then(|rust| rust.get("edition")) {
             Some(toml::Value::String(edition)) => Some(edition.clone()),
-            Some(other) => bail!("`rust.edition` must be a string, found {}", other.type_str()),
+            Some(other) => bail!(
+                "`rust.edition` must be a string, found {}",
+                other.type_str()
+            ),
             None => None,
         };
         let empty = toml::Table::new();
@@ -227,7 +230,10 @@ timeout = 5
     #[test]
     fn malformed_toml_is_an_error() {
         let output = parse("[book\n");
-        assert!(output.starts_with("error: malformed book.toml: "), "{output}");
+        assert!(
+            output.starts_with("error: malformed book.toml: "),
+            "{output}"
+        );
     }
 
     #[test]

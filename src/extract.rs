@@ -63,7 +63,10 @@ pub fn extract(chapter_path: &Path, text: &str) -> Result<Vec<Snippet>, ExtractE
             Event::Text(content) if open.is_some() => {
                 let block = open.as_mut().expect("checked by the guard");
                 block.content.push_str(&content);
-                let start = block.content_range.as_ref().map_or(range.start, |r| r.start);
+                let start = block
+                    .content_range
+                    .as_ref()
+                    .map_or(range.start, |r| r.start);
                 block.content_range = Some(start..range.end);
             }
             Event::End(TagEnd::CodeBlock) if open.is_some() => {

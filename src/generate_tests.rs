@@ -7,7 +7,11 @@ use super::*;
 fn check_module(code: &str, harness: Option<&str>, expect: Expect) {
     let module = snippet_module(code, harness);
     // The code's first line is where the generator says it is.
-    let first = code.lines().next().unwrap_or_default().trim_start_matches("# ");
+    let first = code
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("# ");
     assert_eq!(module.lines().nth(PREFIX_LINES).unwrap_or_default(), first);
     expect.assert_eq(&module);
 }
@@ -103,7 +107,14 @@ fn harness_body_with_untyped_ok_tail() {
         let x = 1;
         Ok(())
         }; __mdbook_snippets_result }) }"#]]
-    .assert_eq(&module.lines().skip(PREFIX_LINES).take(3).collect::<Vec<_>>().join("\n"));
+    .assert_eq(
+        &module
+            .lines()
+            .skip(PREFIX_LINES)
+            .take(3)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
 }
 
 #[test]
@@ -132,7 +143,15 @@ fn crate_layout() {
     let generated = generate(&snippets, &settings);
     let mut out = String::new();
     for module in &generated.modules {
-        writeln!(out, "{} in {} at {}:{}", module.id, module.bin, module.file.display(), module.first_code_line).unwrap();
+        writeln!(
+            out,
+            "{} in {} at {}:{}",
+            module.id,
+            module.bin,
+            module.file.display(),
+            module.first_code_line
+        )
+        .unwrap();
     }
     for (path, content) in &generated.files {
         if path.ends_with("main.rs") || path.ends_with("Cargo.toml") {

@@ -42,7 +42,13 @@ pub fn expand_includes(
     read: &dyn Fn(&Path) -> anyhow::Result<String>,
 ) -> anyhow::Result<(String, SourceMap)> {
     let mut out = Output::default();
-    expand_into(&mut out, Arc::new(chapter_path.to_path_buf()), text, read, 0)?;
+    expand_into(
+        &mut out,
+        Arc::new(chapter_path.to_path_buf()),
+        text,
+        read,
+        0,
+    )?;
     Ok((out.text, SourceMap { lines: out.lines }))
 }
 
@@ -90,14 +96,18 @@ fn expand_into(
             }
             out.push(&rest[..start], &path, line_number);
             if depth >= MAX_DEPTH {
-                bail!("{}:{line_number}: includes nested too deeply", path.display());
+                bail!(
+                    "{}:{line_number}: includes nested too deeply",
+                    path.display()
+                );
             }
             let (file, selection) = parse_argument(argument.trim());
             let included_path = Arc::new(normalize(
                 &path.parent().unwrap_or(Path::new("")).join(file),
             ));
-            let content = read(&included_path)
-                .with_context(|| format!("{}:{line_number}: {{{{#{directive}}}}}", path.display()))?;
+            let content = read(&included_path).with_context(|| {
+                format!("{}:{line_number}: {{{{#{directive}}}}}", path.display())
+            })?;
             let selected = select(&content, selection).with_context(|| {
                 format!("{}:{line_number}: {{{{#{directive}}}}}", path.display())
             })?;
@@ -154,10 +164,7 @@ fn parse_argument(argument: &str) -> (&str, Selection<'_>) {
 
 /// The file's lines as `(1-based line, text with its newline, inside the selection)`, without
 /// anchor markers; the last line always ends in a newline.
-fn select<'a>(
-    content: &'a str,
-    selection: Selection<'_>,
-) -> anyhow::Result<Vec<(usize, String, bool)>> {
+fn select(content: &str, selection: Selection<'_>) -> anyhow::Result<Vec<(usize, String, bool)>> {
     let mut inside_anchor = false;
     let mut found_anchor = false;
     let mut lines = Vec::new();

@@ -30,7 +30,8 @@ pub fn judge(located: &Located, record: &Record, module_file: &Path) -> SnippetR
             "compiled, but the snippet is marked `compile_fail`".to_owned(),
         ),
         (Record::DidNotCompile { codes, message }, Some(wanted)) => {
-            let missing: Vec<&String> = wanted.iter().filter(|code| !codes.contains(code)).collect();
+            let missing: Vec<&String> =
+                wanted.iter().filter(|code| !codes.contains(code)).collect();
             if missing.is_empty() {
                 Outcome::Passed
             } else {
@@ -78,7 +79,10 @@ fn judge_run(snippet: &Snippet, run: &RunRecord, module_file: &Path, located: &L
             return fail(
                 FailureKind::Timeout,
                 None,
-                with_stderr(format!("timed out after {} s; the process group was killed", limit.as_secs_f64())),
+                with_stderr(format!(
+                    "timed out after {} s; the process group was killed",
+                    limit.as_secs_f64()
+                )),
             );
         }
         Exit::OutputLimit(limit) => {
@@ -92,7 +96,9 @@ fn judge_run(snippet: &Snippet, run: &RunRecord, module_file: &Path, located: &L
             return fail(
                 FailureKind::Run,
                 None,
-                with_stderr("exited successfully, but the snippet is marked `should_panic`".to_owned()),
+                with_stderr(
+                    "exited successfully, but the snippet is marked `should_panic`".to_owned(),
+                ),
             );
         }
         Exit::Code(0) => true,
@@ -105,14 +111,22 @@ fn judge_run(snippet: &Snippet, run: &RunRecord, module_file: &Path, located: &L
             return fail(FailureKind::Run, panic_span, with_stderr(headline));
         }
         Exit::Signal(signal) => {
-            return fail(FailureKind::Run, panic_span, with_stderr(format!("killed by signal {signal}")));
+            return fail(
+                FailureKind::Run,
+                panic_span,
+                with_stderr(format!("killed by signal {signal}")),
+            );
         }
     };
     debug_assert!(exited_as_expected);
     match &snippet.expected {
         Some(expected) => match compare(&expected.text, &run.stdout) {
             Ok(()) => Outcome::Passed,
-            Err(diff) => fail(FailureKind::OutputMismatch, Some(expected.span.clone()), diff),
+            Err(diff) => fail(
+                FailureKind::OutputMismatch,
+                Some(expected.span.clone()),
+                diff,
+            ),
         },
         None => Outcome::Passed,
     }
@@ -153,7 +167,10 @@ pub fn remap(text: &str, module_file: &Path, located: &Located) -> (String, Opti
         let (column, consumed) = match after[line_len..].strip_prefix(':') {
             Some(tail) if digits(tail) > 0 => {
                 let column_len = digits(tail);
-                (tail[..column_len].parse().unwrap_or(1), line_len + 1 + column_len)
+                (
+                    tail[..column_len].parse().unwrap_or(1),
+                    line_len + 1 + column_len,
+                )
             }
             _ => (1, line_len),
         };
@@ -168,7 +185,12 @@ pub fn remap(text: &str, module_file: &Path, located: &Located) -> (String, Opti
         } else {
             located.snippet.span.clone()
         };
-        out.push_str(&format!("{}:{}:{}", span.path.display(), span.line, span.column));
+        out.push_str(&format!(
+            "{}:{}:{}",
+            span.path.display(),
+            span.line,
+            span.column
+        ));
         first.get_or_insert(span);
         rest = &after[consumed..];
     }

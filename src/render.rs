@@ -230,7 +230,10 @@ fn line_end(text: &str, position: usize) -> usize {
 fn next_line_is_blank(text: &str, position: usize) -> bool {
     let rest = &text[position..];
     let line = rest.split('\n').next().unwrap_or("");
-    rest.is_empty() || line.trim_matches(|c: char| c == '>' || c.is_whitespace()).is_empty()
+    rest.is_empty()
+        || line
+            .trim_matches(|c: char| c == '>' || c.is_whitespace())
+            .is_empty()
 }
 
 #[cfg(test)]

@@ -7,7 +7,11 @@ use crate::snippet::{Artifact, SnippetResult};
 /// Renders `chapter` as if its snippets, in order, had passed and printed `outputs`.
 fn check_with(chapter: &str, outputs: &[(&str, Vec<Artifact>)], expect: Expect) {
     let snippets = extract(std::path::Path::new("src/ch.md"), chapter).unwrap();
-    assert_eq!(snippets.len(), outputs.len(), "fixture snippets: {snippets:#?}");
+    assert_eq!(
+        snippets.len(),
+        outputs.len(),
+        "fixture snippets: {snippets:#?}"
+    );
     let results: Vec<SnippetResult> = snippets
         .iter()
         .zip(outputs)
@@ -34,7 +38,11 @@ fn chapter_without_rust_blocks_is_unchanged() {
     let chapter = "# Title\r\n\r\n```text\r\n<b>\r\n```\r\n\r\n    indented code\r\n";
     let verified: Vec<(&Snippet, &SnippetResult)> = Vec::new();
     assert_eq!(render_chapter(chapter, &verified), chapter);
-    check(chapter, &[], expect!["# Title\r\n\r\n```text\r\n<b>\r\n```\r\n\r\n    indented code\r\n"]);
+    check(
+        chapter,
+        &[],
+        expect!["# Title\r\n\r\n```text\r\n<b>\r\n```\r\n\r\n    indented code\r\n"],
+    );
 }
 
 #[test]
@@ -196,7 +204,10 @@ fn only_passed_snippets_are_touched() {
     failed.outcome = Outcome::Skipped;
     let mut skipped = passed(&snippets[1], "", Vec::new());
     skipped.outcome = Outcome::Skipped;
-    let rendered = render_chapter(chapter, &[(&snippets[0], &failed), (&snippets[1], &skipped)]);
+    let rendered = render_chapter(
+        chapter,
+        &[(&snippets[0], &failed), (&snippets[1], &skipped)],
+    );
     assert_eq!(rendered, chapter);
 }
 

@@ -34,7 +34,15 @@ pub fn human(report: &Report, book_root: &Path) -> String {
         out.push_str("failures:\n");
         for (result, failure) in &failures {
             let span = &failure.span;
-            writeln!(out, "    {}:{} ({}, {})", span.path.display(), span.line, kind_name(failure.kind), result.id).unwrap();
+            writeln!(
+                out,
+                "    {}:{} ({}, {})",
+                span.path.display(),
+                span.line,
+                kind_name(failure.kind),
+                result.id
+            )
+            .unwrap();
         }
         out.push('\n');
     }
@@ -68,7 +76,12 @@ fn excerpt(result: &SnippetResult, failure: &Failure, book_root: &Path) -> Strin
     let title = format!("snippet {} {}", result.id, kind_name(failure.kind));
     let label = failure.message.lines().next().unwrap_or_default();
     let Ok(source) = std::fs::read_to_string(book_root.join(&span.path)) else {
-        return format!("error: {title}\n --> {}:{}:{}\n", span.path.display(), span.line, span.column);
+        return format!(
+            "error: {title}\n --> {}:{}:{}\n",
+            span.path.display(),
+            span.line,
+            span.column
+        );
     };
     // A few lines of context on each side of the failing line.
     let lines: Vec<&str> = source.split_inclusive('\n').collect();
@@ -77,9 +90,16 @@ fn excerpt(result: &SnippetResult, failure: &Failure, book_root: &Path) -> Strin
     let last = (failing + 3).min(lines.len());
     let window: String = lines.get(first..last).unwrap_or_default().concat();
     let offset: usize = lines[first..failing].iter().map(|line| line.len()).sum();
-    let line_text = lines.get(failing).copied().unwrap_or_default().trim_end_matches('\n');
+    let line_text = lines
+        .get(failing)
+        .copied()
+        .unwrap_or_default()
+        .trim_end_matches('\n');
     let column = (span.column.max(1) - 1).min(line_text.len());
-    let column = (0..=column).rev().find(|&index| line_text.is_char_boundary(index)).unwrap_or(0);
+    let column = (0..=column)
+        .rev()
+        .find(|&index| line_text.is_char_boundary(index))
+        .unwrap_or(0);
     let start = offset + column;
     let end = (offset + line_text.len()).max(start);
     let path = span.path.display().to_string();
@@ -115,7 +135,9 @@ pub fn github_annotations(report: &Report) -> String {
 }
 
 fn escape_data(text: &str) -> String {
-    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 fn escape_property(text: &str) -> String {

@@ -33,7 +33,9 @@ fn sample() -> Report {
                 Outcome::Failed(Failure {
                     kind: FailureKind::Compile,
                     span: span(8, 9),
-                    message: "error[E0425]: cannot find value `y` in this scope\n --> src/ch1.md:8:9".to_owned(),
+                    message:
+                        "error[E0425]: cannot find value `y` in this scope\n --> src/ch1.md:8:9"
+                            .to_owned(),
                 }),
             ),
             result("src_ch1_md_3", 11, Outcome::Skipped),

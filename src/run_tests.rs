@@ -27,7 +27,10 @@ fn exit_code_output_and_environment() {
 #[test]
 fn stdin_is_closed() {
     let record = shell("cat; echo done", 10_000);
-    assert_eq!((record.exit, record.stdout.as_str()), (Exit::Code(0), "done\n"));
+    assert_eq!(
+        (record.exit, record.stdout.as_str()),
+        (Exit::Code(0), "done\n")
+    );
 }
 
 #[test]
@@ -36,15 +39,26 @@ fn timeout_kills_the_whole_group() {
     // The leftover child holds our stdout pipe: if it survived, reading would not end.
     let record = shell("sleep 30 & while :; do :; done", 300);
     assert_eq!(record.exit, Exit::TimedOut(Duration::from_millis(300)));
-    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[test]
 fn children_left_behind_are_killed() {
     let started = Instant::now();
     let record = shell("sleep 30 & echo parent done", 10_000);
-    assert_eq!((record.exit, record.stdout.as_str()), (Exit::Code(0), "parent done\n"));
-    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert_eq!(
+        (record.exit, record.stdout.as_str()),
+        (Exit::Code(0), "parent done\n")
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[test]
@@ -84,7 +98,10 @@ fn run_all_keeps_request_order() {
     let requests: Vec<RunRequest> = (0..5)
         .map(|index| RunRequest {
             program: PathBuf::from("/bin/sh"),
-            args: vec!["-c".to_owned(), format!("sleep 0.0{}; echo {index}", 5 - index)],
+            args: vec![
+                "-c".to_owned(),
+                format!("sleep 0.0{}; echo {index}", 5 - index),
+            ],
             harness_attributes: String::new(),
             timeout: Duration::from_secs(10),
             output_limit: 1024,

@@ -24,6 +24,12 @@ pub fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
         out.push_str(&report::github_annotations(&report));
     }
     print!("{out}");
+    if crate::bless::overwrite_requested(args.bless) {
+        let changed = crate::bless::bless_book(&config.book_root, &report.snippets, &report.results)?;
+        for path in &changed {
+            eprintln!("blessed the expected output in {}", path.display());
+        }
+    }
     if let Some(path) = &args.junit {
         std::fs::write(path, report::junit(&report))
             .with_context(|| format!("writing {}", path.display()))?;

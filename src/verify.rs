@@ -71,14 +71,22 @@ impl Report {
 /// alongside the snippets themselves). A failing snippet is a result; `Err` means the tool
 /// could not do its job (a chapter it cannot parse, cargo missing, a harness that does not
 /// build).
-pub fn verify(book: &BookSource, config: &Config, options: &VerifyOptions) -> anyhow::Result<Report> {
+pub fn verify(
+    book: &BookSource,
+    config: &Config,
+    options: &VerifyOptions,
+) -> anyhow::Result<Report> {
     let started = Instant::now();
     let located = extract_book(book)?;
     let mut results: Vec<Option<SnippetResult>> = vec![None; located.len()];
     let mut pending = Vec::new();
     for (index, snippet) in located.iter().enumerate() {
         let selected = options.filter.as_ref().is_none_or(|filter| {
-            let place = format!("{}:{}", snippet.snippet.span.path.display(), snippet.snippet.span.line);
+            let place = format!(
+                "{}:{}",
+                snippet.snippet.span.path.display(),
+                snippet.snippet.span.line
+            );
             snippet.snippet.id.contains(filter.as_str()) || place.contains(filter.as_str())
         });
         if snippet.snippet.attributes.ignore || !selected {
@@ -95,7 +103,11 @@ pub fn verify(book: &BookSource, config: &Config, options: &VerifyOptions) -> an
             workspace.fingerprint.clone(),
             config.use_cache,
         );
-        let lib = workspace.settings.harness.as_ref().map(|harness| harness.lib_name.clone());
+        let lib = workspace
+            .settings
+            .harness
+            .as_ref()
+            .map(|harness| harness.lib_name.clone());
         let plans: Vec<Plan> = pending
             .iter()
             .map(|&index| plan(&located[index], index, config, lib.as_deref(), &cache))
@@ -211,10 +223,19 @@ pub struct Plan {
     pub cache_key: String,
 }
 
-fn plan(located: &Located, index: usize, config: &Config, lib: Option<&str>, cache: &Cache) -> Plan {
+fn plan(
+    located: &Located,
+    index: usize,
+    config: &Config,
+    lib: Option<&str>,
+    cache: &Cache,
+) -> Plan {
     let snippet = &located.snippet;
     let attributes = &snippet.attributes;
-    let edition = attributes.edition.clone().unwrap_or_else(|| config.edition.clone());
+    let edition = attributes
+        .edition
+        .clone()
+        .unwrap_or_else(|| config.edition.clone());
     let harness_attributes =
         merge_harness_attributes(&config.default_attributes, &attributes.harness).join(",");
     let module = snippet_module(&snippet.code, lib);
@@ -249,7 +270,11 @@ fn build_and_run(
     options: &VerifyOptions,
 ) -> anyhow::Result<Vec<(Plan, (Record, SnippetResult))>> {
     if options.progress {
-        eprintln!("building {} snippet(s) in {}", plans.len(), workspace.crate_dir.display());
+        eprintln!(
+            "building {} snippet(s) in {}",
+            plans.len(),
+            workspace.crate_dir.display()
+        );
     }
     let built = build::build(located, &plans, workspace)?;
     let mut finished = Vec::new();
@@ -257,7 +282,8 @@ fn build_and_run(
     for (plan, outcome) in plans.into_iter().zip(built) {
         match outcome {
             build::Built::Record(record) => {
-                let result = judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
+                let result =
+                    judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
                 progress(options, &result);
                 finished.push((plan, (record, result)));
             }

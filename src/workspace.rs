@@ -110,8 +110,7 @@ fn harness_dependency(path: &Path) -> anyhow::Result<HarnessDependency> {
     Ok(HarnessDependency {
         package_name: package_name.to_owned(),
         lib_name,
-        path: std::path::absolute(path)
-            .with_context(|| format!("resolving {}", path.display()))?,
+        path: std::path::absolute(path).with_context(|| format!("resolving {}", path.display()))?,
     })
 }
 
@@ -152,7 +151,10 @@ fn rustc_version() -> anyhow::Result<String> {
         .output()
         .with_context(|| format!("running {} -vV", rustc.to_string_lossy()))?;
     if !output.status.success() {
-        bail!("`rustc -vV` failed: {}", String::from_utf8_lossy(&output.stderr));
+        bail!(
+            "`rustc -vV` failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }

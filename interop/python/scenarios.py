@@ -111,7 +111,7 @@ async def no_stop(client: Client, on_progress: Any) -> str:
 
 
 SCENARIOS = {
-    "none": no_stop,
+    "not stopped": no_stop,
     "task.cancel()": by_task_cancel,
     "task group cancel": by_task_group_cancel,
     "CancelScope.cancel()": by_cancel_scope,

@@ -24,6 +24,8 @@ const STOP_AFTER_MS = 600;
 const TIMEOUT_MS = 700;
 // The maximum total time of the `maxTotalTimeout` scenario.
 const MAX_TOTAL_MS = 1100;
+// An idle timeout longer than the whole slow call.
+const LONG_TIMEOUT_MS = 10_000;
 // How long after the call started the transcript is read: past the slow call's natural end.
 const SETTLE_MS = 3600;
 // The revisions the matrix covers (the test server's two).
@@ -43,7 +45,7 @@ async function callAndDescribe(client, options) {
 }
 
 const SCENARIOS = {
-    none: client => callAndDescribe(client, { onprogress }),
+    'not stopped': client => callAndDescribe(client, { onprogress }),
     'AbortSignal': client => {
         const controller = new AbortController();
         setTimeout(() => controller.abort(), STOP_AFTER_MS);
@@ -55,7 +57,10 @@ const SCENARIOS = {
     'resetTimeoutOnProgress without onprogress': client =>
         callAndDescribe(client, { timeout: TIMEOUT_MS, resetTimeoutOnProgress: true }),
     'maxTotalTimeout': client =>
-        callAndDescribe(client, { timeout: TIMEOUT_MS, resetTimeoutOnProgress: true, maxTotalTimeout: MAX_TOTAL_MS, onprogress })
+        callAndDescribe(client, { timeout: TIMEOUT_MS, resetTimeoutOnProgress: true, maxTotalTimeout: MAX_TOTAL_MS, onprogress }),
+    // The documented maximum with a timeout longer than the call and no progress to trigger it.
+    'maxTotalTimeout without onprogress': client =>
+        callAndDescribe(client, { timeout: LONG_TIMEOUT_MS, resetTimeoutOnProgress: true, maxTotalTimeout: MAX_TOTAL_MS })
 };
 
 // The installed SDK's version, from its manifest (its `exports` map hides `package.json`).

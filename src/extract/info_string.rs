@@ -101,9 +101,7 @@ pub fn merge_harness_attributes(defaults: &[String], own: &[String]) -> Vec<Stri
 }
 
 fn is_error_code(token: &str) -> bool {
-    token.len() == 5
-        && token.starts_with('E')
-        && token[1..].chars().all(|c| c.is_ascii_digit())
+    token.len() == 5 && token.starts_with('E') && token[1..].chars().all(|c| c.is_ascii_digit())
 }
 
 #[cfg(test)]
@@ -125,26 +123,60 @@ mod tests {
         check("toml", expect!["Other"]);
         check("text,output", expect!["ExpectedOutput"]);
         check("output", expect!["ExpectedOutput"]);
-        check("rust", expect![[r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, compile_fail: None, edition: None, timeout_secs: None, harness: [] })"#]]);
+        check(
+            "rust",
+            expect![[
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, compile_fail: None, edition: None, timeout_secs: None, harness: [] })"#
+            ]],
+        );
     }
 
     #[test]
     fn rustdoc_attributes() {
-        check("rust,compile_fail,E0425 edition2018", expect![[r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, compile_fail: Some(["E0425"]), edition: Some("2018"), timeout_secs: None, harness: [] })"#]]);
-        check("rust,should_panic,no_run,ignore,editable", expect![[r#"Ok(Attributes { ignore: true, no_run: true, should_panic: true, compile_fail: None, edition: None, timeout_secs: None, harness: [] })"#]]);
+        check(
+            "rust,compile_fail,E0425 edition2018",
+            expect![[
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, compile_fail: Some(["E0425"]), edition: Some("2018"), timeout_secs: None, harness: [] })"#
+            ]],
+        );
+        check(
+            "rust,should_panic,no_run,ignore,editable",
+            expect![[
+                r#"Ok(Attributes { ignore: true, no_run: true, should_panic: true, compile_fail: None, edition: None, timeout_secs: None, harness: [] })"#
+            ]],
+        );
     }
 
     #[test]
     fn harness_attributes_and_timeout() {
-        check("rust,revision=both,expect_violation=reused-id,timeout=3", expect![[r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, compile_fail: None, edition: None, timeout_secs: Some(3), harness: ["revision=both", "expect_violation=reused-id"] })"#]]);
+        check(
+            "rust,revision=both,expect_violation=reused-id,timeout=3",
+            expect![[
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, compile_fail: None, edition: None, timeout_secs: Some(3), harness: ["revision=both", "expect_violation=reused-id"] })"#
+            ]],
+        );
     }
 
     #[test]
     fn mistakes_are_errors() {
-        check("rust,should_pnic", expect![[r#"Err("unknown attribute `should_pnic` (known: ignore, no_run, should_panic, compile_fail, editionNNNN, timeout=N, or key=value for the harness)")"#]]);
-        check("rust,E0425", expect![[r#"Err("error code `E0425` without `compile_fail`")"#]]);
-        check("rust,timeout=x", expect![[r#"Err("`timeout` needs whole seconds, found `x`")"#]]);
-        check("rust,edition2020", expect![[r#"Err("unknown edition `2020` (expected 2015, 2018, 2021 or 2024)")"#]]);
+        check(
+            "rust,should_pnic",
+            expect![[
+                r#"Err("unknown attribute `should_pnic` (known: ignore, no_run, should_panic, compile_fail, editionNNNN, timeout=N, or key=value for the harness)")"#
+            ]],
+        );
+        check(
+            "rust,E0425",
+            expect![[r#"Err("error code `E0425` without `compile_fail`")"#]],
+        );
+        check(
+            "rust,timeout=x",
+            expect![[r#"Err("`timeout` needs whole seconds, found `x`")"#]],
+        );
+        check(
+            "rust,edition2020",
+            expect![[r#"Err("unknown edition `2020` (expected 2015, 2018, 2021 or 2024)")"#]],
+        );
     }
 
     #[test]

@@ -19,8 +19,12 @@ fn check(markdown: &str, expect: Expect) {
                 writeln!(out, "  block: {block:?}").unwrap();
                 if let Some(expected) = &snippet.expected {
                     let content = &markdown[expected.content_range.clone()];
-                    writeln!(out, "  expected at {}: {:?}", expected.span.line, expected.text)
-                        .unwrap();
+                    writeln!(
+                        out,
+                        "  expected at {}: {:?}",
+                        expected.span.line, expected.text
+                    )
+                    .unwrap();
                     writeln!(out, "  expected content: {content:?}").unwrap();
                 }
             }

@@ -13,20 +13,30 @@ fn malformed_book_toml() {
 
 #[test]
 fn unknown_key_is_named() {
-    let book = book(&[("book.toml", "[preprocessor.snippets]\ntimeuot = 3\n"), ("src/a.md", "# A\n")]);
-    book.test(&[]).code(2).stderr_contains("unknown key `timeuot` in [preprocessor.snippets]");
+    let book = book(&[
+        ("book.toml", "[preprocessor.snippets]\ntimeuot = 3\n"),
+        ("src/a.md", "# A\n"),
+    ]);
+    book.test(&[])
+        .code(2)
+        .stderr_contains("unknown key `timeuot` in [preprocessor.snippets]");
 }
 
 #[test]
 fn non_utf8_chapter() {
     let book = book(&[("src/SUMMARY.md", "- [Bad](bad.md)\n")]);
     write_bytes(book.path(), "src/bad.md", b"# Bad \xff\xfe\n");
-    book.test(&[]).code(2).stderr_contains("bad.md is not UTF-8");
+    book.test(&[])
+        .code(2)
+        .stderr_contains("bad.md is not UTF-8");
 }
 
 #[test]
 fn unterminated_fence() {
-    let book = book(&[("src/a.md", "# A\n\n```rust\nfn main() {}\n\nThe rest of the chapter.\n")]);
+    let book = book(&[(
+        "src/a.md",
+        "# A\n\n```rust\nfn main() {}\n\nThe rest of the chapter.\n",
+    )]);
     book.test(&[])
         .code(2)
         .stderr_contains("src/a.md:3:1: unterminated code fence: no closing ``` line");
@@ -35,16 +45,23 @@ fn unterminated_fence() {
 #[test]
 fn missing_harness() {
     let book = book(&[
-        ("book.toml", "[preprocessor.snippets]\nharness = \"no-such-crate\"\n"),
+        (
+            "book.toml",
+            "[preprocessor.snippets]\nharness = \"no-such-crate\"\n",
+        ),
         ("src/a.md", "```rust\nprintln!(\"hi\");\n```\n"),
     ]);
-    book.test(&[]).code(2).stderr_contains("harness crate not found");
+    book.test(&[])
+        .code(2)
+        .stderr_contains("harness crate not found");
 }
 
 #[test]
 fn missing_include() {
     let book = book(&[("src/a.md", "```rust\n{{#include nothing.rs}}\n```\n")]);
-    book.test(&[]).code(2).stderr_contains("src/a.md:2: {{#include nothing.rs}}");
+    book.test(&[])
+        .code(2)
+        .stderr_contains("src/a.md:2: {{#include nothing.rs}}");
 }
 
 #[test]

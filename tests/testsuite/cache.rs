@@ -13,18 +13,38 @@ fn unchanged_book_does_not_invoke_cargo() {
     let started = std::time::Instant::now();
     let second = book.test(&[]);
     second.code(1);
-    assert!(!second.stderr.contains("building"), "cargo ran again\n{second}");
-    assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
+    assert!(
+        !second.stderr.contains("building"),
+        "cargo ran again\n{second}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(first.stdout(), second.stdout());
 
     // The expected block is judged afresh: no rebuild, but a different verdict.
-    book.write("src/a.md", &CHAPTER.replace("cached\n```\n\n```rust", "stale\n```\n\n```rust"));
+    book.write(
+        "src/a.md",
+        &CHAPTER.replace("cached\n```\n\n```rust", "stale\n```\n\n```rust"),
+    );
     let third = book.test(&[]);
-    assert!(!third.stderr.contains("building"), "cargo ran again\n{third}");
+    assert!(
+        !third.stderr.contains("building"),
+        "cargo ran again\n{third}"
+    );
     third.code(1).stdout_contains("0 passed, 2 failed");
 
     // A changed snippet is built again; --no-cache rebuilds everything.
-    book.write("src/a.md", &CHAPTER.replace("println!(\"cached\")", "println!(\"{}\", \"cached\")"));
-    book.test(&[]).code(1).stderr_contains("building 1 snippet(s)");
-    book.test(&["--no-cache"]).code(1).stderr_contains("building 2 snippet(s)");
+    book.write(
+        "src/a.md",
+        &CHAPTER.replace("println!(\"cached\")", "println!(\"{}\", \"cached\")"),
+    );
+    book.test(&[])
+        .code(1)
+        .stderr_contains("building 1 snippet(s)");
+    book.test(&["--no-cache"])
+        .code(1)
+        .stderr_contains("building 2 snippet(s)");
 }

@@ -14,8 +14,14 @@ fn timeout_kills_an_infinite_loop() {
 #[test]
 fn stdout_flood_is_stopped() {
     let book = book(&[
-        ("book.toml", "[preprocessor.snippets]\noutput-limit = 10000\ntimeout = 30\n"),
-        ("src/a.md", "```rust\nloop {\n    println!(\"flood\");\n}\n```\n"),
+        (
+            "book.toml",
+            "[preprocessor.snippets]\noutput-limit = 10000\ntimeout = 30\n",
+        ),
+        (
+            "src/a.md",
+            "```rust\nloop {\n    println!(\"flood\");\n}\n```\n",
+        ),
     ]);
     let output = book.test(&["--quiet"]);
     output.code(1);
@@ -73,7 +79,10 @@ fn a_child_left_sleeping_is_killed() {
 #[test]
 fn harness_environment_reaches_the_snippet() {
     let book = book(&[
-        ("book.toml", "[preprocessor.snippets]\ndefault-attributes = [\"revision=2025-11-25\", \"trace=off\"]\n"),
+        (
+            "book.toml",
+            "[preprocessor.snippets]\ndefault-attributes = [\"revision=2025-11-25\", \"trace=off\"]\n",
+        ),
         (
             "src/a.md",
             r#"```rust,revision=both

@@ -3,6 +3,7 @@
 
 mod support;
 
+mod bless;
 mod book_errors;
 mod cache;
 mod harness;

@@ -38,8 +38,9 @@ fn mdbook_binary() -> PathBuf {
 fn mdbook(root: &Path, args: &[&str]) -> (Output, String) {
     let binary = PathBuf::from(env!("CARGO_BIN_EXE_mdbook-snippets"));
     let path = std::env::join_paths(
-        std::iter::once(binary.parent().unwrap().to_path_buf())
-            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+        std::iter::once(binary.parent().unwrap().to_path_buf()).chain(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        )),
     )
     .unwrap();
     let output = Command::new(mdbook_binary())
@@ -49,7 +50,10 @@ fn mdbook(root: &Path, args: &[&str]) -> (Output, String) {
         .env("CARGO_TARGET_DIR", support::snippets_target_dir())
         .output()
         .unwrap();
-    let context = describe(&format!("mdbook {} (in {})", args.join(" "), root.display()), &output);
+    let context = describe(
+        &format!("mdbook {} (in {})", args.join(" "), root.display()),
+        &output,
+    );
     (output, context)
 }
 
@@ -60,12 +64,18 @@ fn mdbook_build_and_test_with_the_preprocessor() {
 
     let (output, context) = mdbook(root, &["build"]);
     assert!(output.status.success(), "{context}");
-    assert!(context.contains("mdbook-snippets: 4 passed, 0 failed, 1 skipped"), "{context}");
+    assert!(
+        context.contains("mdbook-snippets: 4 passed, 0 failed, 1 skipped"),
+        "{context}"
+    );
     let page = std::fs::read_to_string(root.join("book/output.html")).unwrap();
     assert!(page.contains(
         r#"<pre class="mdbook-snippets-stdout">&lt;script&gt;alert('hi')&lt;/script&gt;</pre>"#
     ));
-    assert!(!page.contains("<script>alert"), "a snippet's output must never become markup");
+    assert!(
+        !page.contains("<script>alert"),
+        "a snippet's output must never become markup"
+    );
     assert!(page.contains(r#"<pre class="mdbook-snippets-stdout">answer = 42</pre>"#));
     assert!(page.contains(r#"<pre class="mdbook-snippets-stdout">total = 10</pre>"#));
     // Highlighting and hidden lines survive the `ignore` mark.
@@ -75,7 +85,10 @@ fn mdbook_build_and_test_with_the_preprocessor() {
 
     let (output, context) = mdbook(root, &["test"]);
     assert!(output.status.success(), "{context}");
-    assert!(context.contains("mdbook-snippets: 4 passed, 0 failed, 1 skipped"), "{context}");
+    assert!(
+        context.contains("mdbook-snippets: 4 passed, 0 failed, 1 skipped"),
+        "{context}"
+    );
 
     // Without the preprocessor under `test`, rustdoc runs the 2024 snippet itself and fails:
     // so the pass above is ours, not rustdoc's.
@@ -83,12 +96,18 @@ fn mdbook_build_and_test_with_the_preprocessor() {
     let text = std::fs::read_to_string(&book_toml).unwrap();
     std::fs::write(
         &book_toml,
-        text.replace("[preprocessor.snippets]", "[preprocessor.snippets]\nrenderers = [\"html\"]"),
+        text.replace(
+            "[preprocessor.snippets]",
+            "[preprocessor.snippets]\nrenderers = [\"html\"]",
+        ),
     )
     .unwrap();
     let (output, context) = mdbook(root, &["test"]);
     assert!(!output.status.success(), "{context}");
-    assert!(context.contains("test output.md - Output (line 16) ... FAILED"), "{context}");
+    assert!(
+        context.contains("test output.md - Output (line 16) ... FAILED"),
+        "{context}"
+    );
 }
 
 #[test]
@@ -103,7 +122,10 @@ fn mdbook_build_fails_on_a_broken_snippet_with_its_place() {
     assert!(!output.status.success(), "{context}");
     // The included file and its line, not the chapter.
     assert!(context.contains("listings/count.rs:1"), "{context}");
-    assert!(context.contains("3 passed, 1 failed, 1 skipped"), "{context}");
+    assert!(
+        context.contains("3 passed, 1 failed, 1 skipped"),
+        "{context}"
+    );
     assert!(
         !root.join("book/included.html").exists(),
         "no page is written from a failed build\n{context}"

@@ -168,7 +168,10 @@ fn green_book_comes_back_rendered_and_nothing_else_is_on_stdout() {
     assert!(output_chapter.contains(
         r#"<pre class="mdbook-snippets-stdout">&lt;script&gt;alert(&#39;hi&#39;)&lt;/script&gt;</pre>"#
     ));
-    assert!(!output_chapter.contains("```text,output"), "{output_chapter}");
+    assert!(
+        !output_chapter.contains("```text,output"),
+        "{output_chapter}"
+    );
     assert!(output_chapter.contains("```rust,ignore\nthis is not Rust at all"));
 }
 
@@ -186,14 +189,22 @@ fn failing_snippet_fails_with_path_and_line_and_writes_no_book() {
     assert!(output.stdout.is_empty(), "{context}");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("src/plain.md:11"), "{context}");
-    assert!(stderr.contains("4 passed, 1 failed, 1 skipped"), "{context}");
+    assert!(
+        stderr.contains("4 passed, 1 failed, 1 skipped"),
+        "{context}"
+    );
 }
 
 #[test]
 fn bad_input_and_bad_config_are_tool_errors() {
     let dir = fixture_book("green");
     let output = run_preprocessor(dir.path(), b"not json");
-    assert_eq!(output.status.code(), Some(2), "{}", describe("garbage", &output));
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        describe("garbage", &output)
+    );
     assert!(output.stdout.is_empty());
 
     let book_toml = dir.path().join("book.toml");

@@ -12,8 +12,7 @@ use crate::support;
 /// A book in a directory of its own: `book.toml` with `[preprocessor.snippets]` = `table`, and
 /// one chapter per `(file, content)`, written byte for byte.
 fn book(table: &str, chapters: &[(&str, &str)]) -> support::Book {
-    let book_toml =
-        format!("[book]\ntitle = \"render\"\n\n[preprocessor.snippets]\n{table}\n");
+    let book_toml = format!("[book]\ntitle = \"render\"\n\n[preprocessor.snippets]\n{table}\n");
     let mut summary = "# Summary\n\n".to_owned();
     for (file, _) in chapters {
         summary.push_str(&format!("- [{file}]({file})\n"));
@@ -22,16 +21,31 @@ fn book(table: &str, chapters: &[(&str, &str)]) -> support::Book {
         .iter()
         .map(|(file, content)| (format!("src/{file}"), *content))
         .collect();
-    let mut files = vec![("book.toml", book_toml.as_str()), ("src/SUMMARY.md", summary.as_str())];
-    files.extend(chapter_files.iter().map(|(file, content)| (file.as_str(), *content)));
+    let mut files = vec![
+        ("book.toml", book_toml.as_str()),
+        ("src/SUMMARY.md", summary.as_str()),
+    ];
+    files.extend(
+        chapter_files
+            .iter()
+            .map(|(file, content)| (file.as_str(), *content)),
+    );
     support::book(&files)
 }
 
-fn rendered_chapters(root: &Path) -> (mdbook_preprocessor::book::Book, mdbook_preprocessor::book::Book) {
+fn rendered_chapters(
+    root: &Path,
+) -> (
+    mdbook_preprocessor::book::Book,
+    mdbook_preprocessor::book::Book,
+) {
     let (input, output, rendered) = preprocess(root, "html");
     let context = describe("mdbook-snippets < [ctx, book]", &output);
     assert!(output.status.success(), "{context}");
-    (input, rendered.unwrap_or_else(|| panic!("stdout is not a book\n{context}")))
+    (
+        input,
+        rendered.unwrap_or_else(|| panic!("stdout is not a book\n{context}")),
+    )
 }
 
 const UNTOUCHED: &str = "\u{feff}# Not ours\r\n\r\n<div class=\"raw\">\r\n\r\n```\r\nno language\r\n```\r\n\r\n```rust,ignore\r\nnot checked\r\n```\r\n\r\n~~~text,output\r\norphan output\r\n~~~\r\n\tindented\r\n";
@@ -42,8 +56,13 @@ fn crlf_lists_expected_blocks_and_escaping() {
     let dir = book("", &[("tricky.md", tricky), ("untouched.md", UNTOUCHED)]);
     let (input, rendered) = rendered_chapters(dir.path());
 
-    assert_eq!(chapter(&rendered, "untouched.md"), chapter(&input, "untouched.md"));
-    let tricky = chapter(&rendered, "tricky.md").content.replace("\r\n", "⏎\n");
+    assert_eq!(
+        chapter(&rendered, "untouched.md"),
+        chapter(&input, "untouched.md")
+    );
+    let tricky = chapter(&rendered, "tricky.md")
+        .content
+        .replace("\r\n", "⏎\n");
     expect![[r#"
         # Tricky⏎
         ⏎
@@ -96,7 +115,9 @@ fn harness_snippets_show_their_transcript_and_diagram() {
         .unwrap_or_else(|| panic!("no transcript\n{content}"));
     assert!(transcript.ends_with("</pre></details>"), "{transcript}");
     assert!(transcript.contains("initialize"), "{transcript}");
-    assert!(!transcript.contains('"'), "quotes must be escaped: {transcript}");
+    let text = &transcript
+        [transcript.find("<pre>").unwrap() + 5..transcript.len() - "</pre></details>".len()];
+    assert!(!text.contains(['<', '>', '"', '\n']), "not escaped: {text}");
     let image = lines
         .iter()
         .find_map(|line| line.split_once(r#"src="data:image/svg+xml;base64,"#))
@@ -107,6 +128,13 @@ fn harness_snippets_show_their_transcript_and_diagram() {
         .unwrap();
     assert!(String::from_utf8(svg).unwrap().starts_with("<svg"));
     // The HTML block ends before the end of the chapter, with no blank line inside it.
-    let block: Vec<&&str> = lines[9..].iter().take_while(|line| !line.is_empty()).collect();
-    assert_eq!(block.last().map(|line| line.as_ref()), Some("</div>"), "{content}");
+    let block: Vec<&&str> = lines[9..]
+        .iter()
+        .take_while(|line| !line.is_empty())
+        .collect();
+    assert_eq!(
+        block.last().map(|line| line.as_ref()),
+        Some("</div>"),
+        "{content}"
+    );
 }

@@ -42,7 +42,9 @@ pub fn book(files: &[(&str, &str)]) -> Book {
 
 /// A copy of the fixture book `tests/testsuite/fixtures/<name>`.
 pub fn fixture(name: &str) -> Book {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/testsuite/fixtures").join(name);
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/testsuite/fixtures")
+        .join(name);
     let book = book(&[]);
     copy_tree(&source, book.path());
     book
@@ -59,7 +61,9 @@ pub fn write_bytes(root: &Path, relative: &str, content: &[u8]) {
 }
 
 fn copy_tree(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap_or_else(|error| panic!("reading {}: {error}", from.display())) {
+    for entry in std::fs::read_dir(from)
+        .unwrap_or_else(|error| panic!("reading {}: {error}", from.display()))
+    {
         let entry = entry.expect("reading a fixture entry");
         let target = to.join(entry.file_name());
         if entry.file_type().expect("file type").is_dir() {
@@ -94,7 +98,9 @@ impl Book {
             .env_remove("GITHUB_ACTIONS")
             .stdin(Stdio::null());
         let description = format!("{command:?}");
-        let output = command.output().unwrap_or_else(|error| panic!("running {description}: {error}"));
+        let output = command
+            .output()
+            .unwrap_or_else(|error| panic!("running {description}: {error}"));
         Output {
             command: description,
             cwd: self.path().to_path_buf(),
@@ -146,13 +152,19 @@ impl Output {
 
     #[track_caller]
     pub fn stdout_contains(&self, needle: &str) -> &Output {
-        assert!(self.stdout.contains(needle), "stdout lacks {needle:?}\n{self}");
+        assert!(
+            self.stdout.contains(needle),
+            "stdout lacks {needle:?}\n{self}"
+        );
         self
     }
 
     #[track_caller]
     pub fn stderr_contains(&self, needle: &str) -> &Output {
-        assert!(self.stderr.contains(needle), "stderr lacks {needle:?}\n{self}");
+        assert!(
+            self.stderr.contains(needle),
+            "stderr lacks {needle:?}\n{self}"
+        );
         self
     }
 }

@@ -19,14 +19,15 @@ const TIMEOUT: Duration = Duration::from_millis(700);
 const MAX_TOTAL: Duration = Duration::from_millis(1100);
 
 /// The scenario names, as the matrix shows them.
-pub const NAMES: [&str; 7] = [
-    "none",
+pub const NAMES: [&str; 8] = [
+    "not stopped",
     "RequestHandle::cancel",
     "dropped call_tool future",
     "dropped RequestHandle",
     "timeout",
     "timeout + reset_timeout_on_progress",
     "max_total_timeout",
+    "max_total_timeout alone",
 ];
 
 type Client = RunningService<RoleClient, ()>;
@@ -35,7 +36,7 @@ type Client = RunningService<RoleClient, ()>;
 pub async fn run(name: &str, client: &Client) -> anyhow::Result<String> {
     let no_options = PeerRequestOptions::no_options();
     match name {
-        "none" => Ok(describe(client.call_tool(slow_params()).await.map(|_| ()))),
+        "not stopped" => Ok(describe(client.call_tool(slow_params()).await.map(|_| ()))),
         "RequestHandle::cancel" => {
             let handle = client.send_cancellable_request(slow_request(), no_options).await?;
             tokio::time::sleep(STOP_AFTER).await;
@@ -58,6 +59,11 @@ pub async fn run(name: &str, client: &Client) -> anyhow::Result<String> {
         }
         "max_total_timeout" => {
             let options = PeerRequestOptions::with_timeout(TIMEOUT).reset_timeout_on_progress().with_max_total_timeout(MAX_TOTAL);
+            await_with(client, options).await
+        }
+        "max_total_timeout alone" => {
+            let mut options = PeerRequestOptions::no_options();
+            options.max_total_timeout = Some(MAX_TOTAL);
             await_with(client, options).await
         }
         _ => anyhow::bail!("unknown scenario `{name}` (expected one of: {})", NAMES.join(", ")),

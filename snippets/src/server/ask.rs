@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::session::{Call, Outcome};
+use super::calls::{Call, Outcome};
 use super::tools::{client_can_elicit, text_result};
 use crate::jsonrpc;
 use crate::revision::Revision;

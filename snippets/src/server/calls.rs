@@ -69,7 +69,7 @@ impl Call {
 }
 
 impl Session {
-    fn call_tool(
+    pub(super) fn call_tool(
         self: &Arc<Self>,
         id: Value,
         key: String,
@@ -222,7 +222,7 @@ impl Session {
         true
     }
 
-    fn handle_notification(&self, method: &str, params: &Map<String, Value>) {
+    pub(super) fn handle_notification(&self, method: &str, params: &Map<String, Value>) {
         // `initialized`, `roots/list_changed`, progress and unknown notifications need no answer.
         if method == "notifications/cancelled" {
             self.handle_cancel(params);
@@ -272,7 +272,7 @@ impl Session {
         }
     }
 
-    fn handle_response(&self, id: &Value, outcome: Result<Value, Value>) {
+    pub(super) fn handle_response(&self, id: &Value, outcome: Result<Value, Value>) {
         let waiter = self.lock().awaiting_client.remove(&id_key(id));
         match waiter {
             Some(waiter) => {

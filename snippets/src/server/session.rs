@@ -2,7 +2,7 @@
 //! 2026-07-28 per-request `_meta`), request-id bookkeeping, cancellation, progress tokens,
 //! server-to-client requests, and the routing of each method.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::{Map, Value, json};
@@ -46,13 +46,13 @@ pub(super) struct State {
     pub(super) legacy_capabilities: Value,
     /// Every request id the client ever sent (2025-11-25 forbids reuse within the session).
     pub(super) seen: HashSet<String>,
-    pub(super) in_flight: HashMap<String, InFlight>,
+    pub(super) in_flight: BTreeMap<String, InFlight>,
     /// Ids of requests that created tasks; `notifications/cancelled` must not name them.
     pub(super) task_requests: HashSet<String>,
     /// Progress tokens of active requests.
     pub(super) active_tokens: HashSet<String>,
     pub(super) next_server_id: i64,
-    pub(super) awaiting_client: HashMap<String, oneshot::Sender<Result<Value, Value>>>,
+    pub(super) awaiting_client: BTreeMap<String, oneshot::Sender<Result<Value, Value>>>,
 }
 
 /// One connection.
@@ -61,7 +61,6 @@ pub struct Session {
     outbox: Mutex<Option<mpsc::UnboundedSender<Value>>>,
     state: Mutex<State>,
 }
-
 
 impl Session {
     pub fn new(core: Arc<Core>, outbox: mpsc::UnboundedSender<Value>) -> Arc<Session> {
@@ -73,11 +72,11 @@ impl Session {
                 initialize_id: None,
                 legacy_capabilities: json!({}),
                 seen: HashSet::new(),
-                in_flight: HashMap::new(),
+                in_flight: BTreeMap::new(),
                 task_requests: HashSet::new(),
                 active_tokens: HashSet::new(),
                 next_server_id: 1,
-                awaiting_client: HashMap::new(),
+                awaiting_client: BTreeMap::new(),
             }),
         })
     }
@@ -108,6 +107,7 @@ impl Session {
     /// The peer closed its side: cancel what runs, forget what waits, stop sending.
     pub fn close(&self) {
         let mut state = self.lock();
+        // In key order (a BTreeMap), so handlers stop, and log it, in the same order every run.
         for call in state.in_flight.values_mut() {
             call.cancelled = true;
             call.token.cancel();
@@ -335,7 +335,6 @@ impl Session {
             "serverInfo": server_info(),
         }))
     }
-
 }
 
 /// Adds `resultType: "complete"` to a 2026-07-28 result that does not name its type.

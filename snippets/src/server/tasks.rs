@@ -11,7 +11,8 @@ use serde_json::{Map, Value, json};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use super::session::{Call, Outcome, Session};
+use super::calls::{Call, Outcome};
+use super::session::Session;
 use super::tools::Tool;
 use crate::jsonrpc::{self, id_key};
 use crate::revision::Revision;

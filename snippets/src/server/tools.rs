@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::session::{Call, Outcome};
+use super::calls::{Call, Outcome};
 use crate::transcript::Direction;
 
 /// Upper bound on `steps`, so a typo cannot keep a handler busy for ever.

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs the SDK matrix: every way of stopping a call in the Python SDK, the TypeScript SDK and rmcp,
+# against mcp-testserver, and checks it against interop/expected.json and book/sdk-matrix.md.
+#
+#   interop/run.sh            install what is missing, run every cell, compare (exit 1 on a difference)
+#   interop/run.sh --bless    the same, then rewrite interop/expected.json and book/sdk-matrix.md
+#
+# Installs are pinned and throwaway: a venv under target/interop/venv (interop/python/requirements.txt)
+# and interop/typescript/node_modules (package-lock.json); each is redone only when its pin changes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WORK=target/interop
+BLESS=()
+case "${1:-}" in
+    "") ;;
+    --bless) BLESS=(--bless) ;;
+    *) echo "usage: interop/run.sh [--bless]" >&2; exit 2 ;;
+esac
+fail() { echo "interop/run.sh: error: $*" >&2; exit 2; }
+for tool in python3 node npm cargo sha256sum; do
+    command -v "$tool" >/dev/null || fail "\`$tool\` is not on PATH"
+done
+mkdir -p "$WORK"
+
+# Python SDK: a venv that matches requirements.txt, recreated when the pins change.
+pins=$(sha256sum interop/python/requirements.txt | cut -d' ' -f1)
+if [[ "$(cat "$WORK/venv/.pins" 2>/dev/null)" != "$pins" ]]; then
+    echo "interop: installing the Python SDK into $WORK/venv"
+    rm -rf "$WORK/venv"
+    python3 -m venv "$WORK/venv" || fail "creating the venv"
+    timeout 600 "$WORK/venv/bin/pip" install --quiet --disable-pip-version-check -r interop/python/requirements.txt \
+        || fail "pip install -r interop/python/requirements.txt"
+    echo "$pins" > "$WORK/venv/.pins"
+fi
+
+# TypeScript SDK: node_modules that match package-lock.json, reinstalled when the lock changes.
+lock=$(sha256sum interop/typescript/package-lock.json | cut -d' ' -f1)
+if [[ "$(cat interop/typescript/node_modules/.lock-sha256 2>/dev/null)" != "$lock" ]]; then
+    echo "interop: installing the TypeScript SDK into interop/typescript/node_modules"
+    (cd interop/typescript && timeout 600 npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci in interop/typescript"
+    echo "$lock" > interop/typescript/node_modules/.lock-sha256
+fi
+
+# The server and the rmcp scenario program (no-ops when up to date).
+LOCKED=${CI:+--locked}
+cargo build --quiet $LOCKED --release -p mcp-testserver || fail "building mcp-testserver"
+cargo build --quiet $LOCKED -p mcp-interop-rmcp || fail "building the rmcp scenario program"
+
+status=0
+python3 interop/matrix.py --server target/release/mcp-testserver --work "$WORK" "${BLESS[@]}" || status=$?
+if [[ $status -ge 2 ]]; then exit "$status"; fi
+if [[ ${#BLESS[@]} -gt 0 && $status -eq 0 ]]; then
+    python3 interop/render_book.py || exit 2
+else
+    python3 interop/render_book.py --check || status=$((status > 0 ? status : $?))
+fi
+exit "$status"

@@ -1,0 +1,290 @@
+//! Lifecycle, ids and errors: negotiation per revision, id rules, malformed input.
+
+use mcp_testserver::Revision;
+use serde_json::{Value, json};
+
+use super::{Connect, QUIET, ready};
+use crate::common::{code, text};
+
+pub async fn initialize_negotiates_the_handshake_revision(connect: Connect) {
+    for requested in ["2025-11-25", "2026-07-28", "1999-01-01"] {
+        let mut conn = connect(Revision::V2025_11_25);
+        let params = json!({"protocolVersion": requested, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}});
+        let response = conn.request(json!(1), "initialize", params).await;
+        assert_eq!(
+            response["result"]["protocolVersion"], "2025-11-25",
+            "asked {requested}: {response}"
+        );
+        assert!(
+            response["result"].get("resultType").is_none(),
+            "2025-11-25 results carry no resultType"
+        );
+        conn.notify("notifications/initialized", json!({})).await;
+        let again = conn
+            .request(json!(2), "initialize", params_for("2025-11-25"))
+            .await;
+        assert_eq!(
+            code(&again),
+            -32600,
+            "a second initialize is refused: {again}"
+        );
+        assert_eq!(conn.finish().await.unwrap_or(0), 0);
+    }
+}
+
+pub(super) fn params_for(version: &str) -> Value {
+    json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})
+}
+
+pub async fn discover_advertises_2026_07_28_without_initialize(connect: Connect) {
+    let mut conn = connect(Revision::V2026_07_28);
+    let response = conn.request(json!("d"), "server/discover", json!({})).await;
+    let result = &response["result"];
+    assert_eq!(
+        result["supportedVersions"],
+        json!(["2026-07-28"]),
+        "{response}"
+    );
+    assert_eq!(result["resultType"], "complete");
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "mcp-testserver"
+    );
+    let echo = conn.call(json!(1), "echo", json!({"text": "hi"})).await;
+    assert_eq!(text(&echo), "hi");
+    assert_eq!(echo["result"]["resultType"], "complete");
+}
+
+pub async fn requests_without_version_or_initialize_are_rejected(connect: Connect) {
+    let mut conn = connect(Revision::V2025_11_25);
+    let response = conn.request(json!(1), "tools/list", json!({})).await;
+    assert_eq!(code(&response), -32600, "{response}");
+    // The connection still works, and the violation is on record.
+    conn.initialize().await;
+    assert_eq!(
+        conn.violation_rules(json!(2)).await,
+        ["missing-protocol-version"]
+    );
+}
+
+pub async fn unsupported_version_gets_32022(connect: Connect) {
+    let mut conn = connect(Revision::V2026_07_28);
+    let params = json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "1900-01-01"}});
+    let response = conn.request(json!(1), "tools/list", params).await;
+    assert_eq!(code(&response), -32022, "{response}");
+    assert_eq!(
+        response["error"]["data"]["supported"],
+        json!(["2026-07-28"])
+    );
+    assert_eq!(response["error"]["data"]["requested"], "1900-01-01");
+}
+
+pub async fn ping_exists_only_under_2025(connect: Connect) {
+    let mut conn = ready(connect, Revision::V2025_11_25).await;
+    assert_eq!(
+        conn.request(json!(1), "ping", json!({})).await["result"],
+        json!({})
+    );
+    let mut conn = ready(connect, Revision::V2026_07_28).await;
+    assert_eq!(
+        code(&conn.request(json!(1), "ping", json!({})).await),
+        -32601
+    );
+}
+
+pub async fn ids_are_echoed_with_their_json_type(connect: Connect) {
+    for revision in Revision::ALL {
+        let mut conn = ready(connect, revision).await;
+        conn.send_request(
+            json!("4"),
+            "tools/call",
+            json!({"name": "echo", "arguments": {"text": "string"}}),
+        )
+        .await;
+        conn.send_request(
+            json!(4),
+            "tools/call",
+            json!({"name": "echo", "arguments": {"text": "number"}}),
+        )
+        .await;
+        let by_string = conn.response(&json!("4")).await;
+        let by_number = conn.response(&json!(4)).await;
+        assert_eq!(text(&by_string), "string", "{revision}");
+        assert_eq!(
+            text(&by_number),
+            "number",
+            "{revision}: \"4\" and 4 are different ids"
+        );
+        assert!(
+            conn.violation_rules(json!(5)).await.is_empty(),
+            "{revision}"
+        );
+    }
+}
+
+pub async fn null_id_is_an_invalid_request(connect: Connect) {
+    let mut conn = ready(connect, Revision::V2025_11_25).await;
+    conn.send(json!({"jsonrpc": "2.0", "id": null, "method": "tools/list"}))
+        .await;
+    let response = conn.recv().await;
+    assert_eq!(code(&response), -32600);
+    assert_eq!(response["id"], Value::Null);
+    assert_eq!(conn.violation_rules(json!(1)).await, ["null-id"]);
+}
+
+pub async fn reused_id_is_a_violation_per_revision(connect: Connect) {
+    // 2025-11-25: no reuse within the session, even after completion (still served).
+    let mut conn = ready(connect, Revision::V2025_11_25).await;
+    assert_eq!(
+        text(&conn.call(json!(1), "echo", json!({"text": "a"})).await),
+        "a"
+    );
+    assert_eq!(
+        text(&conn.call(json!(1), "echo", json!({"text": "b"})).await),
+        "b"
+    );
+    assert_eq!(conn.violation_rules(json!(2)).await, ["reused-id"]);
+    // 2026-07-28: reuse after completion is fine; reuse while in flight is not.
+    let mut conn = ready(connect, Revision::V2026_07_28).await;
+    assert_eq!(
+        text(&conn.call(json!(1), "echo", json!({"text": "a"})).await),
+        "a"
+    );
+    assert_eq!(
+        text(&conn.call(json!(1), "echo", json!({"text": "b"})).await),
+        "b"
+    );
+    assert!(conn.violation_rules(json!(2)).await.is_empty());
+    conn.send_request(
+        json!(3),
+        "tools/call",
+        json!({"name": "wait_gate", "arguments": {"gate": "g"}}),
+    )
+    .await;
+    let duplicate = conn.call(json!(3), "echo", json!({"text": "c"})).await;
+    assert_eq!(code(&duplicate), -32600, "{duplicate}");
+    assert_eq!(conn.violation_rules(json!(4)).await, ["reused-id"]);
+}
+
+pub async fn server_requests_use_their_own_id_space(connect: Connect) {
+    let mut conn = ready(connect, Revision::V2025_11_25).await;
+    conn.send_request(
+        json!(1),
+        "tools/call",
+        json!({"name": "ask", "arguments": {"question": "name?"}}),
+    )
+    .await;
+    let request = conn.recv().await;
+    assert_eq!(request["method"], "elicitation/create", "{request}");
+    assert_eq!(
+        request["id"],
+        json!(1),
+        "the server numbers its own requests from 1 too"
+    );
+    conn.send(json!({"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": {"answer": "Ada"}}})).await;
+    let response = conn.response(&json!(1)).await;
+    assert_eq!(text(&response), "answer: Ada");
+    assert!(conn.violation_rules(json!(2)).await.is_empty());
+}
+
+pub async fn parse_error_answers_null_id_and_keeps_serving(connect: Connect) {
+    let mut conn = ready(connect, Revision::V2025_11_25).await;
+    conn.send_line("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ")
+        .await;
+    let response = conn.recv().await;
+    assert_eq!(code(&response), -32700);
+    assert_eq!(response["id"], Value::Null);
+    assert_eq!(
+        text(
+            &conn
+                .call(json!(2), "echo", json!({"text": "still here"}))
+                .await
+        ),
+        "still here"
+    );
+}
+
+pub async fn invalid_request_and_unknown_method(connect: Connect) {
+    let mut conn = ready(connect, Revision::V2025_11_25).await;
+    conn.send(json!({"jsonrpc": "2.0", "id": 1})).await;
+    let missing = conn.recv().await;
+    assert_eq!(
+        (code(&missing), missing["id"].clone()),
+        (-32600, json!(1)),
+        "{missing}"
+    );
+    conn.send(json!([{"jsonrpc": "2.0", "id": 2, "method": "ping"}]))
+        .await;
+    assert_eq!(code(&conn.recv().await), -32600, "batches are gone");
+    assert_eq!(
+        code(&conn.request(json!(3), "no/such/method", json!({})).await),
+        -32601
+    );
+}
+
+pub async fn unknown_tool_and_bad_arguments_are_invalid_params(connect: Connect) {
+    for revision in Revision::ALL {
+        let mut conn = ready(connect, revision).await;
+        assert_eq!(code(&conn.call(json!(1), "nope", json!({})).await), -32602);
+        assert_eq!(code(&conn.call(json!(2), "echo", json!({})).await), -32602);
+        assert_eq!(
+            code(&conn.call(json!(3), "echo", json!({"text": 5})).await),
+            -32602
+        );
+        assert_eq!(
+            code(
+                &conn
+                    .call(json!(4), "slow", json!({"steps": -1, "step_ms": 1}))
+                    .await
+            ),
+            -32602
+        );
+        assert_eq!(
+            code(
+                &conn
+                    .call(json!(5), "echo", json!({"text": "a", "extra": 1}))
+                    .await
+            ),
+            -32602
+        );
+    }
+}
+
+pub async fn giant_message_is_rejected_and_serving_continues(connect: Connect) {
+    let mut conn = ready(connect, Revision::V2025_11_25).await;
+    let giant = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{{\"name\":\"echo\",\"arguments\":{{\"text\":\"{}\"}}}}}}",
+        "x".repeat(5 * 1024 * 1024)
+    );
+    conn.send_line(&giant).await;
+    let response = conn.recv().await;
+    assert_eq!(code(&response), -32700, "{}", response["error"]);
+    assert_eq!(
+        text(&conn.call(json!(2), "echo", json!({"text": "ok"})).await),
+        "ok"
+    );
+}
+
+pub async fn truncated_message_at_eof_is_answered_and_the_connection_ends(connect: Connect) {
+    let mut conn = ready(connect, Revision::V2025_11_25).await;
+    conn.send_request(
+        json!(1),
+        "tools/call",
+        json!({"name": "wait_gate", "arguments": {"gate": "never"}}),
+    )
+    .await;
+    conn.send_bytes(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"meth")
+        .await;
+    conn.close_input().await;
+    let response = conn.recv().await;
+    assert_eq!(code(&response), -32700, "{response}");
+    assert!(
+        conn.try_recv(QUIET).await.is_none(),
+        "the pending call is dropped, the stream ends"
+    );
+    assert_eq!(
+        conn.finish().await.unwrap_or(0),
+        0,
+        "the stdio server exits 0"
+    );
+}
