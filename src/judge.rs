@@ -35,7 +35,8 @@ pub fn judge(located: &Located, record: &Record, module_file: &Path) -> SnippetR
             if missing.is_empty() {
                 Outcome::Passed
             } else {
-                let (message, span) = remap(message, module_file, located);
+                let (message, span) =
+                    remap(&renumber_gutter(message, located), module_file, located);
                 fail(
                     FailureKind::CompileFailMismatch,
                     span,
@@ -44,7 +45,7 @@ pub fn judge(located: &Located, record: &Record, module_file: &Path) -> SnippetR
             }
         }
         (Record::DidNotCompile { message, .. }, None) => {
-            let (message, span) = remap(message, module_file, located);
+            let (message, span) = remap(&renumber_gutter(message, located), module_file, located);
             fail(FailureKind::Compile, span, message)
         }
         (Record::BinaryFailed { message }, _) => fail(FailureKind::Compile, None, message.clone()),
@@ -196,4 +197,115 @@ pub fn remap(text: &str, module_file: &Path, located: &Located) -> (String, Opti
     }
     out.push_str(rest);
     (out, first)
+}
+
+/// rustc's excerpts number the lines of the generated file (`4 | let x = ...`); this puts the
+/// Markdown line numbers there instead, widening the gutter when they need more digits.
+fn renumber_gutter(rendered: &str, located: &Located) -> String {
+    let code_lines = located.snippet.code.lines().count();
+    let markdown_line = |file_line: usize| {
+        (file_line >= FIRST_CODE_LINE && file_line - FIRST_CODE_LINE < code_lines)
+            .then(|| located.code_span(file_line - FIRST_CODE_LINE, 1).line)
+    };
+    // A gutter line is `  12 | code`, `     | `, `   --> `, `    = note`, or `   ::: `.
+    let gutter = |line: &str| -> Option<(usize, Option<usize>)> {
+        let indent = line.len() - line.trim_start().len();
+        let rest = &line[indent..];
+        let digits = rest.chars().take_while(char::is_ascii_digit).count();
+        let after = &rest[digits..];
+        if digits > 0 && (after.starts_with(" |") || after == " |") {
+            Some((indent + digits, rest[..digits].parse().ok()))
+        } else if indent > 0
+            && ["|", "-->", "= ", ":::"]
+                .iter()
+                .any(|start| rest.starts_with(start))
+        {
+            Some((indent, None))
+        } else {
+            None
+        }
+    };
+    let numbers: Vec<usize> = rendered
+        .lines()
+        .filter_map(gutter)
+        .filter_map(|(_, number)| number)
+        .collect();
+    let digits = |number: usize| number.to_string().len();
+    let old_digits = numbers
+        .iter()
+        .map(|&number| digits(number))
+        .max()
+        .unwrap_or(0);
+    let new_digits = numbers
+        .iter()
+        .map(|&number| digits(markdown_line(number).unwrap_or(number)))
+        .max()
+        .unwrap_or(0);
+    let delta = new_digits.saturating_sub(old_digits);
+    let mut out = String::new();
+    for line in rendered.split_inclusive('\n') {
+        match gutter(line) {
+            Some((width, Some(number))) => {
+                let shown = markdown_line(number).unwrap_or(number);
+                let width = width + delta;
+                out.push_str(&format!("{shown:>width$}{}", &line[width - delta..]));
+            }
+            Some((_, None)) => {
+                out.push_str(&" ".repeat(delta));
+                out.push_str(line);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use expect_test::expect;
+
+    use super::*;
+    use crate::extract::extract;
+
+    fn located(markdown: &str) -> Located {
+        let snippet = extract(Path::new("src/ch.md"), markdown).unwrap().remove(0);
+        let line = snippet.span.line;
+        Located::new(snippet, line, None)
+    }
+
+    #[test]
+    fn compile_error_positions_and_gutter_become_markdown() {
+        let located = located(&format!(
+            "{}```rust\n# let hidden = 1;\nlet x: u32 = \"no\";\n```\n",
+            "\n".repeat(8)
+        ));
+        let rendered = "error[E0308]: mismatched types\n --> src/e2021/s.rs:5:14\n  |\n5 | let x: u32 = \"no\";\n  |        ---   ^^^^ expected `u32`\n";
+        let record = Record::DidNotCompile {
+            codes: vec!["E0308".to_owned()],
+            message: rendered.to_owned(),
+        };
+        let result = judge(&located, &record, Path::new("src/e2021/s.rs"));
+        let Outcome::Failed(failure) = result.outcome else {
+            panic!("a compile error fails");
+        };
+        assert_eq!((failure.span.line, failure.span.column), (11, 14));
+        expect![[r#"
+            error[E0308]: mismatched types
+              --> src/ch.md:11:14
+               |
+            11 | let x: u32 = "no";
+               |        ---   ^^^^ expected `u32`
+        "#]]
+        .assert_eq(&failure.message);
+    }
+
+    #[test]
+    fn hidden_lines_shift_columns_back() {
+        let located = located("```rust\n# let hidden = missing;\n```\n");
+        let (text, span) = remap("at src/e/s.rs:4:14:", Path::new("src/e/s.rs"), &located);
+        assert_eq!(text, "at src/ch.md:2:16:");
+        assert_eq!(span.map(|span| span.line), Some(2));
+    }
 }

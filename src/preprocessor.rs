@@ -194,3 +194,99 @@ impl StdoutGuard {
         out.flush().context("writing the book to stdout")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use mdbook_preprocessor::book::{BookItem, Chapter};
+
+    use super::*;
+    use crate::snippet::Outcome;
+
+    /// A report of `(chapter path, chapter text as verified, stdouts)`; every snippet passed.
+    fn report(chapters: &[(&str, &str, &[&str])]) -> Report {
+        let mut snippets = Vec::new();
+        let mut results = Vec::new();
+        for (path, text, stdouts) in chapters {
+            let found = extract(Path::new(path), text).unwrap();
+            assert_eq!(found.len(), stdouts.len());
+            for (snippet, stdout) in found.into_iter().zip(*stdouts) {
+                results.push(SnippetResult {
+                    id: snippet.id.clone(),
+                    span: snippet.span.clone(),
+                    outcome: Outcome::Passed,
+                    stdout: stdout.to_string(),
+                    stderr: String::new(),
+                    artifacts: Vec::new(),
+                });
+                snippets.push(snippet);
+            }
+        }
+        Report {
+            snippets,
+            results,
+            duration: std::time::Duration::ZERO,
+        }
+    }
+
+    fn render(report: &Report, chapters: &[(&str, &str)]) -> Vec<String> {
+        let mut book = Book::new();
+        for (path, content) in chapters {
+            book.push_item(BookItem::Chapter(Chapter::new(
+                path,
+                content.to_string(),
+                path,
+                Vec::new(),
+            )));
+        }
+        render_book(&mut book, Path::new("src"), report);
+        book.chapters()
+            .map(|chapter| chapter.content.clone())
+            .collect()
+    }
+
+    #[test]
+    fn results_match_by_chapter_and_code_not_by_position() {
+        // On disk the chapter includes a file; mdBook hands it over expanded, with an extra
+        // non-Rust block and CRLF line endings, and the two identical snippets keep their order.
+        let report = report(&[(
+            "src/a.md",
+            "```rust\nprintln!(\"same\");\n```\n\n```rust\n{{#include x.rs}}\n```\n\n```rust\nprintln!(\"same\");\n```\n",
+            &["first\n", "included\n", "second\n"],
+        )]);
+        let rendered = render(
+            &report,
+            &[(
+                "a.md",
+                "```toml\r\nx = 1\r\n```\r\n```rust\r\nprintln!(\"same\");\r\n```\r\n```rust\r\nlet x = 1;\r\n```\r\n```rust\r\nprintln!(\"same\");\r\n```\r\n",
+            )],
+        );
+        let shown: Vec<&str> = rendered[0]
+            .lines()
+            .filter(|line| line.starts_with("<pre"))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                r#"<pre class="mdbook-snippets-stdout">first</pre>"#,
+                r#"<pre class="mdbook-snippets-stdout">second</pre>"#
+            ]
+        );
+        // The included snippet's code differs from what was verified (`{{#include}}` on disk):
+        // left as written, not marked.
+        assert!(rendered[0].contains("```rust\r\nlet x = 1;"));
+    }
+
+    #[test]
+    fn another_chapter_with_the_same_code_does_not_match() {
+        let report = report(&[("src/a.md", "```rust\nf();\n```\n", &["a\n"])]);
+        let chapter = "```rust\nf();\n```\n";
+        assert_eq!(render(&report, &[("b.md", chapter)]), [chapter]);
+    }
+
+    #[test]
+    fn minor_versions() {
+        assert_eq!(minor_version("0.5.4"), "0.5");
+        assert_eq!(minor_version("0.5"), "0.5");
+        assert_eq!(minor_version("1.0.0-alpha.1"), "1.0");
+    }
+}

@@ -151,6 +151,20 @@ pub struct Located {
 }
 
 impl Located {
+    /// A snippet extracted at `expanded_fence_line` of a chapter whose lines `source_map` maps
+    /// back to their files (`None`: the chapter itself).
+    pub fn new(
+        snippet: Snippet,
+        expanded_fence_line: usize,
+        source_map: Option<Arc<SourceMap>>,
+    ) -> Located {
+        Located {
+            snippet,
+            expanded_fence_line,
+            source_map,
+        }
+    }
+
     /// The source position of 0-based code line `code_line`, 1-based `column` of the code as
     /// compiled (hidden-line markers removed).
     pub fn code_span(&self, code_line: usize, column: usize) -> SourceSpan {
@@ -192,11 +206,7 @@ fn extract_book(book: &BookSource) -> anyhow::Result<Vec<Located>> {
             if let Some(expected) = &mut snippet.expected {
                 expected.span = locate(&expected.span);
             }
-            located.push(Located {
-                snippet,
-                expanded_fence_line,
-                source_map: map.clone(),
-            });
+            located.push(Located::new(snippet, expanded_fence_line, map.clone()));
         }
     }
     // Ids are per chapter path; two paths may still sanitize alike (`a-b.md`, `a_b.md`).

@@ -15,6 +15,7 @@ pub mod artifacts;
 pub mod driver;
 mod gates;
 mod harness;
+pub mod http;
 pub mod jsonrpc;
 mod raw_client;
 mod render;
@@ -28,6 +29,7 @@ pub mod violations;
 
 pub use driver::Driver;
 pub use harness::{ARTIFACTS_VAR, ATTRS_VAR, Attributes, snippet_main};
+pub use http::HttpServer;
 pub use raw_client::RawClient;
 pub use revision::{Revision, current_revision, set_current_revision};
 pub use stdio::serve_stdio;
@@ -38,7 +40,7 @@ pub use violations::{Violation, ViolationLog};
 /// Everything a snippet needs; the verifier puts `use mcp_testserver::prelude::*;` in scope.
 pub mod prelude {
     pub use crate::{
-        Driver, RawClient, Revision, TestServer, Transcript, Violation, current_revision,
+        Driver, HttpServer, RawClient, Revision, TestServer, Transcript, Violation, current_revision,
         snippet_main,
     };
     pub use rmcp::model::*;

@@ -51,6 +51,10 @@ fn summarize(message: &Value, client_to_server: bool, methods: &mut Methods) -> 
             other => format!("invalid {}", compact(other)),
         };
     };
+    // Transport events (an HTTP client closing a response stream) are not wire messages.
+    if let Some(summary) = crate::http::events::summary(object) {
+        return summary;
+    }
     let id = object.get("id");
     if let Some(method) = object.get("method").and_then(Value::as_str) {
         let params = object.get("params");

@@ -57,6 +57,11 @@ impl TestServer {
         TestServer { revision, core }
     }
 
+    /// The server core every connection of this server shares (the HTTP endpoint serves it).
+    pub(crate) fn core(&self) -> &Arc<Core> {
+        &self.core
+    }
+
     /// The revision this server's clients use.
     pub fn revision(&self) -> Revision {
         self.revision

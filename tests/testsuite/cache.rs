@@ -3,11 +3,20 @@
 
 use crate::support::book;
 
-const CHAPTER: &str = "```rust\nprintln!(\"cached\");\n```\n\n```text,output\ncached\n```\n\n```rust\nlet x: u32 = \"no\";\n```\n";
+/// The cache is shared by every run of the suite (it is keyed by content), so each run's
+/// snippets carry a comment no earlier run had.
+fn chapter() -> String {
+    let nonce = format!("{:?}", std::time::SystemTime::now());
+    format!(
+        "```rust\n// {nonce}\nprintln!(\"cached\");\n```\n\n```text,output\ncached\n```\n\n\
+         ```rust\n// {nonce}\nlet x: u32 = \"no\";\n```\n"
+    )
+}
 
 #[test]
 fn unchanged_book_does_not_invoke_cargo() {
-    let book = book(&[("src/a.md", CHAPTER)]);
+    let chapter = chapter();
+    let book = book(&[("src/a.md", &chapter)]);
     let first = book.test(&[]);
     first.code(1).stderr_contains("building 2 snippet(s)");
     let started = std::time::Instant::now();
@@ -27,7 +36,7 @@ fn unchanged_book_does_not_invoke_cargo() {
     // The expected block is judged afresh: no rebuild, but a different verdict.
     book.write(
         "src/a.md",
-        &CHAPTER.replace("cached\n```\n\n```rust", "stale\n```\n\n```rust"),
+        &chapter.replace("cached\n```\n\n```rust", "stale\n```\n\n```rust"),
     );
     let third = book.test(&[]);
     assert!(
@@ -39,7 +48,7 @@ fn unchanged_book_does_not_invoke_cargo() {
     // A changed snippet is built again; --no-cache rebuilds everything.
     book.write(
         "src/a.md",
-        &CHAPTER.replace("println!(\"cached\")", "println!(\"{}\", \"cached\")"),
+        &chapter.replace("println!(\"cached\")", "println!(\"{}\", \"cached\")"),
     );
     book.test(&[])
         .code(1)

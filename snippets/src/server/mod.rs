@@ -5,9 +5,10 @@
 
 mod ask;
 mod calls;
+mod fixtures;
 mod handlers;
 mod lines;
-mod session;
+pub(crate) mod session;
 mod tasks;
 mod tools;
 
@@ -40,6 +41,8 @@ pub struct Core {
     tasks: tasks::TaskStore,
     /// Response ids of earlier `transcript` tool calls, elided from later transcript replies.
     transcript_replies: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// Whether the conformance suite's fixtures (`test_*` tools, resources, prompts) are served.
+    conformance_fixtures: bool,
 }
 
 impl Default for Core {
@@ -51,6 +54,17 @@ impl Default for Core {
             handlers: Handlers::default(),
             tasks: tasks::TaskStore::default(),
             transcript_replies: Default::default(),
+            conformance_fixtures: false,
+        }
+    }
+}
+
+impl Core {
+    /// A core that also serves the official conformance suite's fixtures (see `fixtures`).
+    pub fn with_conformance_fixtures() -> Core {
+        Core {
+            conformance_fixtures: true,
+            ..Core::default()
         }
     }
 }

@@ -226,9 +226,34 @@ impl Session {
         let answer = match (method, revision) {
             ("initialize", _) => self.initialize(&key, &params),
             ("ping", Revision::V2025_11_25) => Ok(json!({})),
-            ("server/discover", _) => Ok(cacheable(discover_result(), Revision::V2026_07_28)),
-            ("tools/list", _) => Ok(cacheable(json!({"tools": tools::definitions()}), revision)),
+            ("server/discover", _) => {
+                let mut result = discover_result();
+                let capabilities = &mut result["capabilities"];
+                super::fixtures::extend_capabilities(&self.core, capabilities, revision);
+                Ok(cacheable(result, Revision::V2026_07_28))
+            }
+            ("tools/list", _) => {
+                let mut tools = tools::definitions();
+                if super::fixtures::enabled(&self.core) {
+                    tools.extend(super::fixtures::tool_definitions());
+                }
+                Ok(cacheable(json!({"tools": tools}), revision))
+            }
+            ("tools/call", _) if super::fixtures::is_fixture_call(&self.core, &params) => {
+                return super::fixtures::call_tool(self, id, key, revision, params);
+            }
             ("tools/call", _) => return self.call_tool(id, key, revision, params),
+            (method, _) if super::fixtures::handles(&self.core, method, revision) => {
+                let answer = super::fixtures::handle(self, method, &params);
+                let cached = matches!(
+                    method,
+                    "resources/list" | "resources/templates/list" | "resources/read" | "prompts/list"
+                );
+                match answer {
+                    Ok(result) if cached => Ok(cacheable(result, revision)),
+                    other => other,
+                }
+            }
             ("tasks/get" | "tasks/cancel", _)
             | ("tasks/result" | "tasks/list", Revision::V2025_11_25)
             | ("tasks/update", Revision::V2026_07_28) => {
@@ -326,12 +351,14 @@ impl Session {
         state.legacy_capabilities = params.get("capabilities").cloned().unwrap_or(json!({}));
         // The only handshake revision served; a client asking for another gets this one, as the
         // 2025-11-25 lifecycle prescribes.
+        let mut capabilities = json!({
+            "tools": {},
+            "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+        });
+        super::fixtures::extend_capabilities(&self.core, &mut capabilities, Revision::V2025_11_25);
         Ok(json!({
             "protocolVersion": Revision::V2025_11_25.as_str(),
-            "capabilities": {
-                "tools": {},
-                "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
-            },
+            "capabilities": capabilities,
             "serverInfo": server_info(),
         }))
     }

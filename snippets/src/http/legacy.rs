@@ -1,0 +1,202 @@
+//! 2025-11-25 sessions over Streamable HTTP: one server `Session` per `Mcp-Session-Id`, and the
+//! routing of everything that session sends to the HTTP stream it belongs to. A response goes
+//! to the POST that carried its request; progress goes where its token's request went; a
+//! server-to-client request or notification tied to no id goes to the only open POST stream,
+//! else to the standalone GET stream, else to the newest POST stream (the spec asks that such
+//! messages relate to the originating request; the server core does not say which one, and the
+//! conformance scenarios run one call at a time).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use crate::jsonrpc::id_key;
+use crate::server::Core;
+use crate::server::session::Session;
+
+/// One 2025-11-25 session.
+pub struct LegacySession {
+    pub session: Arc<Session>,
+    routes: Arc<Mutex<Routes>>,
+}
+
+#[derive(Default)]
+struct Routes {
+    /// Open POST streams by request id key, with the order they opened in.
+    requests: HashMap<String, (u64, mpsc::UnboundedSender<Value>)>,
+    next_serial: u64,
+    /// Progress token key -> request id key.
+    tokens: HashMap<String, String>,
+    /// Server-to-client request id key -> where it went (`None`: the standalone stream).
+    server_requests: HashMap<String, Option<String>>,
+    standalone: Option<mpsc::UnboundedSender<Value>>,
+}
+
+/// Where an unattributed message goes.
+enum Target {
+    Request(String),
+    Standalone,
+    Nowhere,
+}
+
+impl LegacySession {
+    /// A new session on `core`; its outbound messages are routed from now on.
+    pub fn new(core: Arc<Core>) -> LegacySession {
+        let (outbox, mut inbox) = mpsc::unbounded_channel::<Value>();
+        let session = Session::new(core, outbox);
+        let routes = Arc::new(Mutex::new(Routes::default()));
+        let router = routes.clone();
+        tokio::spawn(async move {
+            while let Some(message) = inbox.recv().await {
+                lock(&router).route(message);
+            }
+        });
+        LegacySession { session, routes }
+    }
+
+    /// Opens the stream for a request about to be handed to the session; `None` when a stream
+    /// for the same id is still open (the id is in flight).
+    pub fn open_request(
+        &self,
+        request_key: &str,
+        progress_token: Option<String>,
+    ) -> Option<mpsc::UnboundedReceiver<Value>> {
+        let mut routes = lock(&self.routes);
+        if routes.requests.contains_key(request_key) {
+            return None;
+        }
+        let (sender, receiver) = mpsc::unbounded_channel();
+        let serial = routes.next_serial;
+        routes.next_serial += 1;
+        routes
+            .requests
+            .insert(request_key.to_owned(), (serial, sender));
+        if let Some(token) = progress_token {
+            routes.tokens.insert(token, request_key.to_owned());
+        }
+        Some(receiver)
+    }
+
+    /// Forgets a request's stream (its client closed it); later messages for it are dropped.
+    pub fn close_request(&self, request_key: &str) {
+        let mut routes = lock(&self.routes);
+        routes.requests.remove(request_key);
+        routes.tokens.retain(|_, request| request != request_key);
+    }
+
+    /// Opens the standalone GET stream; `None` when one is already open.
+    pub fn open_standalone(&self) -> Option<mpsc::UnboundedReceiver<Value>> {
+        let mut routes = lock(&self.routes);
+        if routes
+            .standalone
+            .as_ref()
+            .is_some_and(|sender| !sender.is_closed())
+        {
+            return None;
+        }
+        let (sender, receiver) = mpsc::unbounded_channel();
+        routes.standalone = Some(sender);
+        Some(receiver)
+    }
+
+    /// Ends the session: running handlers are cancelled and every open stream ends.
+    pub fn end(&self) {
+        self.session.close();
+        let mut routes = lock(&self.routes);
+        routes.requests.clear();
+        routes.tokens.clear();
+        routes.standalone = None;
+    }
+}
+
+fn lock(routes: &Mutex<Routes>) -> MutexGuard<'_, Routes> {
+    routes.lock().unwrap_or_else(|poison| poison.into_inner())
+}
+
+impl Routes {
+    fn route(&mut self, message: Value) {
+        let method = message.get("method").and_then(Value::as_str);
+        let id = message.get("id");
+        match (method, id) {
+            (None, Some(id)) => {
+                // A response to a client request: it ends that request's stream.
+                let key = id_key(id);
+                self.tokens.retain(|_, request| *request != key);
+                if let Some((_, sender)) = self.requests.remove(&key) {
+                    let _ = sender.send(message);
+                }
+            }
+            (Some("notifications/progress"), None) => {
+                let token = message.pointer("/params/progressToken").map(id_key);
+                if let Some(request) = token.and_then(|token| self.tokens.get(&token)).cloned() {
+                    self.send_to(&Target::Request(request), message);
+                }
+            }
+            (Some("notifications/cancelled"), None) => {
+                // The server abandons one of its own requests: tell the stream that carried it.
+                let target = message
+                    .pointer("/params/requestId")
+                    .map(id_key)
+                    .and_then(|key| self.server_requests.remove(&key));
+                match target {
+                    Some(Some(request)) => self.send_to(&Target::Request(request), message),
+                    Some(None) => self.send_to(&Target::Standalone, message),
+                    None => {}
+                }
+            }
+            (Some(_), Some(id)) => {
+                let target = self.unattributed();
+                let recorded = match &target {
+                    Target::Request(request) => Some(Some(request.clone())),
+                    Target::Standalone => Some(None),
+                    Target::Nowhere => None,
+                };
+                if let Some(recorded) = recorded {
+                    self.server_requests.insert(id_key(id), recorded);
+                }
+                self.send_to(&target, message);
+            }
+            (Some(_), None) => {
+                let target = self.unattributed();
+                self.send_to(&target, message);
+            }
+            (None, None) => {}
+        }
+    }
+
+    fn unattributed(&self) -> Target {
+        if self.requests.len() == 1 {
+            let key = self.requests.keys().next().expect("one open stream");
+            return Target::Request(key.clone());
+        }
+        if self
+            .standalone
+            .as_ref()
+            .is_some_and(|sender| !sender.is_closed())
+        {
+            return Target::Standalone;
+        }
+        self.requests
+            .iter()
+            .max_by_key(|(_, (serial, _))| *serial)
+            .map_or(Target::Nowhere, |(key, _)| Target::Request(key.clone()))
+    }
+
+    fn send_to(&mut self, target: &Target, message: Value) {
+        match target {
+            Target::Request(request) => {
+                if let Some((_, sender)) = self.requests.get(request) {
+                    let _ = sender.send(message);
+                }
+            }
+            Target::Standalone => {
+                if let Some(sender) = &self.standalone {
+                    let _ = sender.send(message);
+                }
+            }
+            Target::Nowhere => {}
+        }
+    }
+}

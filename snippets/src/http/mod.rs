@@ -1,0 +1,167 @@
+//! Streamable HTTP for the test server (hyper 1): `mcp-testserver --http ADDR`, and
+//! [`HttpServer`] in-process on an ephemeral loopback port, sharing a [`TestServer`]'s core so
+//! its transcript, violations, handler log and gates work exactly as over stdio or duplex.
+//! Both revisions: 2025-11-25 with sessions (`Mcp-Session-Id` from `initialize`, required
+//! afterwards, `DELETE` ends it, `GET` opens the standalone SSE stream), and 2026-07-28
+//! stateless, where closing a request's response stream cancels that request (recorded in the
+//! transcript as a transport event, see [`events`]).
+
+mod body;
+mod checks;
+mod endpoint;
+pub mod events;
+mod legacy;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use anyhow::Context;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use crate::server::Core;
+use crate::test_server::TestServer;
+
+pub use endpoint::{HEADER_MISMATCH_RULE, MISSING_SESSION_ID, PATH};
+
+/// The test server listening for Streamable HTTP on loopback. Dereferences to the
+/// [`TestServer`] it serves, so `transcript()`, `handler_log()`, `open_gate()`, `in_flight()`
+/// and the rest work as for in-process clients. Dropping it stops listening and ends every
+/// session.
+#[derive(Debug)]
+pub struct HttpServer {
+    server: TestServer,
+    address: SocketAddr,
+    stop: CancellationToken,
+}
+
+impl HttpServer {
+    /// The MCP endpoint, e.g. `http://127.0.0.1:43123/mcp`.
+    pub fn url(&self) -> String {
+        format!("http://{}{PATH}", self.address)
+    }
+
+    /// The address it listens on.
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// The in-process server behind the endpoint.
+    pub fn server(&self) -> &TestServer {
+        &self.server
+    }
+}
+
+impl std::ops::Deref for HttpServer {
+    type Target = TestServer;
+
+    fn deref(&self) -> &TestServer {
+        &self.server
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
+}
+
+impl TestServer {
+    /// Starts a server under [`crate::current_revision`] and serves it over Streamable HTTP on
+    /// an ephemeral loopback port.
+    pub async fn start_http() -> anyhow::Result<HttpServer> {
+        TestServer::start().serve_http().await
+    }
+
+    /// Serves this server (its core, shared with every other connection) over Streamable HTTP
+    /// on an ephemeral loopback port, until the returned handle is dropped.
+    pub async fn serve_http(&self) -> anyhow::Result<HttpServer> {
+        let listener = TcpListener::bind(("127.0.0.1", 0))
+            .await
+            .context("binding an ephemeral loopback port")?;
+        let address = listener.local_addr().context("reading the bound address")?;
+        let stop = CancellationToken::new();
+        tokio::spawn(serve(self.core().clone(), listener, stop.clone()));
+        Ok(HttpServer {
+            server: self.clone(),
+            address,
+            stop,
+        })
+    }
+}
+
+/// Serves `core` over Streamable HTTP on `listener` until `stop` is cancelled, then ends every
+/// session (running handlers are cancelled).
+pub async fn serve(core: Arc<Core>, listener: TcpListener, stop: CancellationToken) {
+    let endpoint = Arc::new(endpoint::Endpoint::new(core));
+    loop {
+        let accepted = tokio::select! {
+            _ = stop.cancelled() => break,
+            accepted = listener.accept() => accepted,
+        };
+        let Ok((socket, _)) = accepted else {
+            // Out of file descriptors or a reset before accept: keep serving the others.
+            tokio::task::yield_now().await;
+            continue;
+        };
+        let _ = socket.set_nodelay(true);
+        let endpoint = endpoint.clone();
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            let service = service_fn(move |request| {
+                let endpoint = endpoint.clone();
+                async move { Ok::<_, std::convert::Infallible>(endpoint.handle(request).await) }
+            });
+            let connection = http1::Builder::new()
+                .keep_alive(true)
+                .serve_connection(TokioIo::new(socket), service);
+            tokio::select! {
+                _ = stop.cancelled() => {}
+                _ = connection => {}
+            }
+        });
+    }
+    endpoint.end_all();
+}
+
+/// Serves a fresh core (with the conformance suite's fixtures when asked) on `address` (the
+/// `mcp-testserver --http ADDR [--conformance]` binary): prints
+/// `mcp-testserver: listening on http://ADDR/mcp` on stderr, serves until SIGINT or SIGTERM, then reports
+/// the violations it saw on stderr.
+pub async fn serve_address(address: SocketAddr, conformance_fixtures: bool) -> anyhow::Result<()> {
+    let listener = TcpListener::bind(address)
+        .await
+        .with_context(|| format!("binding {address}"))?;
+    let bound = listener.local_addr().context("reading the bound address")?;
+    if !bound.ip().is_loopback() {
+        eprintln!("mcp-testserver: warning: {bound} is not loopback; the endpoint only accepts loopback Origin and Host headers");
+    }
+    eprintln!("mcp-testserver: listening on http://{bound}{PATH}");
+    let core = Arc::new(if conformance_fixtures {
+        Core::with_conformance_fixtures()
+    } else {
+        Core::default()
+    });
+    let stop = CancellationToken::new();
+    let server = tokio::spawn(serve(core.clone(), listener, stop.clone()));
+    wait_for_termination().await?;
+    stop.cancel();
+    let _ = server.await;
+    for violation in core.violations.list() {
+        eprintln!("mcp-testserver: violation {violation}");
+    }
+    Ok(())
+}
+
+/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
+async fn wait_for_termination() -> anyhow::Result<()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut terminate = signal(SignalKind::terminate()).context("listening for SIGTERM")?;
+    tokio::select! {
+        interrupted = tokio::signal::ctrl_c() => interrupted.context("listening for SIGINT"),
+        _ = terminate.recv() => Ok(()),
+    }
+}
