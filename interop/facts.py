@@ -4,8 +4,10 @@ A client report (interop/README.md) carries the server's wire transcript, read t
 `transcript` tool after the stop, and the server's `violations`. Everything here is judged from
 the server's side of the wire, so it is the same judgement for every SDK: which call was the slow
 one, whether a `notifications/cancelled` naming it arrived (with which `requestId` and `reason`),
-whether the progress token was the request id, what the server sent for that call after the
-cancel, and whether its handler stopped (no progress and no response after the cancel).
+whether that cancel was on the wire before the caller got control back (each program sends an
+`echo` marker at that moment), whether the progress token was the request id, what the server
+sent for that call after the cancel, and whether its handler stopped (no progress and no response
+after the cancel).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from typing import Any
 SLOW_TOOL = "slow"
 # The tools a client calls after the stop to read the server's observations.
 OBSERVER_TOOLS = ("transcript", "violations")
+# The text of the `echo` call a scenario program makes as soon as the caller has control back.
+RESUMED_MARKER = "caller resumed"
 # The `_meta` key carrying a 2026-07-28 request's protocol version.
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 
@@ -37,6 +41,9 @@ def facts(report: dict[str, Any]) -> dict[str, Any]:
     token = call.get("params", {}).get("_meta", {}).get("progressToken")
     cancel_index = _find(wire, lambda d, m: d == "in" and m.get("method") == "notifications/cancelled" and _same(m.get("params", {}).get("requestId"), call_id))
     response_index = _find(wire, lambda d, m: d == "out" and _same(m.get("id"), call_id) and ("result" in m or "error" in m))
+    resumed_index = _find(wire, lambda d, m: d == "in" and m.get("method") == "tools/call" and m.get("params", {}).get("arguments", {}).get("text") == RESUMED_MARKER)
+    if resumed_index is None:
+        raise ReportError(f"the transcript holds no `echo` of {RESUMED_MARKER!r} (the marker each program sends)")
     cancel = wire[cancel_index][1]["params"] if cancel_index is not None else None
     after_cancel = _sent_after(wire, cancel_index, call_id, token) if cancel_index is not None else None
     return {
@@ -47,6 +54,7 @@ def facts(report: dict[str, Any]) -> dict[str, Any]:
         "cancel sent": cancel is not None,
         "cancel requestId": _json(cancel.get("requestId")) if cancel else None,
         "cancel reason": cancel.get("reason") if cancel else None,
+        "cancel sent before the caller resumed": cancel_index < resumed_index if cancel_index is not None else None,
         "other cancels": [_json(m["params"].get("requestId")) for d, m in wire if d == "in" and m.get("method") == "notifications/cancelled" and not _same(m.get("params", {}).get("requestId"), call_id)],
         "server sent after cancel": after_cancel,
         "handler": _handler(wire, cancel_index, response_index, token),

@@ -15,6 +15,7 @@ import concurrent.futures
 import difflib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -77,6 +78,7 @@ def run_cell(command: list[str], server: str, scenario: str, revision: str, tran
 
 def observe(work: Path, server: str, jobs: int, only: list[str]) -> dict[str, Any]:
     """Runs every cell and returns the observed matrix."""
+    shutil.rmtree(work / "logs", ignore_errors=True)
     observed: dict[str, Any] = {"sdks": {}, "matrix": {}}
     pending = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -132,7 +134,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", required=True, help="the mcp-testserver binary")
     parser.add_argument("--work", required=True, type=Path, help="the work directory (venv, logs, observed.json)")
-    parser.add_argument("--jobs", type=int, default=3, help="cells run at once (default 3)")
+    parser.add_argument("--jobs", type=int, default=4, help="cells run at once (default 4; the cells mostly wait)")
     parser.add_argument("--only", action="append", default=[], help="run only this SDK (repeatable; no comparison)")
     parser.add_argument("--bless", action="store_true", help="rewrite interop/expected.json with what was observed")
     arguments = parser.parse_args()

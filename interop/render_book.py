@@ -76,7 +76,8 @@ def matrix_table(info: dict[str, Any], scenarios: dict[str, Any]) -> str:
 def cancel_cell(facts: dict[str, Any]) -> str:
     if not facts["cancel sent"]:
         return "**not sent**"
-    return f"requestId {facts['cancel requestId']}, reason {cell(json.dumps(facts['cancel reason']), code=True)}"
+    timing = "before the caller resumed" if facts["cancel sent before the caller resumed"] else "**after** the caller resumed"
+    return f"requestId {facts['cancel requestId']}, reason {cell(json.dumps(facts['cancel reason']), code=True)}, {timing}"
 
 
 def after_cell(facts: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::config::Config;
+use crate::select::{Partition, Selection};
 
 #[derive(Debug, Parser)]
 #[command(name = "mdbook-snippets", version, about)]
@@ -28,9 +29,20 @@ pub struct TestArgs {
     /// The directory holding book.toml.
     #[arg(default_value = ".")]
     pub book_dir: PathBuf,
-    /// Only snippets whose id or `PATH:LINE` contains this text.
+    /// Only the chapters whose path (relative to the book root, e.g. `src/part/ch1.md`)
+    /// contains this text; repeat for several.
+    #[arg(long, value_name = "PATTERN")]
+    pub chapter: Vec<String>,
+    /// Only one snippet or a few: `PATH:LINE` selects the snippet holding exactly that line
+    /// (`ch1.md:3`, leading directories optional, never line 30); other text selects the
+    /// snippets whose id contains it (`src_ch1_md_2`).
     #[arg(long)]
     pub filter: Option<String>,
+    /// Verify only the K-th of N shares of the selected snippets, to split a large book across
+    /// N CI jobs: snippets are dealt out in book order, round robin (the i-th, 0-based, goes to
+    /// share i % N + 1), so the shares are disjoint, cover the book, and differ by at most one.
+    #[arg(long, value_name = "K/N")]
+    pub partition: Option<Partition>,
     /// Snippet processes run at once (default: `jobs` in book.toml, else the CPU count).
     #[arg(long, short)]
     pub jobs: Option<usize>,
@@ -55,7 +67,7 @@ pub struct TestArgs {
     /// (also on with `SNAPSHOTS=overwrite`).
     #[arg(long)]
     pub bless: bool,
-    /// No per-snippet progress lines on stderr.
+    /// No progress on stderr (by default a bar on a terminal, else a line per snippet).
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -80,6 +92,15 @@ impl TestArgs {
         }
         if let Some(target_dir) = &self.target_dir {
             config.target_dir = Some(target_dir.clone());
+        }
+    }
+
+    /// The snippets to verify.
+    pub fn selection(&self) -> Selection {
+        Selection {
+            chapters: self.chapter.clone(),
+            filter: self.filter.clone(),
+            partition: self.partition,
         }
     }
 

@@ -37,7 +37,14 @@ impl std::error::Error for ExtractError {}
 /// the path of every [`SourceSpan`]. Positions are those of `text`: when `text` had includes
 /// expanded, the caller maps them back (see `include`).
 pub fn extract(chapter_path: &Path, text: &str) -> Result<Vec<Snippet>, ExtractError> {
-    let lines = LineIndex::new(text);
+    // A byte-order mark is not part of the first line (CommonMark would not see a fence
+    // there); offsets stay those of `text`, BOM included.
+    let bom = if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
+    let lines = LineIndex::new(text, bom);
     let span = |offset: usize| lines.span(chapter_path, offset);
     let mut snippets: Vec<Snippet> = Vec::new();
     let mut open: Option<OpenBlock> = None;
@@ -45,7 +52,8 @@ pub fn extract(chapter_path: &Path, text: &str) -> Result<Vec<Snippet>, ExtractE
     // its expected output.
     let mut after_snippet = false;
 
-    for (event, range) in Parser::new(text).into_offset_iter() {
+    for (event, range) in Parser::new(&text[bom..]).into_offset_iter() {
+        let range = range.start + bom..range.end + bom;
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
                 check_terminated(text, range.clone()).map_err(|message| ExtractError {
@@ -182,8 +190,9 @@ struct LineIndex {
 }
 
 impl LineIndex {
-    fn new(text: &str) -> LineIndex {
-        let line_starts = std::iter::once(0)
+    /// `first_line_start` skips a byte-order mark, so columns of line 1 count from after it.
+    fn new(text: &str, first_line_start: usize) -> LineIndex {
+        let line_starts = std::iter::once(first_line_start)
             .chain(text.match_indices('\n').map(|(index, _)| index + 1))
             .collect();
         LineIndex { line_starts }

@@ -60,7 +60,7 @@ pub fn judge(located: &Located, record: &Record, module_file: &Path) -> SnippetR
 }
 
 fn judge_run(snippet: &Snippet, run: &RunRecord, module_file: &Path, located: &Located) -> Outcome {
-    let (stderr, panic_span) = remap(&run.stderr, module_file, located);
+    let (stderr, panic_span) = remap(&without_thread_ids(&run.stderr), module_file, located);
     let fail = |kind, span: Option<SourceSpan>, message: String| {
         Outcome::Failed(Failure {
             kind,
@@ -147,9 +147,48 @@ pub fn result(snippet: &Snippet, outcome: Outcome, run: Option<&RunRecord>) -> S
         span: snippet.span.clone(),
         outcome,
         stdout: run.map(|run| run.stdout.clone()).unwrap_or_default(),
-        stderr: run.map(|run| run.stderr.clone()).unwrap_or_default(),
+        stderr: run
+            .map(|run| without_thread_ids(&run.stderr))
+            .unwrap_or_default(),
         artifacts: run.map(|run| run.artifacts.clone()).unwrap_or_default(),
     }
+}
+
+/// Panic messages name the thread with its OS id (`thread 'main' (1234) panicked at`), which
+/// differs on every run; the report and the rendered page show `thread 'main' panicked at`, so
+/// the same snippet gives the same bytes every time.
+pub fn without_thread_ids(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("thread '") {
+        let name_start = start + "thread '".len();
+        out.push_str(&rest[..name_start]);
+        rest = &rest[name_start..];
+        let Some(name_end) = rest.find('\'') else {
+            continue;
+        };
+        let after_name = &rest[name_end + 1..];
+        let id = after_name
+            .strip_prefix(" (")
+            .and_then(|tail| tail.split_once(')'))
+            .filter(|(digits, tail)| {
+                !digits.is_empty()
+                    && digits.chars().all(|c| c.is_ascii_digit())
+                    && tail.starts_with(" panicked")
+            });
+        match id {
+            Some((digits, _)) => {
+                out.push_str(&rest[..=name_end]);
+                rest = &after_name[" (".len() + digits.len() + ")".len()..];
+            }
+            None => {
+                out.push_str(&rest[..=name_end]);
+                rest = after_name;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Replaces every `MODULE_FILE:LINE:COLUMN` in `text` with the Markdown position it stands for,
@@ -299,6 +338,20 @@ mod tests {
                |        ---   ^^^^ expected `u32`
         "#]]
         .assert_eq(&failure.message);
+    }
+
+    #[test]
+    fn panic_thread_ids_are_dropped() {
+        let stderr = "\nthread 'main' (48213) panicked at src/e2021/s.rs:4:1:\nboom\n\
+                      thread '<unnamed>' (7) panicked at x.rs:1:1:\nthread 'it's' (no) panicked\n";
+        expect![[r#"
+
+            thread 'main' panicked at src/e2021/s.rs:4:1:
+            boom
+            thread '<unnamed>' panicked at x.rs:1:1:
+            thread 'it's' (no) panicked
+        "#]]
+        .assert_eq(&without_thread_ids(stderr));
     }
 
     #[test]

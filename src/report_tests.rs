@@ -92,3 +92,13 @@ fn github_and_junit() {
     "#]]
     .assert_eq(&junit(&sample()));
 }
+
+#[test]
+fn summary_names_skipped_only_when_some_were() {
+    let mut report = sample();
+    expect!["1 passed, 1 failed, 1 skipped"].assert_eq(&summary(&report));
+    report.results.pop();
+    expect!["1 passed, 1 failed"].assert_eq(&summary(&report));
+    report.results.clear();
+    expect!["0 passed, 0 failed"].assert_eq(&summary(&report));
+}

@@ -15,7 +15,7 @@ pub fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
     args.apply(&mut config);
     let book = crate::book::load(&config)?;
     let options = VerifyOptions {
-        filter: args.filter.clone(),
+        selection: args.selection(),
         progress: !args.quiet,
     };
     let report = verify(&book, &config, &options)?;
@@ -25,7 +25,8 @@ pub fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
     }
     print!("{out}");
     if crate::bless::overwrite_requested(args.bless) {
-        let changed = crate::bless::bless_book(&config.book_root, &report.snippets, &report.results)?;
+        let changed =
+            crate::bless::bless_book(&config.book_root, &report.snippets, &report.results)?;
         for path in &changed {
             eprintln!("blessed the expected output in {}", path.display());
         }

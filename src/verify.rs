@@ -14,7 +14,9 @@ use crate::config::Config;
 use crate::extract::{extract, merge_harness_attributes};
 use crate::generate::{PlannedSnippet, module_file, snippet_module};
 use crate::include::SourceMap;
+use crate::progress::Progress;
 use crate::run::{RunRequest, run_all};
+use crate::select::{Selection, select};
 use crate::snippet::{Outcome, Snippet, SnippetResult, SourceSpan};
 use crate::workspace::Workspace;
 use crate::{build, judge};
@@ -38,9 +40,9 @@ pub struct ChapterSource {
 
 #[derive(Debug, Clone, Default)]
 pub struct VerifyOptions {
-    /// Only snippets whose id or `PATH:LINE` contains this text; the others are skipped.
-    pub filter: Option<String>,
-    /// Print a line per snippet on stderr as results come in.
+    /// Which snippets to verify (chapter, name, partition); the others are skipped.
+    pub selection: Selection,
+    /// Show progress on stderr as results come in (a bar on a terminal, else a line each).
     pub progress: bool,
 }
 
@@ -79,20 +81,17 @@ pub fn verify(
     let started = Instant::now();
     let located = extract_book(book)?;
     let mut results: Vec<Option<SnippetResult>> = vec![None; located.len()];
+    let progress = Progress::new(options.progress);
     let mut pending = Vec::new();
-    for (index, snippet) in located.iter().enumerate() {
-        let selected = options.filter.as_ref().is_none_or(|filter| {
-            let place = format!(
-                "{}:{}",
-                snippet.snippet.span.path.display(),
-                snippet.snippet.span.line
-            );
-            snippet.snippet.id.contains(filter.as_str()) || place.contains(filter.as_str())
-        });
-        if snippet.snippet.attributes.ignore || !selected {
-            results[index] = Some(judge::result(&snippet.snippet, Outcome::Skipped, None));
-        } else {
+    for (index, selected) in select(&located, &options.selection).into_iter().enumerate() {
+        if selected {
             pending.push(index);
+        } else {
+            results[index] = Some(judge::result(
+                &located[index].snippet,
+                Outcome::Skipped,
+                None,
+            ));
         }
     }
 
@@ -112,17 +111,23 @@ pub fn verify(
             .iter()
             .map(|&index| plan(&located[index], index, config, lib.as_deref(), &cache))
             .collect();
+        progress.add(plans.len());
         let (cached, to_build): (Vec<Plan>, Vec<Plan>) = plans
             .into_iter()
             .partition(|plan| cache.get(&plan.cache_key).is_some());
         for plan in &cached {
             let record = cache.get(&plan.cache_key).expect("partitioned on it");
             let result = judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
-            progress(options, &result);
+            progress.finished(&result);
             results[plan.index] = Some(result);
         }
         if !to_build.is_empty() {
-            for (plan, result) in build_and_run(&located, to_build, config, &workspace, options)? {
+            // Held until every snippet has run: the executables live in the shared target dir
+            // and another run of the same book would rebuild them under our feet.
+            let _lock = workspace.lock()?;
+            for (plan, result) in
+                build_and_run(&located, to_build, config, &workspace, &progress)?
+            {
                 let passed = matches!(result.1.outcome, Outcome::Passed);
                 if result.0.is_cacheable(passed) {
                     cache.put(&plan.cache_key, &result.0)?;
@@ -277,15 +282,13 @@ fn build_and_run(
     plans: Vec<Plan>,
     config: &Config,
     workspace: &Workspace,
-    options: &VerifyOptions,
+    progress: &Progress,
 ) -> anyhow::Result<Vec<(Plan, (Record, SnippetResult))>> {
-    if options.progress {
-        eprintln!(
-            "building {} snippet(s) in {}",
-            plans.len(),
-            workspace.crate_dir.display()
-        );
-    }
+    progress.note(&format!(
+        "building {} snippet(s) in {}",
+        plans.len(),
+        workspace.crate_dir.display()
+    ));
     let built = build::build(located, &plans, workspace)?;
     let mut finished = Vec::new();
     let mut to_run = Vec::new();
@@ -294,7 +297,7 @@ fn build_and_run(
             build::Built::Record(record) => {
                 let result =
                     judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
-                progress(options, &result);
+                progress.finished(&result);
                 finished.push((plan, (record, result)));
             }
             build::Built::Executable(program) => to_run.push((plan, program)),
@@ -317,7 +320,7 @@ fn build_and_run(
             &Record::Ran(record.clone()),
             &module_file(&plan.planned),
         );
-        progress(options, &result);
+        progress.finished(&result);
     });
     for ((plan, program), record) in to_run.into_iter().zip(records) {
         let record = Record::Ran(record.with_context(|| format!("running {}", program.display()))?);
@@ -325,20 +328,4 @@ fn build_and_run(
         finished.push((plan, (record, result)));
     }
     Ok(finished)
-}
-
-fn progress(options: &VerifyOptions, result: &SnippetResult) {
-    if !options.progress {
-        return;
-    }
-    let verdict = match &result.outcome {
-        Outcome::Passed => "ok",
-        Outcome::Skipped => "skipped",
-        Outcome::Failed(_) => "FAILED",
-    };
-    eprintln!(
-        "test {}:{} ... {verdict}",
-        result.span.path.display(),
-        result.span.line
-    );
 }

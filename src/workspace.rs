@@ -82,6 +82,59 @@ impl Workspace {
     }
 }
 
+/// An exclusive lock on a generated crate directory, held while the crate is written, built and
+/// run: two runs on one book at once (`mdbook serve` and `mdbook-snippets test`, say) would
+/// otherwise rewrite each other's module files mid-build. Released when dropped.
+#[derive(Debug)]
+pub struct CrateLock {
+    _file: std::fs::File,
+}
+
+impl Workspace {
+    /// Takes the lock on [`Workspace::crate_dir`], saying on stderr when another run holds it
+    /// and this one waits.
+    pub fn lock(&self) -> anyhow::Result<CrateLock> {
+        lock_dir(&self.crate_dir)
+    }
+}
+
+/// Locks `dir/.mdbook-snippets.lock` with `flock`, creating both as needed.
+pub fn lock_dir(dir: &Path) -> anyhow::Result<CrateLock> {
+    use std::os::fd::AsRawFd;
+
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let path = dir.join(".mdbook-snippets.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    let flock = |operation| {
+        // SAFETY: flock only acts on the descriptor, which `file` keeps open.
+        if unsafe { libc::flock(file.as_raw_fd(), operation) } == 0 {
+            Ok(())
+        } else {
+            Err(std::io::Error::last_os_error())
+        }
+    };
+    match flock(libc::LOCK_EX | libc::LOCK_NB) {
+        Ok(()) => return Ok(CrateLock { _file: file }),
+        Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => eprintln!(
+            "waiting for {} (another mdbook-snippets run is building this book)",
+            path.display()
+        ),
+        Err(error) => return Err(error).with_context(|| format!("locking {}", path.display())),
+    }
+    loop {
+        match flock(libc::LOCK_EX) {
+            Ok(()) => return Ok(CrateLock { _file: file }),
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error).with_context(|| format!("locking {}", path.display())),
+        }
+    }
+}
+
 /// Reads the harness crate's manifest for its package and library names.
 fn harness_dependency(path: &Path) -> anyhow::Result<HarnessDependency> {
     let manifest = path.join("Cargo.toml");

@@ -28,6 +28,8 @@ SLOW_ARGUMENTS = {"steps": 15, "step_ms": 200}
 STOP_AFTER_S = 0.6
 # The timeout of the timeout-based scenarios.
 TIMEOUT_S = 0.7
+# The text of the `echo` call each program makes as soon as the caller has control back.
+RESUMED_MARKER = "caller resumed"
 # How long after the call started the transcript is read: past the slow call's natural end, so
 # a handler that ignored the stop would have answered by then.
 SETTLE_S = 3.6
@@ -142,6 +144,8 @@ async def run(scenario: str, revision: str, server: list[str]) -> dict[str, Any]
         async with Client(parameters, mode=MODES[revision], read_timeout_seconds=10) as client:
             started = time.monotonic()
             report["caller_saw"] = await SCENARIOS[scenario](client, on_progress)
+            # A marker in the transcript: whatever the SDK had written by now precedes it.
+            await client.call_tool("echo", {"text": RESUMED_MARKER}, read_timeout_seconds=10)
             await anyio.sleep(max(0.0, SETTLE_S - (time.monotonic() - started)))
             report["transcript"] = await tool_json(client, "transcript")
             report["violations"] = await tool_json(client, "violations")

@@ -26,6 +26,8 @@ const TIMEOUT_MS = 700;
 const MAX_TOTAL_MS = 1100;
 // An idle timeout longer than the whole slow call.
 const LONG_TIMEOUT_MS = 10_000;
+// The text of the `echo` call each program makes as soon as the caller has control back.
+const RESUMED_MARKER = 'caller resumed';
 // How long after the call started the transcript is read: past the slow call's natural end.
 const SETTLE_MS = 3600;
 // The revisions the matrix covers (the test server's two).
@@ -97,6 +99,8 @@ async function run(scenario, revision, server) {
     const report = { scenario, revision, transport: 'stdio' };
     const started = Date.now();
     report.caller_saw = await SCENARIOS[scenario](client);
+    // A marker in the transcript: whatever the SDK had written by now precedes it.
+    await client.callTool({ name: 'echo', arguments: { text: RESUMED_MARKER } }, CallToolResultSchema, { timeout: 10_000 });
     await sleep(Math.max(0, SETTLE_MS - (Date.now() - started)));
     report.transcript = await toolJson(client, 'transcript');
     report.violations = await toolJson(client, 'violations');

@@ -40,8 +40,8 @@ pub use violations::{Violation, ViolationLog};
 /// Everything a snippet needs; the verifier puts `use mcp_testserver::prelude::*;` in scope.
 pub mod prelude {
     pub use crate::{
-        Driver, HttpServer, RawClient, Revision, TestServer, Transcript, Violation, current_revision,
-        snippet_main,
+        Driver, HttpServer, RawClient, Revision, TestServer, Transcript, Violation,
+        current_revision, snippet_main,
     };
     pub use rmcp::model::*;
     pub use rmcp::service::{PeerRequestOptions, RequestHandle, RunningService};

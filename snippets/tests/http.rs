@@ -108,7 +108,12 @@ fn answered(server: &TestServer, id: &Value) -> bool {
 }
 
 fn assert_no_violations(server: &TestServer) {
-    assert_eq!(server.violations(), vec![], "{}", server.transcript().render());
+    assert_eq!(
+        server.violations(),
+        vec![],
+        "{}",
+        server.transcript().render()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -116,9 +121,13 @@ async fn rmcp_client_calls_over_http_under_both_revisions() {
     for revision in Revision::ALL {
         let http = start(revision).await;
         let client = connect(&http, revision, ()).await;
-        let result = within("echo", client.call_tool(
-            CallToolRequestParams::new("echo").with_arguments(json!({"text": "over http"}).as_object().unwrap().clone()),
-        ))
+        let result = within(
+            "echo",
+            client.call_tool(
+                CallToolRequestParams::new("echo")
+                    .with_arguments(json!({"text": "over http"}).as_object().unwrap().clone()),
+            ),
+        )
         .await
         .unwrap();
         assert_eq!(text(&result), "over http", "{revision}");
@@ -180,8 +189,15 @@ async fn request_handle_cancel_stops_the_handler() {
             .unwrap();
         within("idle", http.idle()).await;
         let label = format!("wait_gate#{id} stopped by cancel");
-        assert!(http.handler_log().contains(&label), "{revision}: {:?}", http.handler_log());
-        assert!(!answered(&http, &id), "{revision}: a cancelled request got a response");
+        assert!(
+            http.handler_log().contains(&label),
+            "{revision}: {:?}",
+            http.handler_log()
+        );
+        assert!(
+            !answered(&http, &id),
+            "{revision}: a cancelled request got a response"
+        );
         let received = received(&http);
         let notified = received
             .iter()
@@ -205,8 +221,12 @@ async fn dropping_a_call_tool_future_closes_the_stream_and_stops_the_handler() {
     let http = start(revision).await;
     let client = connect(&http, revision, ()).await;
     let call = client.call_tool(
-        CallToolRequestParams::new("slow")
-            .with_arguments(json!({"steps": 1000, "step_ms": 10}).as_object().unwrap().clone()),
+        CallToolRequestParams::new("slow").with_arguments(
+            json!({"steps": 1000, "step_ms": 10})
+                .as_object()
+                .unwrap()
+                .clone(),
+        ),
     );
     tokio::select! {
         outcome = call => panic!("the call finished: {outcome:?}"),
@@ -215,7 +235,8 @@ async fn dropping_a_call_tool_future_closes_the_stream_and_stops_the_handler() {
     within("idle", http.idle()).await;
     let log = http.handler_log();
     assert!(
-        log.iter().any(|line| line.starts_with("slow#") && line.contains("stopped by cancel")),
+        log.iter()
+            .any(|line| line.starts_with("slow#") && line.contains("stopped by cancel")),
         "{log:?}"
     );
     let rendered = http.transcript().render();
@@ -262,7 +283,10 @@ async fn sessions_are_issued_at_initialize_required_after_and_ended_by_delete() 
     assert_eq!(status, 200);
     assert_eq!(body["result"]["protocolVersion"], "2025-11-25");
     let session = session.expect("initialize issues Mcp-Session-Id");
-    assert!(session.bytes().all(|b| (0x21..=0x7e).contains(&b)), "{session}");
+    assert!(
+        session.bytes().all(|b| (0x21..=0x7e).contains(&b)),
+        "{session}"
+    );
 
     let ping = json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}).to_string();
     let (status, _, body) = post(&url, &[], &ping).await;
@@ -274,12 +298,22 @@ async fn sessions_are_issued_at_initialize_required_after_and_ended_by_delete() 
     assert_eq!(status, 404);
 
     let client = reqwest::Client::new();
-    let deleted = client.delete(&url).header("mcp-session-id", &session).send().await.unwrap();
+    let deleted = client
+        .delete(&url)
+        .header("mcp-session-id", &session)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(deleted.status().as_u16(), 200);
     let ping = json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}).to_string();
     let (status, _, _) = post(&url, &with_session, &ping).await;
     assert_eq!(status, 404, "an ended session is gone");
-    let get = client.get(&url).header("accept", "text/event-stream").send().await.unwrap();
+    let get = client
+        .get(&url)
+        .header("accept", "text/event-stream")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(get.status().as_u16(), 405, "no sessionless GET stream");
     let rules: Vec<String> = http.violations().into_iter().map(|v| v.rule).collect();
     assert_eq!(rules, vec![mcp_testserver::http::MISSING_SESSION_ID]);
@@ -290,10 +324,17 @@ async fn bad_json_is_a_parse_error_and_the_server_keeps_serving() {
     let http = start(Revision::V2026_07_28).await;
     let (status, _, body) = post(&http.url(), MODERN, "{\"jsonrpc\": ").await;
     assert_eq!(status, 400);
-    assert_eq!((body["error"]["code"].as_i64(), &body["id"]), (Some(-32700), &Value::Null));
+    assert_eq!(
+        (body["error"]["code"].as_i64(), &body["id"]),
+        (Some(-32700), &Value::Null)
+    );
     let echo = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
         "name": "echo", "arguments": {"text": "still here"}, "_meta": modern_meta()}});
-    let headers = [MODERN[0], ("mcp-method", "tools/call"), ("mcp-name", "echo")];
+    let headers = [
+        MODERN[0],
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "echo"),
+    ];
     let (status, _, body) = post(&http.url(), &headers, &echo.to_string()).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["result"]["content"][0]["text"], "still here");
@@ -306,11 +347,25 @@ async fn http_rules_origin_accept_version_and_mirrored_headers() {
     let echo = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
         "name": "echo", "arguments": {"text": "x"}, "_meta": modern_meta()}})
     .to_string();
-    let good = [MODERN[0], ("mcp-method", "tools/call"), ("mcp-name", "echo")];
+    let good = [
+        MODERN[0],
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "echo"),
+    ];
 
-    let evil = [good[0], good[1], good[2], ("origin", "http://evil.example.com")];
+    let evil = [
+        good[0],
+        good[1],
+        good[2],
+        ("origin", "http://evil.example.com"),
+    ];
     assert_eq!(post(&url, &evil, &echo).await.0, 403, "foreign Origin");
-    let local = [good[0], good[1], good[2], ("origin", "http://localhost:3000")];
+    let local = [
+        good[0],
+        good[1],
+        good[2],
+        ("origin", "http://localhost:3000"),
+    ];
     assert_eq!(post(&url, &local, &echo).await.0, 200, "loopback Origin");
 
     let json_only = reqwest::Client::new()
@@ -321,21 +376,36 @@ async fn http_rules_origin_accept_version_and_mirrored_headers() {
         .send()
         .await
         .unwrap();
-    assert_eq!(json_only.status().as_u16(), 406, "Accept without text/event-stream");
+    assert_eq!(
+        json_only.status().as_u16(),
+        406,
+        "Accept without text/event-stream"
+    );
 
     let (status, _, body) = post(&url, &[("mcp-protocol-version", "1999-01-01")], &echo).await;
-    assert_eq!((status, body["error"]["code"].as_i64()), (400, Some(-32022)), "{body}");
+    assert_eq!(
+        (status, body["error"]["code"].as_i64()),
+        (400, Some(-32022)),
+        "{body}"
+    );
 
     let wrong_name = [good[0], good[1], ("mcp-name", "fail")];
     let (status, _, body) = post(&url, &wrong_name, &echo).await;
-    assert_eq!((status, body["error"]["code"].as_i64()), (400, Some(-32020)), "{body}");
+    assert_eq!(
+        (status, body["error"]["code"].as_i64()),
+        (400, Some(-32020)),
+        "{body}"
+    );
     let encoded = [good[0], good[1], ("mcp-name", "=?base64?ZWNobw==?=")];
     assert_eq!(post(&url, &encoded, &echo).await.0, 200, "base64 Mcp-Name");
 
     let unknown = json!({"jsonrpc": "2.0", "id": 10, "method": "no/such", "params": {"_meta": modern_meta()}});
     let headers = [MODERN[0], ("mcp-method", "no/such")];
     let (status, _, body) = post(&url, &headers, &unknown.to_string()).await;
-    assert_eq!((status, body["error"]["code"].as_i64(), &body["id"]), (404, Some(-32601), &json!(10)));
+    assert_eq!(
+        (status, body["error"]["code"].as_i64(), &body["id"]),
+        (404, Some(-32601), &json!(10))
+    );
     let rules: Vec<String> = http.violations().into_iter().map(|v| v.rule).collect();
     assert_eq!(rules, vec![mcp_testserver::http::HEADER_MISMATCH_RULE]);
 }
@@ -346,15 +416,25 @@ async fn a_raw_client_closing_the_stream_cancels_under_2026_but_not_under_2025()
     let http = start(Revision::V2026_07_28).await;
     let wait = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
         "name": "wait_gate", "arguments": {"gate": "g"}, "_meta": modern_meta()}});
-    let headers = [MODERN[0], ("mcp-method", "tools/call"), ("mcp-name", "wait_gate")];
+    let headers = [
+        MODERN[0],
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "wait_gate"),
+    ];
     let url = http.url();
     let pending = tokio::spawn(async move { post(&url, &headers, &wait.to_string()).await });
     within("in flight", http.in_flight("wait_gate")).await;
     pending.abort();
     within("idle", http.idle()).await;
-    assert_eq!(http.handler_log(), vec!["wait_gate#5 started", "wait_gate#5 stopped by cancel"]);
+    assert_eq!(
+        http.handler_log(),
+        vec!["wait_gate#5 started", "wait_gate#5 stopped by cancel"]
+    );
     let rendered = http.transcript().render();
-    assert!(rendered.contains("✕ http disconnect 5 (a cancel)"), "{rendered}");
+    assert!(
+        rendered.contains("✕ http disconnect 5 (a cancel)"),
+        "{rendered}"
+    );
 
     // 2025-11-25: a lost stream is not a cancel; the handler runs on until its gate opens.
     let http = start(Revision::V2025_11_25).await;
@@ -367,18 +447,30 @@ async fn a_raw_client_closing_the_stream_cancels_under_2026_but_not_under_2025()
         "name": "wait_gate", "arguments": {"gate": "g"}}});
     let (url_for_task, session_for_task) = (url.clone(), session.clone());
     let pending = tokio::spawn(async move {
-        post(&url_for_task, &[("mcp-session-id", &session_for_task)], &wait.to_string()).await
+        post(
+            &url_for_task,
+            &[("mcp-session-id", &session_for_task)],
+            &wait.to_string(),
+        )
+        .await
     });
     within("in flight", http.in_flight("wait_gate")).await;
     pending.abort();
     // The disconnect is recorded once hyper notices it; the handler keeps running meanwhile.
     within("disconnect noticed", async {
-        while !http.transcript().render().contains("✕ http disconnect 2 (not a cancel)") {
+        while !http
+            .transcript()
+            .render()
+            .contains("✕ http disconnect 2 (not a cancel)")
+        {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
     })
     .await;
     http.open_gate("g");
     within("idle", http.idle()).await;
-    assert_eq!(http.handler_log(), vec!["wait_gate#2 started", "wait_gate#2 completed"]);
+    assert_eq!(
+        http.handler_log(),
+        vec!["wait_gate#2 started", "wait_gate#2 completed"]
+    );
 }

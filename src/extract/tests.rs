@@ -162,3 +162,50 @@ fn bad_attribute_is_an_error_with_position() {
         "#]],
     );
 }
+
+#[test]
+fn block_quote_and_nested_list() {
+    check(
+        "> Quoted:\n>\n> ```rust\n> let quoted = 1;\n> ```\n> ```text,output\n> out\n> ```\n\n- outer\n  1. inner\n\n     ~~~~rust,no_run\n     let deep = 2;\n     ~~~~\n",
+        expect![[r#"
+            src_ch1_md_1 at 3:3
+              info: "rust"
+              code: "let quoted = 1;\n"
+              block: "```rust\n> let quoted = 1;\n> ```"
+              expected at 6: "out\n"
+              expected content: "out\n"
+            src_ch1_md_2 at 13:6
+              info: "rust,no_run"
+              code: "let deep = 2;\n"
+              block: "~~~~rust,no_run\n     let deep = 2;\n     ~~~~"
+        "#]],
+    );
+}
+
+#[test]
+fn crlf_and_bom() {
+    check(
+        "\u{feff}```rust\r\nlet a = 1;\r\n```\r\n\r\n```text,output\r\nout\r\n```\r\n",
+        expect![[r#"
+            src_ch1_md_1 at 1:1
+              info: "rust"
+              code: "let a = 1;\n"
+              block: "```rust\r\nlet a = 1;\r\n```"
+              expected at 5: "out\n"
+              expected content: "out\r\n"
+        "#]],
+    );
+}
+
+#[test]
+fn fences_inside_other_fences_are_content() {
+    check(
+        "`````markdown\n````rust\n```rust\nnot a snippet\n```\n````\n`````\n\n~~~rust\n```\nlet inner = \"```\";\n~~~\n",
+        expect![[r#"
+            src_ch1_md_1 at 9:1
+              info: "rust"
+              code: "```\nlet inner = \"```\";\n"
+              block: "~~~rust\n```\nlet inner = \"```\";\n~~~"
+        "#]],
+    );
+}

@@ -12,3 +12,4 @@ mod mdbook;
 mod preprocessor;
 mod render;
 mod test_command;
+mod the_book;

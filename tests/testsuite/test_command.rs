@@ -36,7 +36,7 @@ fn failing_book_reports_each_failure_at_its_markdown_line() {
             listings/bad.rs:2 (does not compile, src_broken_md_5)
 
         finished in [TIME]
-        1 passed, 5 failed, 0 skipped
+        1 passed, 5 failed
     "#]]
     .assert_eq(failures);
     // The compile error is shown on the Markdown line, at the column of the missing name.

@@ -13,12 +13,14 @@ use std::process::{ExitCode, Stdio};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
-use rmcp::ServiceExt;
 use serde_json::{Value, json};
 use tokio::process::Command;
 
+/// The text of the `echo` call made as soon as the caller has control back.
+const RESUMED_MARKER: &str = "caller resumed";
 /// How long after the call started the transcript is read: past the slow call's natural end.
 const SETTLE: Duration = Duration::from_millis(3600);
 /// The bound on one whole run.
@@ -40,9 +42,14 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let outcome = parse(&arguments).and_then(|invocation| {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("building the tokio runtime")?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("building the tokio runtime")?;
         runtime.block_on(async {
-            tokio::time::timeout(DEADLINE, run(&invocation)).await.unwrap_or_else(|_| bail!("gave up after {DEADLINE:?}"))
+            tokio::time::timeout(DEADLINE, run(&invocation))
+                .await
+                .unwrap_or_else(|_| bail!("gave up after {DEADLINE:?}"))
         })
     });
     match outcome {
@@ -88,22 +95,34 @@ fn parse(arguments: &[String]) -> anyhow::Result<Invocation> {
             [flag, value] if flag == "--scenario" => scenario = Some(value.clone()),
             [flag, value] if flag == "--revision" => revision = Some(value.clone()),
             [flag, value] if flag == "--transport" && value == "stdio" => {}
-            [flag, value] if flag == "--transport" => bail!("unsupported transport `{value}` (expected stdio)"),
+            [flag, value] if flag == "--transport" => {
+                bail!("unsupported transport `{value}` (expected stdio)")
+            }
             _ => bail!("unexpected arguments {pair:?}\n{usage}"),
         }
     }
     let scenario = scenario.context(usage)?;
     if !scenarios::NAMES.contains(&scenario.as_str()) {
-        bail!("unknown scenario `{scenario}` (expected one of: {})", scenarios::NAMES.join(", "));
+        bail!(
+            "unknown scenario `{scenario}` (expected one of: {})",
+            scenarios::NAMES.join(", ")
+        );
     }
     let revision = revision.context(usage)?;
     if revision != "default" && !REVISIONS.contains(&revision.as_str()) {
-        bail!("unknown revision `{revision}` (expected default, {})", REVISIONS.join(", "));
+        bail!(
+            "unknown revision `{revision}` (expected default, {})",
+            REVISIONS.join(", ")
+        );
     }
     if server.is_empty() {
         bail!("missing the server command after `--`\n{usage}");
     }
-    Ok(Invocation { scenario, revision, server })
+    Ok(Invocation {
+        scenario,
+        revision,
+        server,
+    })
 }
 
 async fn run(invocation: &Invocation) -> anyhow::Result<Value> {
@@ -115,18 +134,34 @@ async fn run(invocation: &Invocation) -> anyhow::Result<Value> {
         .kill_on_drop(true)
         .spawn()
         .with_context(|| format!("starting the server `{}`", invocation.server.join(" ")))?;
-    let transport = (child.stdout.take().context("server stdout")?, child.stdin.take().context("server stdin")?);
+    let transport = (
+        child.stdout.take().context("server stdout")?,
+        child.stdin.take().context("server stdin")?,
+    );
     let client = match invocation.revision.as_str() {
         "default" => ().serve(transport).await,
         "2025-11-25" => ().serve_with_lifecycle(transport, ClientLifecycleMode::Initialize).await,
         _ => {
             let preferred_versions = vec![ProtocolVersion::V_2026_07_28];
-            ().serve_with_lifecycle(transport, ClientLifecycleMode::Discover { preferred_versions }).await
+            ().serve_with_lifecycle(
+                transport,
+                ClientLifecycleMode::Discover { preferred_versions },
+            )
+            .await
         }
     }
     .context("connecting the rmcp client")?;
     let started = tokio::time::Instant::now();
     let caller_saw = scenarios::run(&invocation.scenario, &client).await?;
+    // A marker in the transcript: whatever rmcp had written by now precedes it.
+    let marker = json!({"text": RESUMED_MARKER})
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    client
+        .call_tool(CallToolRequestParams::new("echo").with_arguments(marker))
+        .await
+        .context("calling `echo`")?;
     tokio::time::sleep_until(started + SETTLE).await;
     let transcript = tool_json(&client, "transcript").await?;
     let violations = tool_json(&client, "violations").await?;
@@ -145,8 +180,18 @@ async fn run(invocation: &Invocation) -> anyhow::Result<Value> {
     }))
 }
 
-async fn tool_json(client: &RunningService<RoleClient, ()>, name: &'static str) -> anyhow::Result<Value> {
-    let result = client.call_tool(CallToolRequestParams::new(name)).await.with_context(|| format!("calling `{name}`"))?;
-    let text = result.content.first().and_then(|content| content.as_text()).with_context(|| format!("`{name}` returned no text"))?;
+async fn tool_json(
+    client: &RunningService<RoleClient, ()>,
+    name: &'static str,
+) -> anyhow::Result<Value> {
+    let result = client
+        .call_tool(CallToolRequestParams::new(name))
+        .await
+        .with_context(|| format!("calling `{name}`"))?;
+    let text = result
+        .content
+        .first()
+        .and_then(|content| content.as_text())
+        .with_context(|| format!("`{name}` returned no text"))?;
     serde_json::from_str(&text.text).with_context(|| format!("parsing the `{name}` reply as JSON"))
 }

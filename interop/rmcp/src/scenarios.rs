@@ -38,27 +38,41 @@ pub async fn run(name: &str, client: &Client) -> anyhow::Result<String> {
     match name {
         "not stopped" => Ok(describe(client.call_tool(slow_params()).await.map(|_| ()))),
         "RequestHandle::cancel" => {
-            let handle = client.send_cancellable_request(slow_request(), no_options).await?;
+            let handle = client
+                .send_cancellable_request(slow_request(), no_options)
+                .await?;
             tokio::time::sleep(STOP_AFTER).await;
-            handle.cancel(Some("stopped by the interop scenario".to_owned())).await?;
+            handle
+                .cancel(Some("stopped by the interop scenario".to_owned()))
+                .await?;
             Ok("cancel() returned Ok".to_owned())
         }
-        "dropped call_tool future" => match tokio::time::timeout(STOP_AFTER, client.call_tool(slow_params())).await {
-            Ok(outcome) => Ok(describe(outcome.map(|_| ()))),
-            Err(_) => Ok("future dropped (tokio::time::timeout elapsed)".to_owned()),
-        },
+        "dropped call_tool future" => {
+            match tokio::time::timeout(STOP_AFTER, client.call_tool(slow_params())).await {
+                Ok(outcome) => Ok(describe(outcome.map(|_| ()))),
+                Err(_) => Ok("future dropped (tokio::time::timeout elapsed)".to_owned()),
+            }
+        }
         "dropped RequestHandle" => {
-            let handle = client.send_cancellable_request(slow_request(), no_options).await?;
+            let handle = client
+                .send_cancellable_request(slow_request(), no_options)
+                .await?;
             tokio::time::sleep(STOP_AFTER).await;
             drop(handle);
             Ok("handle dropped".to_owned())
         }
         "timeout" => await_with(client, PeerRequestOptions::with_timeout(TIMEOUT)).await,
         "timeout + reset_timeout_on_progress" => {
-            await_with(client, PeerRequestOptions::with_timeout(TIMEOUT).reset_timeout_on_progress()).await
+            await_with(
+                client,
+                PeerRequestOptions::with_timeout(TIMEOUT).reset_timeout_on_progress(),
+            )
+            .await
         }
         "max_total_timeout" => {
-            let options = PeerRequestOptions::with_timeout(TIMEOUT).reset_timeout_on_progress().with_max_total_timeout(MAX_TOTAL);
+            let options = PeerRequestOptions::with_timeout(TIMEOUT)
+                .reset_timeout_on_progress()
+                .with_max_total_timeout(MAX_TOTAL);
             await_with(client, options).await
         }
         "max_total_timeout alone" => {
@@ -66,12 +80,17 @@ pub async fn run(name: &str, client: &Client) -> anyhow::Result<String> {
             options.max_total_timeout = Some(MAX_TOTAL);
             await_with(client, options).await
         }
-        _ => anyhow::bail!("unknown scenario `{name}` (expected one of: {})", NAMES.join(", ")),
+        _ => anyhow::bail!(
+            "unknown scenario `{name}` (expected one of: {})",
+            NAMES.join(", ")
+        ),
     }
 }
 
 async fn await_with(client: &Client, options: PeerRequestOptions) -> anyhow::Result<String> {
-    let handle = client.send_cancellable_request(slow_request(), options).await?;
+    let handle = client
+        .send_cancellable_request(slow_request(), options)
+        .await?;
     Ok(describe(handle.await_response().await.map(|_| ())))
 }
 

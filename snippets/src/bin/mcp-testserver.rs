@@ -5,7 +5,10 @@ use std::time::Duration;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().is_some_and(|arg| arg == "--help" || arg == "-h") {
+    if args
+        .first()
+        .is_some_and(|arg| arg == "--help" || arg == "-h")
+    {
         println!(
             "mcp-testserver: a spec-strict MCP test server on stdio (one JSON-RPC message per line)\n\
              usage: mcp-testserver                 serve on stdio\n\
@@ -26,13 +29,17 @@ fn main() -> ExitCode {
     };
     let http_address = match args.as_slice() {
         [] => None,
-        [flag, address] | [flag, address, _] if flag == "--http" => match address.parse::<std::net::SocketAddr>() {
-            Ok(address) => Some(address),
-            Err(error) => {
-                eprintln!("mcp-testserver: error: --http {address}: {error} (expected IP:PORT, e.g. 127.0.0.1:0)");
-                return ExitCode::from(2);
+        [flag, address] | [flag, address, _] if flag == "--http" => {
+            match address.parse::<std::net::SocketAddr>() {
+                Ok(address) => Some(address),
+                Err(error) => {
+                    eprintln!(
+                        "mcp-testserver: error: --http {address}: {error} (expected IP:PORT, e.g. 127.0.0.1:0)"
+                    );
+                    return ExitCode::from(2);
+                }
             }
-        },
+        }
         _ => {
             eprintln!("mcp-testserver: error: unexpected arguments {args:?}; see --help");
             return ExitCode::from(2);
@@ -50,7 +57,9 @@ fn main() -> ExitCode {
         }
     };
     let result = match http_address {
-        Some(address) => runtime.block_on(mcp_testserver::http::serve_address(address, conformance)),
+        Some(address) => {
+            runtime.block_on(mcp_testserver::http::serve_address(address, conformance))
+        }
         None => runtime.block_on(mcp_testserver::serve_stdio()),
     };
     // Handlers that ignore cancellation must not keep the process alive after stdin closed.

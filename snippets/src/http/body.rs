@@ -73,7 +73,9 @@ pub struct ResponseStream {
 pub fn is_response_to(message: &Value, request_key: &str) -> bool {
     message.get("method").is_none()
         && (message.get("result").is_some() || message.get("error").is_some())
-        && message.get("id").is_some_and(|id| id_key(id) == request_key)
+        && message
+            .get("id")
+            .is_some_and(|id| id_key(id) == request_key)
 }
 
 impl ResponseStream {

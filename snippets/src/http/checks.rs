@@ -46,7 +46,8 @@ pub fn origin(headers: &HeaderMap) -> Result<(), Response<HttpBody>> {
     if origin_ok && host_ok {
         return Ok(());
     }
-    let message = "Forbidden: Origin and Host must name this machine (localhost, 127.0.0.1 or [::1])";
+    let message =
+        "Forbidden: Origin and Host must name this machine (localhost, 127.0.0.1 or [::1])";
     Err(error(
         StatusCode::FORBIDDEN,
         Value::Null,
@@ -62,7 +63,10 @@ fn is_loopback(authority: &str) -> bool {
     } else {
         authority.split(':').next().unwrap_or(authority)
     };
-    matches!(host.to_ascii_lowercase().as_str(), "localhost" | "127.0.0.1" | "::1")
+    matches!(
+        host.to_ascii_lowercase().as_str(),
+        "localhost" | "127.0.0.1" | "::1"
+    )
 }
 
 /// Whether the `Accept` header lists `media_type` (or `*/*`).
@@ -109,11 +113,14 @@ pub fn protocol_version(headers: &HeaderMap, id: &Value) -> Result<(), Response<
     let Some(version) = header(headers, PROTOCOL_VERSION_HEADER) else {
         return Ok(());
     };
-    if Revision::ALL.iter().any(|revision| revision.as_str() == version) {
+    if Revision::ALL
+        .iter()
+        .any(|revision| revision.as_str() == version)
+    {
         return Ok(());
     }
-    let supported: Vec<&str> = Revision::ALL.iter().map(|revision| revision.as_str()).collect();
-    let data = json!({"supported": supported, "requested": version});
+    // The versions a request can name per request (2025-11-25 is negotiated by `initialize`).
+    let data = json!({"supported": [Revision::V2026_07_28.as_str()], "requested": version});
     let message = jsonrpc::error(
         id.clone(),
         jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
@@ -124,28 +131,50 @@ pub fn protocol_version(headers: &HeaderMap, id: &Value) -> Result<(), Response<
 }
 
 /// 2026-07-28: `MCP-Protocol-Version`, `Mcp-Method` and (for calls, reads and prompt gets)
-/// `Mcp-Name` must be present and equal to the body's values; otherwise 400 with -32020.
-pub fn request_metadata(headers: &HeaderMap, message: &Value) -> Result<(), String> {
-    let meta_version = message
-        .pointer("/params/_meta")
-        .and_then(|meta| meta.get(crate::server::session::VERSION_KEY))
+/// `Mcp-Name` must be present and equal to the body's values (otherwise -32020), and a request
+/// must carry `_meta` with its protocol version and client capabilities (otherwise -32602).
+/// Both are answered with 400.
+pub fn request_metadata(headers: &HeaderMap, message: &Value) -> Result<(), (i64, String)> {
+    use crate::server::session::{CAPABILITIES_KEY, VERSION_KEY};
+    let mismatch = |text: String| Err((HEADER_MISMATCH, format!("Header mismatch: {text}")));
+    let meta = message.pointer("/params/_meta");
+    let meta_version = meta
+        .and_then(|meta| meta.get(VERSION_KEY))
         .and_then(Value::as_str);
-    match (header(headers, PROTOCOL_VERSION_HEADER), meta_version) {
-        (None, _) => return Err("the MCP-Protocol-Version header is missing".to_owned()),
-        (Some(header), Some(body)) if header != body => {
-            return Err(format!(
-                "MCP-Protocol-Version header value '{header}' does not match body value '{body}'"
+    let Some(header_version) = header(headers, PROTOCOL_VERSION_HEADER) else {
+        return mismatch("the MCP-Protocol-Version header is missing".to_owned());
+    };
+    let is_request = message.get("id").is_some() && message.get("method").is_some();
+    if is_request {
+        let missing = match meta {
+            None => Some("_meta".to_owned()),
+            Some(_) if meta_version.is_none() => Some(format!("_meta[\"{VERSION_KEY}\"]")),
+            Some(meta) if meta.get(CAPABILITIES_KEY).is_none() => {
+                Some(format!("_meta[\"{CAPABILITIES_KEY}\"]"))
+            }
+            Some(_) => None,
+        };
+        if let Some(missing) = missing {
+            return Err((
+                jsonrpc::INVALID_PARAMS,
+                format!("Invalid params: a 2026-07-28 request needs {missing}"),
             ));
         }
-        _ => {}
+    }
+    if let Some(body) = meta_version
+        && body != header_version
+    {
+        return mismatch(format!(
+            "MCP-Protocol-Version header value '{header_version}' does not match body value '{body}'"
+        ));
     }
     let Some(method) = message.get("method").and_then(Value::as_str) else {
         return Ok(());
     };
     match header(headers, METHOD_HEADER) {
-        None => return Err("the Mcp-Method header is missing".to_owned()),
+        None => return mismatch("the Mcp-Method header is missing".to_owned()),
         Some(header) if header != method => {
-            return Err(format!(
+            return mismatch(format!(
                 "Mcp-Method header value '{header}' does not match body value '{method}'"
             ));
         }
@@ -164,9 +193,9 @@ pub fn request_metadata(headers: &HeaderMap, message: &Value) -> Result<(), Stri
         return Ok(());
     };
     match header(headers, NAME_HEADER).map(decode_header_value) {
-        None => Err("the Mcp-Name header is missing".to_owned()),
-        Some(Err(problem)) => Err(format!("Mcp-Name header: {problem}")),
-        Some(Ok(name)) if name != body_name => Err(format!(
+        None => mismatch("the Mcp-Name header is missing".to_owned()),
+        Some(Err(problem)) => mismatch(format!("Mcp-Name header: {problem}")),
+        Some(Ok(name)) if name != body_name => mismatch(format!(
             "Mcp-Name header value '{name}' does not match body value '{body_name}'"
         )),
         Some(Ok(_)) => Ok(()),

@@ -117,12 +117,7 @@ impl Endpoint {
                 format!("`{what}` POSTed without the Mcp-Session-Id header (2025-11-25)"),
             );
             let text = "Bad Request: Mcp-Session-Id header is required (send initialize first, or use 2026-07-28 with per-request _meta)";
-            return checks::error(
-                StatusCode::BAD_REQUEST,
-                id,
-                jsonrpc::INVALID_REQUEST,
-                text,
-            );
+            return checks::error(StatusCode::BAD_REQUEST, id, jsonrpc::INVALID_REQUEST, text);
         };
         let Some(session) = self.session(session_id) else {
             return session_not_found(id);
@@ -130,9 +125,7 @@ impl Endpoint {
         let headers = [("mcp-session-id", session_id.to_owned())];
         match (method, message.get("id")) {
             (Some(_), Some(request_id)) => {
-                let token = message
-                    .pointer("/params/_meta/progressToken")
-                    .map(id_key);
+                let token = message.pointer("/params/_meta/progressToken").map(id_key);
                 let key = id_key(request_id);
                 let Some(messages) = session.open_request(&key, token) else {
                     return self.reused_in_flight(&message, &key);
@@ -177,7 +170,10 @@ impl Endpoint {
             guard: EndGuard::new(Box::new(|_| {})),
         };
         let reply = stream
-            .into_response(checks::legacy_status, &[("mcp-session-id", session_id.clone())])
+            .into_response(
+                checks::legacy_status,
+                &[("mcp-session-id", session_id.clone())],
+            )
             .await;
         let answered = reply.status() == StatusCode::OK;
         if answered {
@@ -195,17 +191,17 @@ impl Endpoint {
         bytes: &Bytes,
     ) -> Reply {
         let id = message.get("id").cloned();
-        if let Err(problem) = checks::request_metadata(headers, &message) {
-            self.core.transcript.record(crate::transcript::Direction::In, message.clone());
+        if let Err((code, problem)) = checks::request_metadata(headers, &message) {
             self.core
-                .violations
-                .record(HEADER_MISMATCH_RULE, problem.clone());
-            let reply = jsonrpc::error(
-                id.unwrap_or(Value::Null),
-                checks::HEADER_MISMATCH,
-                &format!("Header mismatch: {problem}"),
-                None,
-            );
+                .transcript
+                .record(crate::transcript::Direction::In, message.clone());
+            let rule = if code == checks::HEADER_MISMATCH {
+                HEADER_MISMATCH_RULE
+            } else {
+                crate::violations::rules::MISSING_PROTOCOL_VERSION
+            };
+            self.core.violations.record(rule, problem.clone());
+            let reply = jsonrpc::error(id.unwrap_or(Value::Null), code, &problem, None);
             self.core
                 .transcript
                 .record(crate::transcript::Direction::Out, reply.clone());
@@ -219,7 +215,8 @@ impl Endpoint {
         let session = Session::new(self.core.clone(), outbox);
         let key = id_key(&id);
         let serial = self.next_serial.fetch_add(1, Ordering::Relaxed);
-        self.lock_live().insert(serial, (key.clone(), session.clone()));
+        self.lock_live()
+            .insert(serial, (key.clone(), session.clone()));
         if method == Some("initialize") {
             // Removed in 2026-07-28; the core would start a 2025-11-25 handshake instead.
             self.core
@@ -376,7 +373,9 @@ impl Endpoint {
     }
 
     fn lock_live(&self) -> std::sync::MutexGuard<'_, HashMap<u64, (String, Arc<Session>)>> {
-        self.live.lock().unwrap_or_else(|poison| poison.into_inner())
+        self.live
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
     }
 
     /// Ends every session (the server is shutting down).

@@ -43,5 +43,9 @@ pub fn summary(object: &Map<String, Value>) -> Option<String> {
         (DISCONNECT, _) => "(not a cancel)",
         _ => "",
     };
-    Some(format!("✕ http {event} {request_id} {what}").trim_end().to_owned())
+    Some(
+        format!("✕ http {event} {request_id} {what}")
+            .trim_end()
+            .to_owned(),
+    )
 }

@@ -137,7 +137,9 @@ pub async fn serve_address(address: SocketAddr, conformance_fixtures: bool) -> a
         .with_context(|| format!("binding {address}"))?;
     let bound = listener.local_addr().context("reading the bound address")?;
     if !bound.ip().is_loopback() {
-        eprintln!("mcp-testserver: warning: {bound} is not loopback; the endpoint only accepts loopback Origin and Host headers");
+        eprintln!(
+            "mcp-testserver: warning: {bound} is not loopback; the endpoint only accepts loopback Origin and Host headers"
+        );
     }
     eprintln!("mcp-testserver: listening on http://{bound}{PATH}");
     let core = Arc::new(if conformance_fixtures {

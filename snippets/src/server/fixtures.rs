@@ -26,16 +26,43 @@ const TOOLS: &[(&str, &str)] = &[
     ("test_simple_text", "Tests simple text content response"),
     ("test_image_content", "Tests image content response"),
     ("test_audio_content", "Tests audio content response"),
-    ("test_embedded_resource", "Tests embedded resource content response"),
-    ("test_multiple_content_types", "Tests response with multiple content types (text, image, resource)"),
-    ("test_tool_with_logging", "Tests tool that emits log messages during execution"),
-    ("test_tool_with_progress", "Tests tool that reports progress notifications"),
+    (
+        "test_embedded_resource",
+        "Tests embedded resource content response",
+    ),
+    (
+        "test_multiple_content_types",
+        "Tests response with multiple content types (text, image, resource)",
+    ),
+    (
+        "test_tool_with_logging",
+        "Tests tool that emits log messages during execution",
+    ),
+    (
+        "test_tool_with_progress",
+        "Tests tool that reports progress notifications",
+    ),
     ("test_error_handling", "Tests error response handling"),
-    ("test_sampling", "Tests server-initiated sampling (LLM completion request)"),
-    ("test_elicitation", "Tests server-initiated elicitation (user input request)"),
-    ("test_elicitation_sep1034_defaults", "Tests elicitation with default values per SEP-1034"),
-    ("test_elicitation_sep1330_enums", "Tests elicitation with enum schema improvements per SEP-1330"),
-    ("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)"),
+    (
+        "test_sampling",
+        "Tests server-initiated sampling (LLM completion request)",
+    ),
+    (
+        "test_elicitation",
+        "Tests server-initiated elicitation (user input request)",
+    ),
+    (
+        "test_elicitation_sep1034_defaults",
+        "Tests elicitation with default values per SEP-1034",
+    ),
+    (
+        "test_elicitation_sep1330_enums",
+        "Tests elicitation with enum schema improvements per SEP-1330",
+    ),
+    (
+        "json_schema_2020_12_tool",
+        "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)",
+    ),
 ];
 
 /// Whether `core` serves the fixtures.
@@ -100,8 +127,12 @@ pub fn handles(core: &Core, method: &str, revision: Revision) -> bool {
         return false;
     }
     match method {
-        "resources/list" | "resources/read" | "resources/templates/list" | "prompts/list"
-        | "prompts/get" | "completion/complete" => true,
+        "resources/list"
+        | "resources/read"
+        | "resources/templates/list"
+        | "prompts/list"
+        | "prompts/get"
+        | "completion/complete" => true,
         "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel" => {
             revision == Revision::V2025_11_25
         }
@@ -133,7 +164,11 @@ pub fn handle(session: &Session, method: &str, params: &Map<String, Value>) -> A
         },
         "resources/subscribe" | "resources/unsubscribe" => match string("uri") {
             Some(uri) => {
-                let verb = if method == "resources/subscribe" { "Subscribed to" } else { "Unsubscribed from" };
+                let verb = if method == "resources/subscribe" {
+                    "Subscribed to"
+                } else {
+                    "Unsubscribed from"
+                };
                 log(session, format!("{verb} resource: {uri}"));
                 Ok(json!({}))
             }
@@ -155,23 +190,40 @@ pub fn handle(session: &Session, method: &str, params: &Map<String, Value>) -> A
             }
             None => invalid("Invalid params: logging/setLevel needs a `level`".to_owned()),
         },
-        "completion/complete" => Ok(json!({"completion": {"values": [], "total": 0, "hasMore": false}})),
-        _ => Err((jsonrpc::METHOD_NOT_FOUND, format!("Method not found: {method}"), None)),
+        "completion/complete" => {
+            Ok(json!({"completion": {"values": [], "total": 0, "hasMore": false}}))
+        }
+        _ => Err((
+            jsonrpc::METHOD_NOT_FOUND,
+            format!("Method not found: {method}"),
+            None,
+        )),
     }
 }
 
 fn read_resource(uri: &str) -> Answer {
     let content = match uri {
-        "test://static-text" => json!({"uri": uri, "mimeType": "text/plain", "text": "This is the content of the static text resource."}),
+        "test://static-text" => {
+            json!({"uri": uri, "mimeType": "text/plain", "text": "This is the content of the static text resource."})
+        }
         "test://static-binary" => json!({"uri": uri, "mimeType": "image/png", "blob": IMAGE}),
-        "test://watched-resource" => json!({"uri": uri, "mimeType": "text/plain", "text": "Watched resource content"}),
-        _ => match uri.strip_prefix("test://template/").and_then(|rest| rest.strip_suffix("/data")) {
+        "test://watched-resource" => {
+            json!({"uri": uri, "mimeType": "text/plain", "text": "Watched resource content"})
+        }
+        _ => match uri
+            .strip_prefix("test://template/")
+            .and_then(|rest| rest.strip_suffix("/data"))
+        {
             Some(id) if !id.is_empty() && !id.contains('/') => json!({
                 "uri": uri, "mimeType": "application/json",
                 "text": json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")}).to_string()
             }),
             _ => {
-                return Err((jsonrpc::INVALID_PARAMS, format!("Resource not found: {uri}"), Some(json!({"uri": uri}))));
+                return Err((
+                    jsonrpc::INVALID_PARAMS,
+                    format!("Resource not found: {uri}"),
+                    Some(json!({"uri": uri})),
+                ));
             }
         },
     };
@@ -184,15 +236,26 @@ fn get_prompt(name: &str, arguments: Option<&Value>) -> Answer {
     let messages = match name {
         "test_simple_prompt" => vec![text("This is a simple prompt for testing.")],
         "test_prompt_with_arguments" => match (argument("arg1"), argument("arg2")) {
-            (Some(arg1), Some(arg2)) => vec![text(&format!("Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"))],
-            _ => return invalid("Invalid params: test_prompt_with_arguments needs `arg1` and `arg2`".to_owned()),
+            (Some(arg1), Some(arg2)) => vec![text(&format!(
+                "Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"
+            ))],
+            _ => {
+                return invalid(
+                    "Invalid params: test_prompt_with_arguments needs `arg1` and `arg2`".to_owned(),
+                );
+            }
         },
         "test_prompt_with_embedded_resource" => match argument("resourceUri") {
             Some(uri) => vec![
                 json!({"role": "user", "content": {"type": "resource", "resource": {"uri": uri, "mimeType": "text/plain", "text": "Embedded resource content for testing."}}}),
                 text("Please process the embedded resource above."),
             ],
-            None => return invalid("Invalid params: test_prompt_with_embedded_resource needs `resourceUri`".to_owned()),
+            None => {
+                return invalid(
+                    "Invalid params: test_prompt_with_embedded_resource needs `resourceUri`"
+                        .to_owned(),
+                );
+            }
         },
         "test_prompt_with_image" => vec![
             json!({"role": "user", "content": {"type": "image", "data": IMAGE, "mimeType": "image/png"}}),
@@ -210,10 +273,23 @@ fn log(session: &Session, data: String) {
 }
 
 /// Runs a fixture tool call as a cancellable in-flight request.
-pub fn call_tool(session: &Arc<Session>, id: Value, key: String, revision: Revision, params: Map<String, Value>) {
-    let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+pub fn call_tool(
+    session: &Arc<Session>,
+    id: Value,
+    key: String,
+    revision: Revision,
+    params: Map<String, Value>,
+) {
+    let name = params
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
     let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
-    let progress_token = params.get("_meta").and_then(|meta| meta.get("progressToken")).cloned();
+    let progress_token = params
+        .get("_meta")
+        .and_then(|meta| meta.get("progressToken"))
+        .cloned();
     let token = session.begin(&key, progress_token.as_ref().map(id_key));
     let label = format!("{name}#{id}");
     session.core.handlers.start("fixture");
@@ -234,21 +310,39 @@ pub fn call_tool(session: &Arc<Session>, id: Value, key: String, revision: Revis
     });
 }
 
-async fn run(session: &Session, name: &str, arguments: &Value, progress_token: Option<Value>) -> Outcome {
+async fn run(
+    session: &Session,
+    name: &str,
+    arguments: &Value,
+    progress_token: Option<Value>,
+) -> Outcome {
     let text = |text: &str| Outcome::Result(text_result(text));
     match name {
         "test_simple_text" => text("This is a simple text response for testing."),
-        "test_image_content" => Outcome::Result(json!({"content": [{"type": "image", "data": IMAGE, "mimeType": "image/png"}]})),
-        "test_audio_content" => Outcome::Result(json!({"content": [{"type": "audio", "data": AUDIO, "mimeType": "audio/wav"}]})),
-        "test_embedded_resource" => Outcome::Result(json!({"content": [{"type": "resource", "resource": {
-            "uri": "test://embedded-resource", "mimeType": "text/plain", "text": "This is an embedded resource content."}}]})),
+        "test_image_content" => Outcome::Result(
+            json!({"content": [{"type": "image", "data": IMAGE, "mimeType": "image/png"}]}),
+        ),
+        "test_audio_content" => Outcome::Result(
+            json!({"content": [{"type": "audio", "data": AUDIO, "mimeType": "audio/wav"}]}),
+        ),
+        "test_embedded_resource" => {
+            Outcome::Result(json!({"content": [{"type": "resource", "resource": {
+            "uri": "test://embedded-resource", "mimeType": "text/plain", "text": "This is an embedded resource content."}}]}))
+        }
         "test_multiple_content_types" => Outcome::Result(json!({"content": [
             {"type": "text", "text": "Multiple content types test:"},
             {"type": "image", "data": IMAGE, "mimeType": "image/png"},
             {"type": "resource", "resource": {"uri": "test://mixed-content-resource", "mimeType": "application/json", "text": json!({"test": "data", "value": 123}).to_string()}}
         ]})),
         "test_tool_with_logging" => {
-            for (index, line) in ["Tool execution started", "Tool processing data", "Tool execution completed"].iter().enumerate() {
+            for (index, line) in [
+                "Tool execution started",
+                "Tool processing data",
+                "Tool execution completed",
+            ]
+            .iter()
+            .enumerate()
+            {
                 if index > 0 {
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 }
@@ -277,17 +371,25 @@ async fn run(session: &Session, name: &str, arguments: &Value, progress_token: O
             Outcome::Result(result)
         }
         "test_sampling" => {
-            let prompt = arguments.get("prompt").and_then(Value::as_str).unwrap_or_default();
+            let prompt = arguments
+                .get("prompt")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             let params = json!({"messages": [{"role": "user", "content": {"type": "text", "text": prompt}}], "maxTokens": 100});
             match ask_client(session, "sampling/createMessage", params).await {
                 Ok(result) => {
-                    let answer = result.pointer("/content/text").and_then(Value::as_str).unwrap_or("No response");
+                    let answer = result
+                        .pointer("/content/text")
+                        .and_then(Value::as_str)
+                        .unwrap_or("No response");
                     text(&format!("LLM response: {answer}"))
                 }
                 Err(error) => text(&format!("Sampling not supported or error: {error}")),
             }
         }
-        "test_elicitation" | "test_elicitation_sep1034_defaults" | "test_elicitation_sep1330_enums" => {
+        "test_elicitation"
+        | "test_elicitation_sep1034_defaults"
+        | "test_elicitation_sep1330_enums" => {
             let (message, schema, prefix) = elicitation(name, arguments);
             let params = json!({"message": message, "requestedSchema": schema});
             match ask_client(session, "elicitation/create", params).await {
@@ -299,40 +401,59 @@ async fn run(session: &Session, name: &str, arguments: &Value, progress_token: O
                 Err(error) => text(&format!("Elicitation not supported or error: {error}")),
             }
         }
-        "json_schema_2020_12_tool" => text(&format!("JSON Schema 2020-12 tool called with: {arguments}")),
-        _ => Outcome::Error(jsonrpc::INVALID_PARAMS, format!("Invalid params: unknown tool `{name}`"), None),
+        "json_schema_2020_12_tool" => text(&format!(
+            "JSON Schema 2020-12 tool called with: {arguments}"
+        )),
+        _ => Outcome::Error(
+            jsonrpc::INVALID_PARAMS,
+            format!("Invalid params: unknown tool `{name}`"),
+            None,
+        ),
     }
 }
 
 fn elicitation(name: &str, arguments: &Value) -> (String, Value, &'static str) {
     match name {
         "test_elicitation" => (
-            arguments.get("message").and_then(Value::as_str).unwrap_or_default().to_owned(),
-            object_schema(json!({"response": {"type": "string", "description": "User's response"}}), &["response"]),
+            arguments
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            object_schema(
+                json!({"response": {"type": "string", "description": "User's response"}}),
+                &["response"],
+            ),
             "User response",
         ),
         "test_elicitation_sep1034_defaults" => (
             "Please review and update the form fields with defaults".to_owned(),
-            object_schema(json!({
-                "name": {"type": "string", "description": "User name", "default": "John Doe"},
-                "age": {"type": "integer", "description": "User age", "default": 30},
-                "score": {"type": "number", "description": "User score", "default": 95.5},
-                "status": {"type": "string", "description": "User status", "enum": ["active", "inactive", "pending"], "default": "active"},
-                "verified": {"type": "boolean", "description": "Verification status", "default": true}
-            }), &[]),
+            object_schema(
+                json!({
+                    "name": {"type": "string", "description": "User name", "default": "John Doe"},
+                    "age": {"type": "integer", "description": "User age", "default": 30},
+                    "score": {"type": "number", "description": "User score", "default": 95.5},
+                    "status": {"type": "string", "description": "User status", "enum": ["active", "inactive", "pending"], "default": "active"},
+                    "verified": {"type": "boolean", "description": "Verification status", "default": true}
+                }),
+                &[],
+            ),
             "Elicitation completed",
         ),
         _ => (
             "Please select options from the enum fields".to_owned(),
-            object_schema(json!({
-                "untitledSingle": {"type": "string", "description": "Select one option", "enum": ["option1", "option2", "option3"]},
-                "titledSingle": {"type": "string", "description": "Select one option with titles", "oneOf": [
-                    {"const": "value1", "title": "First Option"}, {"const": "value2", "title": "Second Option"}, {"const": "value3", "title": "Third Option"}]},
-                "legacyEnum": {"type": "string", "description": "Select one option (legacy)", "enum": ["opt1", "opt2", "opt3"], "enumNames": ["Option One", "Option Two", "Option Three"]},
-                "untitledMulti": {"type": "array", "description": "Select multiple options", "minItems": 1, "maxItems": 3, "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
-                "titledMulti": {"type": "array", "description": "Select multiple options with titles", "minItems": 1, "maxItems": 3, "items": {"anyOf": [
-                    {"const": "value1", "title": "First Choice"}, {"const": "value2", "title": "Second Choice"}, {"const": "value3", "title": "Third Choice"}]}}
-            }), &[]),
+            object_schema(
+                json!({
+                    "untitledSingle": {"type": "string", "description": "Select one option", "enum": ["option1", "option2", "option3"]},
+                    "titledSingle": {"type": "string", "description": "Select one option with titles", "oneOf": [
+                        {"const": "value1", "title": "First Option"}, {"const": "value2", "title": "Second Option"}, {"const": "value3", "title": "Third Option"}]},
+                    "legacyEnum": {"type": "string", "description": "Select one option (legacy)", "enum": ["opt1", "opt2", "opt3"], "enumNames": ["Option One", "Option Two", "Option Three"]},
+                    "untitledMulti": {"type": "array", "description": "Select multiple options", "minItems": 1, "maxItems": 3, "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+                    "titledMulti": {"type": "array", "description": "Select multiple options with titles", "minItems": 1, "maxItems": 3, "items": {"anyOf": [
+                        {"const": "value1", "title": "First Choice"}, {"const": "value2", "title": "Second Choice"}, {"const": "value3", "title": "Third Choice"}]}}
+                }),
+                &[],
+            ),
             "Elicitation completed",
         ),
     }
@@ -343,7 +464,11 @@ async fn ask_client(session: &Session, method: &str, params: Value) -> Result<Va
     let (_, reply) = session.request_client(method, params);
     match reply.await {
         Ok(Ok(result)) => Ok(result),
-        Ok(Err(error)) => Err(error.get("message").and_then(Value::as_str).unwrap_or("error").to_owned()),
+        Ok(Err(error)) => Err(error
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("error")
+            .to_owned()),
         Err(_) => Err("the connection closed".to_owned()),
     }
 }

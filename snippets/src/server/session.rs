@@ -247,7 +247,10 @@ impl Session {
                 let answer = super::fixtures::handle(self, method, &params);
                 let cached = matches!(
                     method,
-                    "resources/list" | "resources/templates/list" | "resources/read" | "prompts/list"
+                    "resources/list"
+                        | "resources/templates/list"
+                        | "resources/read"
+                        | "prompts/list"
                 );
                 match answer {
                     Ok(result) if cached => Ok(cacheable(result, revision)),

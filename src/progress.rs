@@ -1,0 +1,87 @@
+//! Progress on stderr while a book is verified: on a terminal, an indicatif bar with each
+//! failure printed above it; otherwise (CI logs, pipes) one plain line per snippet,
+//! `test src/ch1.md:3 ... ok`. stdout is never touched: it carries the report (and, for the
+//! preprocessor, the book).
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::snippet::{Outcome, SnippetResult};
+
+pub struct Progress {
+    mode: Mode,
+}
+
+enum Mode {
+    Quiet,
+    Lines,
+    Bar(ProgressBar),
+}
+
+impl Progress {
+    /// `enabled: false` prints nothing; otherwise a bar when stderr is a terminal, else lines.
+    pub fn new(enabled: bool) -> Progress {
+        let mode = if !enabled {
+            Mode::Quiet
+        } else if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} snippets {msg}")
+                    .expect("a valid template")
+                    .progress_chars("=> "),
+            );
+            Mode::Bar(bar)
+        } else {
+            Mode::Lines
+        };
+        Progress { mode }
+    }
+
+    /// More snippets to wait for (the cached ones first, then those built).
+    pub fn add(&self, count: usize) {
+        if let Mode::Bar(bar) = &self.mode {
+            bar.inc_length(count as u64);
+        }
+    }
+
+    /// A note such as `building 3 snippet(s) in ...`.
+    pub fn note(&self, text: &str) {
+        match &self.mode {
+            Mode::Quiet => {}
+            Mode::Lines => eprintln!("{text}"),
+            Mode::Bar(bar) => bar.set_message(text.to_owned()),
+        }
+    }
+
+    pub fn finished(&self, result: &SnippetResult) {
+        let verdict = match &result.outcome {
+            Outcome::Passed => "ok",
+            Outcome::Skipped => "skipped",
+            Outcome::Failed(_) => "FAILED",
+        };
+        let line = format!(
+            "test {}:{} ... {verdict}",
+            result.span.path.display(),
+            result.span.line
+        );
+        match &self.mode {
+            Mode::Quiet => {}
+            Mode::Lines => eprintln!("{line}"),
+            Mode::Bar(bar) => {
+                if matches!(result.outcome, Outcome::Failed(_)) {
+                    bar.println(line);
+                }
+                bar.inc(1);
+            }
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if let Mode::Bar(bar) = &self.mode {
+            bar.finish_and_clear();
+        }
+    }
+}

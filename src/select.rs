@@ -1,0 +1,206 @@
+//! Which snippets a run verifies: a chapter filter (`--chapter`), a name filter (`--filter`)
+//! and a CI partition (`--partition K/N`). Sans-IO: a pure function of the snippets in book
+//! order. A snippet left out is reported as skipped, never silently dropped.
+
+use std::path::Path;
+
+use crate::verify::Located;
+
+/// What the command line asked for; the default selects every snippet.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// Only chapters whose path (relative to the book root, e.g. `src/part/ch1.md`) contains
+    /// one of these texts; empty means every chapter.
+    pub chapters: Vec<String>,
+    /// `PATH:LINE` selects the snippet holding that line of that file (the opening fence or any
+    /// of its code lines, included files too; PATH may leave out leading directories, so
+    /// `ch1.md:3` selects `src/ch1.md:3` but never line 30). Any other text selects the
+    /// snippets whose id contains it (`src_ch1_md_2`).
+    pub filter: Option<String>,
+    /// This job's share of the selected snippets.
+    pub partition: Option<Partition>,
+}
+
+/// `--partition K/N`: the K-th (1-based) of N disjoint shares. The snippets that pass the other
+/// filters and are not `ignore` are dealt out in book order, round robin: the i-th (0-based)
+/// goes to share `i % N + 1`. Every job of a CI matrix sees the same book, so the shares are
+/// disjoint, cover every snippet, and differ in size by at most one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Partition {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl std::str::FromStr for Partition {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Partition, String> {
+        let usage = || format!("expected K/N with 1 <= K <= N, found `{text}`");
+        let (index, count) = text.split_once('/').ok_or_else(usage)?;
+        let index: usize = index.trim().parse().map_err(|_| usage())?;
+        let count: usize = count.trim().parse().map_err(|_| usage())?;
+        if index == 0 || index > count {
+            return Err(usage());
+        }
+        Ok(Partition { index, count })
+    }
+}
+
+/// One flag per snippet, same order: `true` for the snippets to verify. `ignore` snippets are
+/// never selected (they are skipped whatever the filters say).
+pub fn select(located: &[Located], selection: &Selection) -> Vec<bool> {
+    let mut dealt = 0;
+    located
+        .iter()
+        .map(|located| {
+            let snippet = &located.snippet;
+            if snippet.attributes.ignore
+                || !chapter_matches(&snippet.chapter_path, &selection.chapters)
+                || !selection
+                    .filter
+                    .as_deref()
+                    .is_none_or(|filter| filter_matches(located, filter))
+            {
+                return false;
+            }
+            let share = dealt;
+            dealt += 1;
+            selection
+                .partition
+                .is_none_or(|partition| share % partition.count + 1 == partition.index)
+        })
+        .collect()
+}
+
+fn chapter_matches(chapter_path: &Path, chapters: &[String]) -> bool {
+    let path = chapter_path.to_string_lossy();
+    chapters.is_empty() || chapters.iter().any(|pattern| path.contains(pattern.as_str()))
+}
+
+fn filter_matches(located: &Located, filter: &str) -> bool {
+    match place(filter) {
+        Some((path, line)) => {
+            let snippet = &located.snippet;
+            let code_lines = snippet.code.lines().count();
+            std::iter::once(snippet.span.clone())
+                .chain((0..code_lines).map(|code_line| located.code_span(code_line, 1)))
+                .any(|span| span.line == line && span.path.ends_with(path))
+        }
+        None => located.snippet.id.contains(filter),
+    }
+}
+
+/// `src/ch1.md:12` -> (`src/ch1.md`, 12).
+fn place(filter: &str) -> Option<(&Path, usize)> {
+    let (path, line) = filter.rsplit_once(':')?;
+    let line = line.parse().ok()?;
+    (!path.is_empty()).then(|| (Path::new(path), line))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use expect_test::{Expect, expect};
+
+    use super::*;
+    use crate::extract::extract;
+
+    /// Two chapters: `src/ch.md` with snippets at lines 1, 5 and 30 (the second `ignore`), and
+    /// `src/other/ch2.md` with two snippets. Prints the selected snippets' places.
+    fn check(selection: Selection, expect: Expect) {
+        let mut chapter = String::from("```rust\nlet a = 1;\n```\n\n```rust,ignore\nnope\n```\n");
+        chapter.push_str(&"\n".repeat(22));
+        chapter.push_str("```rust\nlet first = 1;\nlet second = 2;\n```\n");
+        let other = "```rust\nlet c = 1;\n```\n```rust\nlet d = 1;\n```\n";
+        let located: Vec<Located> = [("src/ch.md", chapter.as_str()), ("src/other/ch2.md", other)]
+            .into_iter()
+            .flat_map(|(path, text)| extract(Path::new(path), text).unwrap())
+            .map(|snippet| {
+                let line = snippet.span.line;
+                Located::new(snippet, line, None)
+            })
+            .collect();
+        let chosen: Vec<String> = located
+            .iter()
+            .zip(select(&located, &selection))
+            .filter(|(_, chosen)| *chosen)
+            .map(|(located, _)| {
+                let span = &located.snippet.span;
+                format!("{}:{}", span.path.display(), span.line)
+            })
+            .collect();
+        expect.assert_eq(&chosen.join(" "));
+    }
+
+    fn filter(text: &str) -> Selection {
+        Selection {
+            filter: Some(text.to_owned()),
+            ..Selection::default()
+        }
+    }
+
+    #[test]
+    fn everything_but_ignore_by_default() {
+        check(
+            Selection::default(),
+            expect!["src/ch.md:1 src/ch.md:30 src/other/ch2.md:1 src/other/ch2.md:4"],
+        );
+    }
+
+    #[test]
+    fn place_filter_matches_the_line_exactly() {
+        check(filter("ch.md:3"), expect![""]);
+        check(filter("ch.md:30"), expect!["src/ch.md:30"]);
+        check(filter("src/ch.md:32"), expect!["src/ch.md:30"]);
+        check(filter("ch.md:2"), expect!["src/ch.md:1"]);
+        // A whole path component, not any suffix.
+        check(filter("h.md:1"), expect![""]);
+        check(filter("ch2.md:4"), expect!["src/other/ch2.md:4"]);
+    }
+
+    #[test]
+    fn name_filter_matches_ids() {
+        check(filter("src_ch_md_3"), expect!["src/ch.md:30"]);
+        check(filter("ch2_md"), expect!["src/other/ch2.md:1 src/other/ch2.md:4"]);
+    }
+
+    #[test]
+    fn chapter_filter_is_separate() {
+        let selection = Selection {
+            chapters: vec!["other/".to_owned()],
+            ..Selection::default()
+        };
+        check(selection, expect!["src/other/ch2.md:1 src/other/ch2.md:4"]);
+        let selection = Selection {
+            chapters: vec!["src/ch.md".to_owned()],
+            filter: Some("src_ch_md".to_owned()),
+            partition: None,
+        };
+        check(selection, expect!["src/ch.md:1 src/ch.md:30"]);
+    }
+
+    #[test]
+    fn partitions_are_disjoint_and_cover_the_book() {
+        for (index, expect) in [
+            (1, expect!["src/ch.md:1 src/other/ch2.md:4"]),
+            (2, expect!["src/ch.md:30"]),
+            (3, expect!["src/other/ch2.md:1"]),
+        ] {
+            let selection = Selection {
+                partition: Some(Partition { index, count: 3 }),
+                ..Selection::default()
+            };
+            check(selection, expect);
+        }
+    }
+
+    #[test]
+    fn partition_syntax() {
+        let parse = |text: &str| format!("{:?}", text.parse::<Partition>());
+        expect!["Ok(Partition { index: 2, count: 3 })"].assert_eq(&parse("2/3"));
+        expect![[r#"Err("expected K/N with 1 <= K <= N, found `0/3`")"#]].assert_eq(&parse("0/3"));
+        expect![[r#"Err("expected K/N with 1 <= K <= N, found `4/3`")"#]].assert_eq(&parse("4/3"));
+        expect![[r#"Err("expected K/N with 1 <= K <= N, found `x`")"#]].assert_eq(&parse("x"));
+    }
+}
