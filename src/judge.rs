@@ -72,7 +72,9 @@ fn judge_run(snippet: &Snippet, run: &RunRecord, module_file: &Path, located: &L
         if stderr.trim().is_empty() {
             headline
         } else {
-            format!("{headline}\nstderr:\n{}", stderr.trim_end())
+            // Panics start with a blank line since Rust 1.92; it says nothing.
+            let stderr = stderr.trim_start_matches(['\n', '\r']).trim_end();
+            format!("{headline}\nstderr:\n{stderr}")
         }
     };
     let exited_as_expected = match run.exit {

@@ -26,7 +26,11 @@ pub fn human(report: &Report, book_root: &Path) -> String {
         out.push_str(&excerpt(result, failure, book_root));
         out.push('\n');
         for line in failure.message.trim_end().lines() {
-            writeln!(out, "  {line}").unwrap();
+            if line.is_empty() {
+                out.push('\n');
+            } else {
+                writeln!(out, "  {line}").unwrap();
+            }
         }
         out.push('\n');
     }

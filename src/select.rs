@@ -74,7 +74,10 @@ pub fn select(located: &[Located], selection: &Selection) -> Vec<bool> {
 
 fn chapter_matches(chapter_path: &Path, chapters: &[String]) -> bool {
     let path = chapter_path.to_string_lossy();
-    chapters.is_empty() || chapters.iter().any(|pattern| path.contains(pattern.as_str()))
+    chapters.is_empty()
+        || chapters
+            .iter()
+            .any(|pattern| path.contains(pattern.as_str()))
 }
 
 fn filter_matches(located: &Located, filter: &str) -> bool {
@@ -162,7 +165,10 @@ mod tests {
     #[test]
     fn name_filter_matches_ids() {
         check(filter("src_ch_md_3"), expect!["src/ch.md:30"]);
-        check(filter("ch2_md"), expect!["src/other/ch2.md:1 src/other/ch2.md:4"]);
+        check(
+            filter("ch2_md"),
+            expect!["src/other/ch2.md:1 src/other/ch2.md:4"],
+        );
     }
 
     #[test]

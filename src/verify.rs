@@ -125,8 +125,7 @@ pub fn verify(
             // Held until every snippet has run: the executables live in the shared target dir
             // and another run of the same book would rebuild them under our feet.
             let _lock = workspace.lock()?;
-            for (plan, result) in
-                build_and_run(&located, to_build, config, &workspace, &progress)?
+            for (plan, result) in build_and_run(&located, to_build, config, &workspace, &progress)?
             {
                 let passed = matches!(result.1.outcome, Outcome::Passed);
                 if result.0.is_cacheable(passed) {

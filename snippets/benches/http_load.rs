@@ -59,7 +59,7 @@ async fn run() {
                         .wrapping_mul(6_364_136_223_846_793_005)
                         .wrapping_add(1_442_695_040_888_963_407);
                     let id = format!("r{round}-c{client_index}-{call}");
-                    let cancel = (seed >> 33) % CANCEL_EVERY == 0;
+                    let cancel = (seed >> 33).is_multiple_of(CANCEL_EVERY);
                     let began = Instant::now();
                     if cancel {
                         // A long call, abandoned after 1-4 ms: the closed stream is the cancel.

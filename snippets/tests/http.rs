@@ -164,8 +164,28 @@ async fn progress_streams_over_sse_before_the_response() {
             panic!("{revision}: {outcome:?}")
         };
         assert_eq!(text(&result), "completed 3 steps", "{revision}");
-        let progress: Vec<f64> = seen.lock().unwrap().iter().map(|p| p.progress).collect();
+        // rmcp hands notifications to the handler on its own task; the last one may land just
+        // after the response.
+        within("three progress notifications", async {
+            while seen.lock().unwrap().len() < 3 {
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+        })
+        .await;
+        // Sorted: rmcp may run its notification handlers in any order (the SSE order itself is
+        // checked in the transcript below).
+        let mut progress: Vec<f64> = seen.lock().unwrap().iter().map(|p| p.progress).collect();
+        progress.sort_by(f64::total_cmp);
         assert_eq!(progress, vec![1.0, 2.0, 3.0], "{revision}");
+        let sent: Vec<Value> = http
+            .transcript()
+            .messages()
+            .into_iter()
+            .filter(|wire| wire.direction == Direction::Out)
+            .filter(|wire| wire.message["method"] == "notifications/progress")
+            .map(|wire| wire.message["params"]["progress"].clone())
+            .collect();
+        assert_eq!(sent, vec![json!(1), json!(2), json!(3)], "{revision}");
         assert_no_violations(&http);
     }
 }

@@ -23,6 +23,9 @@ pub const NAME_HEADER: &str = "mcp-name";
 /// The 2026-07-28 error for headers that do not mirror the body.
 pub const HEADER_MISMATCH: i64 = -32020;
 
+/// The response refusing a request (boxed: a response is large next to `Ok(())`).
+pub type Rejection = Box<Response<HttpBody>>;
+
 /// An HTTP error response carrying a JSON-RPC error (`id` null unless the request's is known).
 pub fn error(status: StatusCode, id: Value, code: i64, message: &str) -> Response<HttpBody> {
     body::json(status, &jsonrpc::error(id, code, message, None))
@@ -35,7 +38,7 @@ pub fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 
 /// Rejects a request whose `Origin` or `Host` names anything but this machine, as the spec
 /// requires of a server on loopback (403; the body is a JSON-RPC error without id).
-pub fn origin(headers: &HeaderMap) -> Result<(), Response<HttpBody>> {
+pub fn origin(headers: &HeaderMap) -> Result<(), Rejection> {
     let origin_ok = match header(headers, ORIGIN.as_str()) {
         None => true,
         Some(origin) => origin
@@ -48,12 +51,12 @@ pub fn origin(headers: &HeaderMap) -> Result<(), Response<HttpBody>> {
     }
     let message =
         "Forbidden: Origin and Host must name this machine (localhost, 127.0.0.1 or [::1])";
-    Err(error(
+    Err(Box::new(error(
         StatusCode::FORBIDDEN,
         Value::Null,
         jsonrpc::INVALID_REQUEST,
         message,
-    ))
+    )))
 }
 
 /// Whether `authority` (`host[:port]`, no path) is a loopback name.
@@ -81,14 +84,14 @@ pub fn accepts(headers: &HeaderMap, media_type: &str) -> bool {
 }
 
 /// A POST must accept both JSON and SSE (406 otherwise) and carry JSON (415 otherwise).
-pub fn post_headers(headers: &HeaderMap) -> Result<(), Response<HttpBody>> {
+pub fn post_headers(headers: &HeaderMap) -> Result<(), Rejection> {
     if !accepts(headers, "application/json") || !accepts(headers, "text/event-stream") {
-        return Err(error(
+        return Err(Box::new(error(
             StatusCode::NOT_ACCEPTABLE,
             Value::Null,
             jsonrpc::INVALID_REQUEST,
             "Not Acceptable: the Accept header must list application/json and text/event-stream",
-        ));
+        )));
     }
     let json = header(headers, CONTENT_TYPE.as_str()).is_some_and(|value| {
         value
@@ -97,19 +100,19 @@ pub fn post_headers(headers: &HeaderMap) -> Result<(), Response<HttpBody>> {
             .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
     });
     if !json {
-        return Err(error(
+        return Err(Box::new(error(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Value::Null,
             jsonrpc::INVALID_REQUEST,
             "Unsupported Media Type: the body must be application/json",
-        ));
+        )));
     }
     Ok(())
 }
 
 /// A protocol version header naming a revision this server does not serve: 400 with the
 /// `UnsupportedProtocolVersionError` listing the supported ones.
-pub fn protocol_version(headers: &HeaderMap, id: &Value) -> Result<(), Response<HttpBody>> {
+pub fn protocol_version(headers: &HeaderMap, id: &Value) -> Result<(), Rejection> {
     let Some(version) = header(headers, PROTOCOL_VERSION_HEADER) else {
         return Ok(());
     };
@@ -127,7 +130,7 @@ pub fn protocol_version(headers: &HeaderMap, id: &Value) -> Result<(), Response<
         "Unsupported protocol version",
         Some(data),
     );
-    Err(body::json(StatusCode::BAD_REQUEST, &message))
+    Err(Box::new(body::json(StatusCode::BAD_REQUEST, &message)))
 }
 
 /// 2026-07-28: `MCP-Protocol-Version`, `Mcp-Method` and (for calls, reads and prompt gets)

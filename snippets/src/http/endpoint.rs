@@ -60,7 +60,7 @@ impl Endpoint {
             return body::empty(StatusCode::NOT_FOUND);
         }
         if let Err(reply) = checks::origin(request.headers()) {
-            return reply;
+            return *reply;
         }
         match *request.method() {
             Method::POST => self.post(request).await,
@@ -81,7 +81,7 @@ impl Endpoint {
         let (parts, incoming) = request.into_parts();
         let headers = parts.headers;
         if let Err(reply) = checks::post_headers(&headers) {
-            return reply;
+            return *reply;
         }
         let bytes = match Limited::new(incoming, MAX_LINE_BYTES).collect().await {
             Ok(collected) => collected.to_bytes(),
@@ -94,7 +94,7 @@ impl Endpoint {
         };
         let id = message.get("id").cloned().unwrap_or(Value::Null);
         if let Err(reply) = checks::protocol_version(&headers, &id) {
-            return reply;
+            return *reply;
         }
         let method = message.get("method").and_then(Value::as_str);
         let version_header = checks::header(&headers, checks::PROTOCOL_VERSION_HEADER);

@@ -1,0 +1,141 @@
+//! The options of `mdbook-snippets test` that choose and schedule work: `--chapter`,
+//! `--filter`, `--partition`, the crate-directory lock two runs share, and `RUSTC_WRAPPER`.
+
+use std::process::Command;
+
+use expect_test::expect;
+
+use crate::support::{Output, book, snippets_target_dir};
+
+/// Two chapters; `src/one.md` has snippets at lines 1, 5 and 30.
+fn two_chapters() -> crate::support::Book {
+    let one = format!(
+        "```rust\nlet a = 1;\n```\n\n```rust\nlet b = 2;\n```\n{}```rust\nlet c = 3;\n```\n",
+        "\n".repeat(22)
+    );
+    book(&[
+        ("src/one.md", &one),
+        ("src/part/two.md", "```rust\nlet d = 4;\n```\n"),
+    ])
+}
+
+/// The `test PATH:LINE ... VERDICT` lines of stderr, sorted, then the summary.
+fn ran(output: &Output) -> String {
+    let mut lines: Vec<&str> = output
+        .stderr
+        .lines()
+        .filter(|line| line.starts_with("test "))
+        .collect();
+    lines.sort();
+    let summary = output.stdout.lines().last().unwrap_or_default();
+    format!("{}\n{summary}\n", lines.join("\n"))
+}
+
+#[test]
+fn chapter_and_name_filters() {
+    let book = two_chapters();
+    let output = book.test(&["--chapter", "part/"]);
+    expect![[r#"
+        test src/part/two.md:1 ... ok
+        1 passed, 0 failed, 3 skipped
+    "#]]
+    .assert_eq(&ran(output.code(0)));
+    // `PATH:LINE` is exact: line 3 (a closing fence) selects nothing, never line 30.
+    let output = book.test(&["--filter", "one.md:3"]);
+    expect![[r#"
+
+        0 passed, 0 failed, 4 skipped
+    "#]]
+    .assert_eq(&ran(output.code(0)));
+    let output = book.test(&["--filter", "one.md:31"]);
+    expect![[r#"
+        test src/one.md:30 ... ok
+        1 passed, 0 failed, 3 skipped
+    "#]]
+    .assert_eq(&ran(output.code(0)));
+    let output = book.test(&["--chapter", "one.md", "--filter", "src_one_md_2"]);
+    expect![[r#"
+        test src/one.md:5 ... ok
+        1 passed, 0 failed, 3 skipped
+    "#]]
+    .assert_eq(&ran(output.code(0)));
+}
+
+#[test]
+fn partitions_split_the_book() {
+    let book = two_chapters();
+    let first = book.test(&["--partition", "1/2"]);
+    expect![[r#"
+        test src/one.md:1 ... ok
+        test src/one.md:30 ... ok
+        2 passed, 0 failed, 2 skipped
+    "#]]
+    .assert_eq(&ran(first.code(0)));
+    let second = book.test(&["--partition", "2/2"]);
+    expect![[r#"
+        test src/one.md:5 ... ok
+        test src/part/two.md:1 ... ok
+        2 passed, 0 failed, 2 skipped
+    "#]]
+    .assert_eq(&ran(second.code(0)));
+    book.test(&["--partition", "3/2"])
+        .code(2)
+        .stderr_contains("expected K/N with 1 <= K <= N, found `3/2`");
+}
+
+#[test]
+fn a_second_run_waits_for_the_first() {
+    let book = book(&[("src/a.md", "```rust\nprintln!(\"locked\");\n```\n")]);
+    let first = book.test(&[]);
+    first.code(0);
+    let crate_dir = first
+        .stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("building 1 snippet(s) in "))
+        .unwrap_or_else(|| panic!("no building line\n{first}"));
+    let lock = std::path::Path::new(crate_dir).join(".mdbook-snippets.lock");
+    // Another run holds the crate directory for two seconds.
+    let ready = book.path().join("holding");
+    let mut holder = Command::new("flock")
+        .arg(&lock)
+        .arg("-c")
+        .arg(format!("touch {:?}; sleep 2", ready))
+        .spawn()
+        .expect("running flock");
+    while !ready.exists() {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let started = std::time::Instant::now();
+    let second = book.test(&["--no-cache"]);
+    second
+        .code(0)
+        .stderr_contains(&format!("waiting for {}", lock.display()));
+    assert!(started.elapsed() >= std::time::Duration::from_millis(1000));
+    holder.wait().expect("flock ends");
+}
+
+#[test]
+fn rustc_wrapper_is_honoured() {
+    let book = book(&[("src/a.md", "```rust\nprintln!(\"wrapped\");\n```\n")]);
+    let log = book.path().join("wrapper.log");
+    let wrapper = book.path().join("wrapper.sh");
+    std::fs::write(
+        &wrapper,
+        format!("#!/bin/sh\necho \"$@\" >> {:?}\nexec \"$@\"\n", log),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
+    command
+        .args(["test", "--quiet", "--no-cache"])
+        .arg(book.path())
+        .env("RUSTC_WRAPPER", &wrapper)
+        .env("CARGO_TARGET_DIR", snippets_target_dir());
+    book.run(command).code(0);
+    let log = std::fs::read_to_string(&log).expect("the wrapper ran");
+    assert!(log.contains("--crate-name snippets_"), "{log}");
+}
