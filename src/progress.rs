@@ -31,6 +31,8 @@ impl Progress {
                     .expect("a valid template")
                     .progress_chars("=> "),
             );
+            // The spinner turns while cargo builds, so a long build does not look hung.
+            bar.enable_steady_tick(std::time::Duration::from_millis(120));
             Mode::Bar(bar)
         } else {
             Mode::Lines

@@ -86,7 +86,7 @@ fn partitions_split_the_book() {
 #[test]
 fn a_second_run_waits_for_the_first() {
     let book = book(&[("src/a.md", "```rust\nprintln!(\"locked\");\n```\n")]);
-    let first = book.test(&[]);
+    let first = book.test(&["--no-cache"]);
     first.code(0);
     let crate_dir = first
         .stderr
@@ -138,4 +138,30 @@ fn rustc_wrapper_is_honoured() {
     book.run(command).code(0);
     let log = std::fs::read_to_string(&log).expect("the wrapper ran");
     assert!(log.contains("--crate-name snippets_"), "{log}");
+}
+
+#[test]
+fn a_terminal_gets_a_progress_bar() {
+    let book = book(&[(
+        "src/a.md",
+        "```rust\nprintln!(\"ok\");\n```\n```rust\nlet x: u8 = 300;\n```\n",
+    )]);
+    // `script` gives the command a terminal; the report (stdout) goes to a file.
+    let report = book.path().join("report.txt");
+    let inner = format!(
+        "{:?} test {:?} --no-cache > {:?}",
+        env!("CARGO_BIN_EXE_mdbook-snippets"),
+        book.path(),
+        report
+    );
+    let mut command = Command::new("script");
+    command.args(["-qec", &inner, "/dev/null"]);
+    let output = book.run(command);
+    output
+        .code(1)
+        .stdout_contains("2/2 snippets")
+        .stdout_contains("test src/a.md:5 ... FAILED");
+    assert!(!output.stdout.contains("... ok"), "{output}");
+    let report = std::fs::read_to_string(report).unwrap();
+    assert!(report.ends_with("1 passed, 1 failed\n"), "{report}");
 }
