@@ -159,8 +159,8 @@ fn a_terminal_gets_a_progress_bar() {
     let output = book.run(command);
     output
         .code(1)
-        .stdout_contains("2/2 snippets")
-        .stdout_contains("test src/a.md:5 ... FAILED");
+        .stdout_contains("/2 snippets")
+        .stdout_contains("test src/a.md:4 ... FAILED");
     assert!(!output.stdout.contains("... ok"), "{output}");
     let report = std::fs::read_to_string(report).unwrap();
     assert!(report.ends_with("1 passed, 1 failed\n"), "{report}");
