@@ -138,6 +138,9 @@ def main() -> int:
     parser.add_argument("--only", action="append", default=[], help="run only this SDK (repeatable; no comparison)")
     parser.add_argument("--bless", action="store_true", help="rewrite interop/expected.json with what was observed")
     arguments = parser.parse_args()
+    if not Path(arguments.server).is_file():
+        print(f"matrix: error: no server binary at {arguments.server} (cargo build --release -p mcp-testserver)", file=sys.stderr)
+        return 2
     started = time.monotonic()
     try:
         observed = observe(arguments.work, arguments.server, arguments.jobs, arguments.only)

@@ -133,15 +133,16 @@ async def tool_json(client: Client, name: str) -> Any:
     return json.loads(result.content[0].text)
 
 
-async def run(scenario: str, revision: str, server: list[str]) -> dict[str, Any]:
-    parameters = StdioServerParameters(command=server[0], args=server[1:])
+async def run(scenario: str, revision: str, transport: str, server: list[str]) -> dict[str, Any]:
+    # stdio: the SDK starts the server command; http: the runner started it and passes its URL.
+    target: StdioServerParameters | str = StdioServerParameters(command=server[0], args=server[1:]) if transport == "stdio" else server[0]
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         """A progress callback, so the SDK asks for progress (it sends a token only with one)."""
 
-    report: dict[str, Any] = {"scenario": scenario, "revision": revision, "transport": "stdio"}
+    report: dict[str, Any] = {"scenario": scenario, "revision": revision, "transport": transport}
     with anyio.fail_after(20):
-        async with Client(parameters, mode=MODES[revision], read_timeout_seconds=10) as client:
+        async with Client(target, mode=MODES[revision], read_timeout_seconds=10) as client:
             started = time.monotonic()
             report["caller_saw"] = await SCENARIOS[scenario](client, on_progress)
             # A marker in the transcript: whatever the SDK had written by now precedes it.
@@ -158,7 +159,7 @@ def describe() -> dict[str, Any]:
         "package": "mcp",
         "version": version("mcp"),
         "revisions": [r for r in REVISIONS if r in HANDSHAKE_PROTOCOL_VERSIONS or r in MODERN_PROTOCOL_VERSIONS],
-        "transports": ["stdio"],
+        "transports": ["stdio", "http"],
         "scenarios": list(SCENARIOS),
     }
 
@@ -168,15 +169,15 @@ def main() -> int:
     parser.add_argument("--describe", action="store_true", help="print what this SDK supports, as JSON")
     parser.add_argument("--scenario", choices=list(SCENARIOS))
     parser.add_argument("--revision", choices=list(MODES))
-    parser.add_argument("--transport", choices=["stdio"], default="stdio")
-    parser.add_argument("server", nargs="*", help="the server command (after --)")
+    parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    parser.add_argument("server", nargs="*", help="after --: the server command (stdio) or the server's URL (http)")
     arguments = parser.parse_args()
     if arguments.describe:
         print(json.dumps(describe()))
         return 0
     if not (arguments.scenario and arguments.revision and arguments.server):
         parser.error("--scenario, --revision and the server command are required")
-    report = anyio.run(run, arguments.scenario, arguments.revision, arguments.server)
+    report = anyio.run(run, arguments.scenario, arguments.revision, arguments.transport, arguments.server)
     print(json.dumps(report))
     return 0
 

@@ -58,7 +58,7 @@ try {
     const response = await page.goto(base + name, { waitUntil: 'load' });
     if (!response.ok()) fail(`${name}: HTTP ${response.status()}`);
     const seen = await page.evaluate(() => ({
-      outputs: document.querySelectorAll('.snippet-output').length,
+      outputs: document.querySelectorAll('.mdbook-snippets-stdout').length,
       transcripts: [...document.querySelectorAll('details > summary')]
         .filter((s) => s.textContent.toLowerCase().includes('transcript')).length,
       diagrams: [...document.querySelectorAll('img')]
@@ -68,7 +68,7 @@ try {
     outputs += seen.outputs; transcripts += seen.transcripts; diagrams += seen.diagrams;
     console.log(`${name}: ${seen.outputs} outputs, ${seen.transcripts} transcripts, ${seen.diagrams} diagrams`);
   }
-  if (outputs === 0) fail('no page shows a snippet output (.snippet-output)');
+  if (outputs === 0) fail('no page shows a snippet output (.mdbook-snippets-stdout)');
   if (transcripts === 0) fail('no page shows a wire transcript');
   if (diagrams === 0) fail('no page shows a rendered sequence diagram');
 
@@ -87,7 +87,8 @@ try {
   current = 'search';
   await page.goto(base + 'index.html');
   await page.click('#mdbook-search-toggle');
-  await page.fill('#mdbook-searchbar', 'notifications/cancelled');
+  // mdBook searches on key events, so type as a reader would.
+  await page.locator('#mdbook-searchbar').pressSequentially('notifications/cancelled');
   try {
     await page.waitForSelector('#mdbook-searchresults li', { timeout: 10000 });
     const hits = await page.locator('#mdbook-searchresults li').count();
