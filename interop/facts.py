@@ -39,12 +39,18 @@ def facts(report: dict[str, Any]) -> dict[str, Any]:
     call = wire[call_index][1]
     call_id = call["id"]
     token = call.get("params", {}).get("_meta", {}).get("progressToken")
-    cancel_index = _find(wire, lambda d, m: d == "in" and m.get("method") == "notifications/cancelled" and _same(m.get("params", {}).get("requestId"), call_id))
+    notified_index = _find(wire, lambda d, m: d == "in" and m.get("method") == "notifications/cancelled" and _same(m.get("params", {}).get("requestId"), call_id))
+    # Streamable HTTP: the server records a closed response stream as a transport event; under
+    # 2026-07-28 it is the cancellation itself (`cancels: true`).
+    closed_index = _find(wire, lambda d, m: d == "in" and m.get("transport") == "http" and m.get("event") == "disconnect" and _same(m.get("requestId"), call_id))
+    closed = wire[closed_index][1] if closed_index is not None else None
+    cancelling = [index for index in (notified_index, closed_index if closed and closed.get("cancels") else None) if index is not None]
+    cancel_index = min(cancelling) if cancelling else None
     response_index = _find(wire, lambda d, m: d == "out" and _same(m.get("id"), call_id) and ("result" in m or "error" in m))
     resumed_index = _find(wire, lambda d, m: d == "in" and m.get("method") == "tools/call" and m.get("params", {}).get("arguments", {}).get("text") == RESUMED_MARKER)
     if resumed_index is None:
         raise ReportError(f"the transcript holds no `echo` of {RESUMED_MARKER!r} (the marker each program sends)")
-    cancel = wire[cancel_index][1]["params"] if cancel_index is not None else None
+    cancel = wire[notified_index][1]["params"] if notified_index is not None else None
     after_cancel = _sent_after(wire, cancel_index, call_id, token) if cancel_index is not None else None
     return {
         "revision on the wire": _wire_revision(wire, call),
@@ -52,9 +58,11 @@ def facts(report: dict[str, Any]) -> dict[str, Any]:
         "caller saw": report.get("caller_saw"),
         "progress token": _describe_token(token, call_id),
         "cancel sent": cancel is not None,
+        "response stream closed": None if closed is None else ("a cancel" if closed.get("cancels") else "not a cancel"),
         "cancel requestId": _json(cancel.get("requestId")) if cancel else None,
         "cancel reason": cancel.get("reason") if cancel else None,
-        "cancel sent before the caller resumed": cancel_index < resumed_index if cancel_index is not None else None,
+        # Over HTTP each message travels on its own request, so their order is a race: not a fact.
+        "cancel sent before the caller resumed": cancel_index < resumed_index if cancel_index is not None and report.get("transport") == "stdio" else None,
         "other cancels": [_json(m["params"].get("requestId")) for d, m in wire if d == "in" and m.get("method") == "notifications/cancelled" and not _same(m.get("params", {}).get("requestId"), call_id)],
         "server sent after cancel": after_cancel,
         "handler": _handler(wire, cancel_index, response_index, token),
@@ -94,7 +102,7 @@ def _before_call(wire: list[tuple[str, dict[str, Any]]], call_index: int) -> str
     """What the client sent before the slow call, e.g. `initialize (proposes 2026-07-28), notifications/initialized`."""
     parts = []
     for direction, message in wire[:call_index]:
-        if direction != "in" or not isinstance(message, dict):
+        if direction != "in" or not isinstance(message, dict) or "jsonrpc" not in message:
             continue
         method = message.get("method", "a response")
         proposed = message.get("params", {}).get("protocolVersion") if method == "initialize" else None

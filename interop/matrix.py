@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import difflib
 import json
 import os
@@ -19,21 +20,24 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import facts
 
 INTEROP = Path(__file__).resolve().parent
 ROOT = INTEROP.parent
 EXPECTED = INTEROP / "expected.json"
-# The revisions and transports the matrix covers. HTTP joins TRANSPORTS once the server and the
-# scenario programs speak it.
+# The revisions and transports the matrix covers. A program that lacks a transport in its
+# `--describe` gets `skipped` cells for it.
 REVISIONS = ("2025-11-25", "2026-07-28")
-TRANSPORTS = ("stdio",)
+TRANSPORTS = ("stdio", "http")
 # One cell's run: the scenarios take about 4 s; this bounds a hang.
 CELL_TIMEOUT_S = 60
+# How long an HTTP server may take to print its address.
+SERVER_START_TIMEOUT_S = 10
 
 
 def clients(work: Path) -> dict[str, list[str]]:
@@ -66,12 +70,45 @@ def run_process(command: list[str], log_stem: Path) -> dict[str, Any]:
         raise RuntimeError(f"the report is not JSON ({error}; log: {log_stem}.json)") from None
 
 
-def run_cell(command: list[str], server: str, scenario: str, revision: str, transport: str, logs: Path) -> dict[str, Any]:
-    """One cell: its facts, or `{"error": ...}` when the run failed."""
-    arguments = ["--scenario", scenario, "--revision", revision, "--transport", transport, "--", server]
-    stem = logs / f"{scenario}-{revision}-{transport}".replace(" ", "_").replace("/", "_")
+@contextlib.contextmanager
+def http_server(server: str, log_stem: Path) -> Iterator[str]:
+    """Starts `server --http 127.0.0.1:0` in its own process group; yields its URL; stops it."""
+    log = open(f"{log_stem}.server.stderr", "w")
+    process = subprocess.Popen([server, "--http", "127.0.0.1:0"], stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        return facts.facts(run_process(command + arguments, stem))
+        url = None
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while url is None and time.monotonic() < deadline and process.poll() is None:
+            line = process.stderr.readline()
+            log.write(line)
+            if "listening on " in line:
+                url = line.split("listening on ", 1)[1].strip()
+        if url is None:
+            raise RuntimeError(f"the server printed no `listening on URL` line within {SERVER_START_TIMEOUT_S} s (log: {log_stem}.server.stderr)")
+        drain = threading.Thread(target=lambda: log.writelines(process.stderr), daemon=True)
+        drain.start()
+        yield url
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        log.close()
+
+
+def run_cell(command: list[str], server: str, scenario: str, revision: str, transport: str, logs: Path) -> dict[str, Any]:
+    """One cell: its facts, or `{"error": ...}` when the run failed. Over stdio the program starts
+    the server itself; over HTTP the runner starts it and hands the program its URL."""
+    stem = logs / f"{scenario}-{revision}-{transport}".replace(" ", "_").replace("/", "_")
+    arguments = ["--scenario", scenario, "--revision", revision, "--transport", transport, "--"]
+    try:
+        if transport == "stdio":
+            return facts.facts(run_process(command + arguments + [server], stem))
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        with http_server(server, stem) as url:
+            return facts.facts(run_process(command + arguments + [url], stem))
     except (RuntimeError, facts.ReportError) as error:
         return {"error": str(error)}
 

@@ -74,10 +74,12 @@ def matrix_table(info: dict[str, Any], scenarios: dict[str, Any]) -> str:
 
 
 def cancel_cell(facts: dict[str, Any]) -> str:
+    closed = facts.get("response stream closed")
+    stream = f"; response stream closed ({closed})" if closed else ""
     if not facts["cancel sent"]:
-        return "**not sent**"
-    timing = "before the caller resumed" if facts["cancel sent before the caller resumed"] else "**after** the caller resumed"
-    return f"requestId {facts['cancel requestId']}, reason {cell(json.dumps(facts['cancel reason']), code=True)}, {timing}"
+        return f"**not sent**{stream}"
+    timing = {True: ", before the caller resumed", False: ", **after** the caller resumed", None: ""}[facts["cancel sent before the caller resumed"]]
+    return f"requestId {facts['cancel requestId']}, reason {cell(json.dumps(facts['cancel reason']), code=True)}{timing}{stream}"
 
 
 def after_cell(facts: dict[str, Any]) -> str:

@@ -1,7 +1,9 @@
 //! Loading a book from disk for `mdbook-snippets test`: the chapters SUMMARY.md links to, in
 //! its order (or, without a SUMMARY.md, every `.md` file under the source directory, sorted),
 //! each with its includes expanded and a source map back to the files. This is the CLI's edge;
-//! the preprocessor gets its chapters from mdBook instead.
+//! the preprocessor gets its chapters from mdBook instead. A chapter that cannot be read (not
+//! UTF-8, an include that cannot be expanded) is a [`ChapterFailure`], not an error: the other
+//! chapters are still verified.
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +12,7 @@ use pulldown_cmark::{Event, Parser, Tag};
 
 use crate::config::Config;
 use crate::include::expand_includes;
+use crate::snippet::{ChapterFailure, SourceSpan};
 use crate::verify::{BookSource, ChapterSource};
 
 pub fn load(config: &Config) -> anyhow::Result<BookSource> {
@@ -27,21 +30,73 @@ pub fn load(config: &Config) -> anyhow::Result<BookSource> {
         files
     };
     let read = |relative: &Path| read_text(&config.book_root.join(relative));
-    let mut chapters = Vec::new();
+    let mut book = BookSource::default();
     for file in chapter_files {
         let path = file
             .strip_prefix(&config.book_root)
             .unwrap_or(&file)
             .to_path_buf();
-        let text = read_text(&file)?;
-        let (text, source_map) = expand_includes(&path, &text, &read)?;
-        chapters.push(ChapterSource {
-            path,
-            text,
-            source_map: Some(source_map),
-        });
+        match load_chapter(&file, &path, &read) {
+            Ok(chapter) => book.chapters.push(chapter),
+            Err(failure) => book.failures.push(failure),
+        }
     }
-    Ok(BookSource { chapters })
+    Ok(book)
+}
+
+/// Reads the chapter at `file` (`path` relative to the book root) and expands its includes.
+fn load_chapter(
+    file: &Path,
+    path: &Path,
+    read: &dyn Fn(&Path) -> anyhow::Result<String>,
+) -> Result<ChapterSource, ChapterFailure> {
+    let failure = |span: SourceSpan, message: String| ChapterFailure {
+        chapter_path: path.to_path_buf(),
+        span,
+        message,
+    };
+    let bytes = std::fs::read(file).map_err(|error| {
+        failure(
+            first_line(path),
+            format!("cannot read {}: {error}", path.display()),
+        )
+    })?;
+    let text = String::from_utf8(bytes).map_err(|error| {
+        let valid = &error.as_bytes()[..error.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|&&byte| byte == b'\n').count() + 1;
+        let column = valid.len() - valid.iter().rposition(|&byte| byte == b'\n').map_or(0, |at| at + 1) + 1;
+        failure(
+            SourceSpan {
+                path: path.to_path_buf(),
+                line,
+                column,
+            },
+            format!(
+                "{} is not UTF-8 (invalid byte at offset {})",
+                path.display(),
+                valid.len()
+            ),
+        )
+    })?;
+    let (text, source_map) = expand_includes(path, &text, read).map_err(|error| {
+        failure(
+            error.span.clone(),
+            format!("{:#}", error.error),
+        )
+    })?;
+    Ok(ChapterSource {
+        path: path.to_path_buf(),
+        text,
+        source_map: Some(source_map),
+    })
+}
+
+fn first_line(path: &Path) -> SourceSpan {
+    SourceSpan {
+        path: path.to_path_buf(),
+        line: 1,
+        column: 1,
+    }
 }
 
 /// The link targets of SUMMARY.md that are chapters (not drafts, not external links),

@@ -8,9 +8,31 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{Context, bail};
+use anyhow::{anyhow, bail};
 
 use crate::snippet::SourceSpan;
+
+/// An include that cannot be expanded, at the directive's line (in the chapter, or in the
+/// included file that holds it).
+#[derive(Debug)]
+pub struct IncludeError {
+    pub span: SourceSpan,
+    pub error: anyhow::Error,
+}
+
+impl std::fmt::Display for IncludeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}: {:#}",
+            self.span.path.display(),
+            self.span.line,
+            self.error
+        )
+    }
+}
+
+impl std::error::Error for IncludeError {}
 
 /// Expanded line -> the file and line it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,7 +62,7 @@ pub fn expand_includes(
     chapter_path: &Path,
     text: &str,
     read: &dyn Fn(&Path) -> anyhow::Result<String>,
-) -> anyhow::Result<(String, SourceMap)> {
+) -> Result<(String, SourceMap), IncludeError> {
     let mut out = Output::default();
     expand_into(
         &mut out,
@@ -76,7 +98,7 @@ fn expand_into(
     text: &str,
     read: &dyn Fn(&Path) -> anyhow::Result<String>,
     depth: usize,
-) -> anyhow::Result<()> {
+) -> Result<(), IncludeError> {
     for (index, line) in text.split_inclusive('\n').enumerate() {
         let line_number = index + 1;
         let mut rest = line;
@@ -95,22 +117,24 @@ fn expand_into(
                 continue;
             }
             out.push(&rest[..start], &path, line_number);
+            let fail = |error: anyhow::Error| IncludeError {
+                span: SourceSpan {
+                    path: path.as_ref().clone(),
+                    line: line_number,
+                    column: line.len() - rest.len() + start + 1,
+                },
+                error,
+            };
             if depth >= MAX_DEPTH {
-                bail!(
-                    "{}:{line_number}: includes nested too deeply",
-                    path.display()
-                );
+                return Err(fail(anyhow!("includes nested too deeply")));
             }
             let (file, selection) = parse_argument(argument.trim());
             let included_path = Arc::new(normalize(
                 &path.parent().unwrap_or(Path::new("")).join(file),
             ));
-            let content = read(&included_path).with_context(|| {
-                format!("{}:{line_number}: {{{{#{directive}}}}}", path.display())
-            })?;
-            let selected = select(&content, selection).with_context(|| {
-                format!("{}:{line_number}: {{{{#{directive}}}}}", path.display())
-            })?;
+            let in_directive = |error: anyhow::Error| fail(error.context(format!("{{{{#{directive}}}}}")));
+            let content = read(&included_path).map_err(in_directive)?;
+            let selected = select(&content, selection).map_err(in_directive)?;
             for (included_line, text, inside) in selected {
                 if !inside && kind == "include" {
                     continue;

@@ -1,5 +1,6 @@
 use std::fmt::Write;
 
+use anyhow::Context;
 use expect_test::{Expect, expect};
 
 use super::*;

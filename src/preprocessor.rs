@@ -224,6 +224,7 @@ mod tests {
         Report {
             snippets,
             results,
+            chapter_failures: Vec::new(),
             duration: std::time::Duration::ZERO,
         }
     }

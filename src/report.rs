@@ -7,13 +7,19 @@ use std::path::Path;
 
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 
-use crate::snippet::{Failure, FailureKind, Outcome, SnippetResult};
+use crate::snippet::{Failure, FailureKind, Outcome, SnippetResult, SourceSpan};
 use crate::verify::Report;
 
 /// The terminal report. Source excerpts are read from the files under `book_root`; a file that
 /// cannot be read just goes without an excerpt.
 pub fn human(report: &Report, book_root: &Path) -> String {
     let mut out = String::new();
+    for failure in &report.chapter_failures {
+        let title = format!("chapter {} not verified", failure.chapter_path.display());
+        let label = failure.message.lines().next().unwrap_or_default();
+        out.push_str(&excerpt_at(&failure.span, &title, label, book_root));
+        out.push_str("\n  none of this chapter's snippets ran\n\n");
+    }
     let failures: Vec<(&SnippetResult, &Failure)> = report
         .results
         .iter()
@@ -34,8 +40,18 @@ pub fn human(report: &Report, book_root: &Path) -> String {
         }
         out.push('\n');
     }
-    if !failures.is_empty() {
+    if !failures.is_empty() || !report.chapter_failures.is_empty() {
         out.push_str("failures:\n");
+        for failure in &report.chapter_failures {
+            let span = &failure.span;
+            writeln!(
+                out,
+                "    {}:{} (chapter not verified)",
+                span.path.display(),
+                span.line
+            )
+            .unwrap();
+        }
         for (result, failure) in &failures {
             let span = &failure.span;
             writeln!(
@@ -81,10 +97,14 @@ fn kind_name(kind: FailureKind) -> &'static str {
 }
 
 fn excerpt(result: &SnippetResult, failure: &Failure, book_root: &Path) -> String {
-    let span = &failure.span;
     let title = format!("snippet {} {}", result.id, kind_name(failure.kind));
     let label = failure.message.lines().next().unwrap_or_default();
-    let Ok(source) = std::fs::read_to_string(book_root.join(&span.path)) else {
+    excerpt_at(&failure.span, &title, label, book_root)
+}
+
+/// A rustc-style excerpt of the file around `span` (invalid UTF-8 shown as U+FFFD).
+fn excerpt_at(span: &SourceSpan, title: &str, label: &str, book_root: &Path) -> String {
+    let Ok(bytes) = std::fs::read(book_root.join(&span.path)) else {
         return format!(
             "error: {title}\n --> {}:{}:{}\n",
             span.path.display(),
@@ -92,6 +112,7 @@ fn excerpt(result: &SnippetResult, failure: &Failure, book_root: &Path) -> Strin
             span.column
         );
     };
+    let source = String::from_utf8_lossy(&bytes);
     // A few lines of context on each side of the failing line.
     let lines: Vec<&str> = source.split_inclusive('\n').collect();
     let failing = span.line.clamp(1, lines.len().max(1)) - 1;
@@ -112,7 +133,7 @@ fn excerpt(result: &SnippetResult, failure: &Failure, book_root: &Path) -> Strin
     let start = offset + column;
     let end = (offset + line_text.len()).max(start);
     let path = span.path.display().to_string();
-    let group = Level::ERROR.primary_title(&title).element(
+    let group = Level::ERROR.primary_title(title).element(
         Snippet::source(window.as_str())
             .line_start(first + 1)
             .fold(false)
@@ -125,6 +146,19 @@ fn excerpt(result: &SnippetResult, failure: &Failure, book_root: &Path) -> Strin
 /// `::error file=...,line=...::message` lines for GitHub Actions.
 pub fn github_annotations(report: &Report) -> String {
     let mut out = String::new();
+    for failure in &report.chapter_failures {
+        let span = &failure.span;
+        writeln!(
+            out,
+            "::error file={},line={},col={},title={}::{}",
+            escape_property(&span.path.display().to_string()),
+            span.line,
+            span.column,
+            escape_property("chapter not verified"),
+            escape_data(&failure.message)
+        )
+        .unwrap();
+    }
     for result in &report.results {
         if let Outcome::Failed(failure) = &result.outcome {
             let span = &failure.span;
@@ -159,7 +193,7 @@ pub fn junit(report: &Report) -> String {
     writeln!(
         out,
         "<testsuites><testsuite name=\"mdbook-snippets\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{:.3}\">",
-        report.results.len(),
+        report.results.len() + report.chapter_failures.len(),
         report.failed(),
         report.count(|outcome| matches!(outcome, Outcome::Skipped)),
         report.duration.as_secs_f64()
@@ -189,6 +223,17 @@ pub fn junit(report: &Report) -> String {
             write!(out, "<system-out>{}</system-out>", xml(&result.stdout)).unwrap();
         }
         out.push_str("</testcase>\n");
+    }
+    for failure in &report.chapter_failures {
+        let span = &failure.span;
+        writeln!(
+            out,
+            "  <testcase name=\"{}\" classname=\"{}\"><failure message=\"chapter not verified\">{}</failure></testcase>",
+            xml(&format!("{}:{}", span.path.display(), span.line)),
+            xml(&failure.chapter_path.display().to_string()),
+            xml(&failure.message)
+        )
+        .unwrap();
     }
     out.push_str("</testsuite></testsuites>\n");
     out

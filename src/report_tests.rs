@@ -4,7 +4,7 @@ use std::time::Duration;
 use expect_test::expect;
 
 use super::*;
-use crate::snippet::SourceSpan;
+use crate::snippet::{ChapterFailure, SourceSpan};
 
 fn span(line: usize, column: usize) -> SourceSpan {
     SourceSpan {
@@ -40,6 +40,7 @@ fn sample() -> Report {
             ),
             result("src_ch1_md_3", 11, Outcome::Skipped),
         ],
+        chapter_failures: Vec::new(),
         duration: Duration::from_millis(1500),
     }
 }
@@ -101,4 +102,48 @@ fn summary_names_skipped_only_when_some_were() {
     expect!["1 passed, 1 failed"].assert_eq(&summary(&report));
     report.results.clear();
     expect!["0 passed, 0 failed"].assert_eq(&summary(&report));
+}
+
+#[test]
+fn a_chapter_that_failed_is_one_failure_with_its_excerpt() {
+    let book = tempfile::tempdir().unwrap();
+    std::fs::create_dir(book.path().join("src")).unwrap();
+    std::fs::write(book.path().join("src/bad.md"), b"# Bad\n\nsome \xff text\n").unwrap();
+    let mut report = sample();
+    report.results.truncate(1);
+    report.chapter_failures.push(ChapterFailure {
+        chapter_path: PathBuf::from("src/bad.md"),
+        span: SourceSpan {
+            path: PathBuf::from("src/bad.md"),
+            line: 3,
+            column: 6,
+        },
+        message: "src/bad.md is not UTF-8 (invalid byte at offset 12)".to_owned(),
+    });
+    expect![[r#"
+        error: chapter src/bad.md not verified
+         --> src/bad.md:3:6
+          |
+        1 | # Bad
+        2 |
+        3 | some � text
+          |      ^^^^^^ src/bad.md is not UTF-8 (invalid byte at offset 12)
+          none of this chapter's snippets ran
+
+        failures:
+            src/bad.md:3 (chapter not verified)
+
+        finished in 1.50s
+        1 passed, 1 failed
+    "#]].assert_eq(&human(&report, book.path()));
+    expect![[r#"
+        ::error file=src/bad.md,line=3,col=6,title=chapter not verified::src/bad.md is not UTF-8 (invalid byte at offset 12)
+    "#]].assert_eq(&github_annotations(&report));
+    expect![[r#"
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites><testsuite name="mdbook-snippets" tests="2" failures="1" skipped="0" time="1.500">
+          <testcase name="src/ch1.md:3" classname="src/ch1.md"></testcase>
+          <testcase name="src/bad.md:3" classname="src/bad.md"><failure message="chapter not verified">src/bad.md is not UTF-8 (invalid byte at offset 12)</failure></testcase>
+        </testsuite></testsuites>
+    "#]].assert_eq(&junit(&report));
 }

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::snippet::ChapterFailure;
 use crate::verify::Located;
 
 /// What the command line asked for; the default selects every snippet.
@@ -70,6 +71,76 @@ pub fn select(located: &[Located], selection: &Selection) -> Vec<bool> {
                 .is_none_or(|partition| share % partition.count + 1 == partition.index)
         })
         .collect()
+}
+
+/// A selection that leaves nothing to verify in a book that has snippets is a usage error (a
+/// typo in `--filter` would otherwise pass as `0 passed, 0 failed`); the message says which
+/// option matched nothing. Snippets that match but are `ignore` count as matched: they are
+/// reported as skipped.
+pub fn check_selection(located: &[Located], selection: &Selection) -> Result<(), String> {
+    if located.is_empty() {
+        return Ok(());
+    }
+    let in_chapters: Vec<&Located> = located
+        .iter()
+        .filter(|located| chapter_matches(&located.snippet.chapter_path, &selection.chapters))
+        .collect();
+    if in_chapters.is_empty() {
+        let patterns: Vec<String> = selection
+            .chapters
+            .iter()
+            .map(|pattern| format!("`{pattern}`"))
+            .collect();
+        return Err(format!(
+            "--chapter {} matched no chapter with snippets (the book has {} snippet(s))",
+            patterns.join(", "),
+            located.len()
+        ));
+    }
+    let matched: Vec<&Located> = in_chapters
+        .into_iter()
+        .filter(|located| {
+            selection
+                .filter
+                .as_deref()
+                .is_none_or(|filter| filter_matches(located, filter))
+        })
+        .collect();
+    if let (true, Some(filter)) = (matched.is_empty(), &selection.filter) {
+        let scope = if selection.chapters.is_empty() {
+            "the book"
+        } else {
+            "the chapters --chapter selects"
+        };
+        return Err(format!(
+            "--filter `{filter}` matched no snippet in {scope} (a `PATH:LINE` must name the \
+             opening fence or a code line; other text is matched against snippet ids)"
+        ));
+    }
+    let runnable = matched
+        .iter()
+        .filter(|located| !located.snippet.attributes.ignore)
+        .count();
+    if let Some(partition) = selection.partition
+        && runnable > 0
+        && runnable < partition.index
+    {
+        return Err(format!(
+            "--partition {}/{} matched no snippet: only {runnable} snippet(s) to share out",
+            partition.index, partition.count
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a chapter that failed as a whole belongs in this run's report: it does when
+/// `--chapter` selects it, and with `--partition` only in share 1, so that a CI matrix reports
+/// it once.
+pub fn selection_reports(selection: &Selection, failure: &ChapterFailure) -> bool {
+    chapter_matches(&failure.chapter_path, &selection.chapters)
+        && selection
+            .partition
+            .is_none_or(|partition| partition.index == 1)
 }
 
 fn chapter_matches(chapter_path: &Path, chapters: &[String]) -> bool {

@@ -123,3 +123,16 @@ pub enum ArtifactKind {
     Text,
     Svg,
 }
+
+/// A chapter whose snippets cannot be verified at all: it is not UTF-8, an include in it cannot
+/// be expanded, or a fence in it is never closed. The rest of the book still runs; the chapter
+/// is one failed entry of the report, at `span`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChapterFailure {
+    /// The chapter file, relative to the book root.
+    pub chapter_path: PathBuf,
+    /// The offending place (the unclosed fence, the include directive, the first invalid
+    /// byte), else line 1 of the chapter.
+    pub span: SourceSpan,
+    pub message: String,
+}

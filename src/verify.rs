@@ -16,8 +16,8 @@ use crate::generate::{PlannedSnippet, module_file, snippet_module};
 use crate::include::SourceMap;
 use crate::progress::Progress;
 use crate::run::{RunRequest, run_all};
-use crate::select::{Selection, select};
-use crate::snippet::{Outcome, Snippet, SnippetResult, SourceSpan};
+use crate::select::{Selection, check_selection, select, selection_reports};
+use crate::snippet::{ChapterFailure, Outcome, Snippet, SnippetResult, SourceSpan};
 use crate::workspace::Workspace;
 use crate::{build, judge};
 
@@ -25,6 +25,8 @@ use crate::{build, judge};
 #[derive(Debug, Clone, Default)]
 pub struct BookSource {
     pub chapters: Vec<ChapterSource>,
+    /// The chapters that could not be loaded (not UTF-8, an include that cannot be expanded).
+    pub failures: Vec<ChapterFailure>,
 }
 
 #[derive(Debug, Clone)]
@@ -53,6 +55,8 @@ pub struct Report {
     pub snippets: Vec<Snippet>,
     /// One per snippet, same order.
     pub results: Vec<SnippetResult>,
+    /// Chapters whose snippets could not be verified at all; each counts as one failure.
+    pub chapter_failures: Vec<ChapterFailure>,
     pub duration: Duration,
 }
 
@@ -64,22 +68,25 @@ impl Report {
             .count()
     }
 
+    /// Failed snippets plus chapters that could not be verified.
     pub fn failed(&self) -> usize {
-        self.count(|outcome| matches!(outcome, Outcome::Failed(_)))
+        self.count(|outcome| matches!(outcome, Outcome::Failed(_))) + self.chapter_failures.len()
     }
 }
 
 /// Verifies every Rust snippet of `book` and returns one result per snippet (in book order,
-/// alongside the snippets themselves). A failing snippet is a result; `Err` means the tool
-/// could not do its job (a chapter it cannot parse, cargo missing, a harness that does not
-/// build).
+/// alongside the snippets themselves). A failing snippet is a result, and so is a chapter that
+/// cannot be read; `Err` means the tool could not do its job (a selection that matches nothing,
+/// cargo missing, a harness that does not build).
 pub fn verify(
     book: &BookSource,
     config: &Config,
     options: &VerifyOptions,
 ) -> anyhow::Result<Report> {
     let started = Instant::now();
-    let located = extract_book(book)?;
+    let (located, mut chapter_failures) = extract_book(book);
+    check_selection(&located, &options.selection).map_err(anyhow::Error::msg)?;
+    chapter_failures.retain(|failure| selection_reports(&options.selection, failure));
     let mut results: Vec<Option<SnippetResult>> = vec![None; located.len()];
     let progress = Progress::new(options.progress);
     let mut pending = Vec::new();
@@ -142,6 +149,7 @@ pub fn verify(
             .into_iter()
             .map(|result| result.expect("every snippet is judged"))
             .collect(),
+        chapter_failures,
         duration: started.elapsed(),
     })
 }
@@ -192,18 +200,28 @@ impl Located {
     }
 }
 
-fn extract_book(book: &BookSource) -> anyhow::Result<Vec<Located>> {
+/// The snippets of every chapter, and the chapters that failed (those `book` could not load,
+/// then those whose Markdown cannot be read for snippets, such as an unclosed fence).
+fn extract_book(book: &BookSource) -> (Vec<Located>, Vec<ChapterFailure>) {
     let mut located = Vec::new();
+    let mut failures = book.failures.clone();
     for chapter in &book.chapters {
         let map = chapter.source_map.clone().map(Arc::new);
         let locate = |span: &SourceSpan| match &map {
             Some(map) => map.locate(span.line, span.column),
             None => span.clone(),
         };
-        let snippets = extract(&chapter.path, &chapter.text).map_err(|mut error| {
-            error.span = locate(&error.span);
-            anyhow::Error::new(error)
-        })?;
+        let snippets = match extract(&chapter.path, &chapter.text) {
+            Ok(snippets) => snippets,
+            Err(error) => {
+                failures.push(ChapterFailure {
+                    chapter_path: chapter.path.clone(),
+                    span: locate(&error.span),
+                    message: error.message,
+                });
+                continue;
+            }
+        };
         for mut snippet in snippets {
             let expanded_fence_line = snippet.span.line;
             snippet.span = locate(&snippet.span);
@@ -224,7 +242,7 @@ fn extract_book(book: &BookSource) -> anyhow::Result<Vec<Located>> {
         }
         entry.snippet.id = id;
     }
-    Ok(located)
+    (located, failures)
 }
 
 /// What the pipeline needs to know about one snippet to build, run and cache it.

@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 
 // The slow call every scenario stops: 15 steps of 200 ms, so 3 s if nobody stops it.
@@ -77,7 +78,7 @@ function describe() {
         package: '@modelcontextprotocol/sdk',
         version: sdkVersion(),
         revisions: REVISIONS.filter(revision => SUPPORTED_PROTOCOL_VERSIONS.includes(revision)),
-        transports: ['stdio'],
+        transports: ['stdio', 'http'],
         scenarios: Object.keys(SCENARIOS)
     };
 }
@@ -87,16 +88,20 @@ async function toolJson(client, name) {
     return JSON.parse(result.content[0].text);
 }
 
-async function run(scenario, revision, server) {
+async function run(scenario, revision, transportName, server) {
     if (revision !== 'default' && !SUPPORTED_PROTOCOL_VERSIONS.includes(revision)) {
         throw new Error(`this SDK does not speak ${revision} (it supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
     }
-    const transport = new StdioClientTransport({ command: server[0], args: server.slice(1), stderr: 'inherit' });
+    // stdio: the SDK starts the server command; http: the runner started it and passes its URL.
+    const transport =
+        transportName === 'stdio'
+            ? new StdioClientTransport({ command: server[0], args: server.slice(1), stderr: 'inherit' })
+            : new StreamableHTTPClientTransport(new URL(server[0]));
     const client = new Client({ name: 'mcp-interop', version: '0.1.0' });
     // The SDK offers no way to pick the revision: it proposes its latest and accepts what the
     // server answers, so a forced revision is checked after the handshake.
     await client.connect(transport, { timeout: 10_000 });
-    const report = { scenario, revision, transport: 'stdio' };
+    const report = { scenario, revision, transport: transportName };
     const started = Date.now();
     report.caller_saw = await SCENARIOS[scenario](client);
     // A marker in the transcript: whatever the SDK had written by now precedes it.
@@ -125,17 +130,17 @@ async function main() {
     if (!(values.scenario in SCENARIOS)) {
         throw new Error(`unknown scenario \`${values.scenario}\` (expected one of: ${Object.keys(SCENARIOS).join(', ')})`);
     }
-    if (values.transport !== 'stdio') {
-        throw new Error(`unsupported transport \`${values.transport}\` (expected stdio)`);
+    if (values.transport !== 'stdio' && values.transport !== 'http') {
+        throw new Error(`unsupported transport \`${values.transport}\` (expected stdio or http)`);
     }
     if (!values.revision || positionals.length === 0) {
-        throw new Error('--revision and the server command (after --) are required');
+        throw new Error('--revision and, after --, the server command (stdio) or URL (http) are required');
     }
     const deadline = setTimeout(() => {
         console.error('scenarios.mjs: error: gave up after 20 s');
         process.exit(2);
     }, 20_000);
-    const report = await run(values.scenario, values.revision, positionals);
+    const report = await run(values.scenario, values.revision, values.transport, positionals);
     clearTimeout(deadline);
     console.log(JSON.stringify(report));
 }

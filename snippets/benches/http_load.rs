@@ -2,12 +2,12 @@
 //! --bench http_load`). Many concurrent 2026-07-28 clients issue `tools/call` requests; a
 //! seeded share of them is cancelled by closing the response stream mid-call. Reports throughput,
 //! latency percentiles and the process RSS per round, and checks that the server keeps serving,
-//! that every request ended exactly once (one handler start, one ending, at most one response),
-//! and that no handler is left running. Bounded: `CLIENTS` x `CALLS` per round, `ROUNDS` rounds,
-//! and a time limit per request.
-//!
-//! The server keeps a transcript of every message by design, so memory grows with it; the report
-//! shows RSS against the transcript's length so growth beyond it would stand out.
+//! that every request of each round ended exactly once (one handler start, one ending, at most
+//! one response), that no handler is left running, and that memory stays flat: the server keeps
+//! the last `HISTORY_LIMIT` transcript messages and handler log lines, as the binary does
+//! (`--transcript-limit`), so once the warm-up rounds have filled that ring, RSS must not grow by
+//! more than `RSS_TOLERANCE_MIB`. Bounded: `CLIENTS` x `CALLS` per round, `ROUNDS` rounds, and a
+//! time limit per request.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -17,7 +17,14 @@ use serde_json::{Value, json};
 
 const CLIENTS: usize = 64;
 const CALLS: usize = 100;
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 6;
+/// Rounds that fill the history ring (a round records about 2 x CLIENTS x CALLS entries) and
+/// warm the allocator before memory is measured.
+const WARM_UP_ROUNDS: usize = 2;
+/// The history the server keeps: more than one round, so each round can be checked whole.
+const HISTORY_LIMIT: usize = 16_384;
+/// How much RSS may grow after the warm-up before memory counts as not flat.
+const RSS_TOLERANCE_MIB: u64 = 16;
 /// One request in `CANCEL_EVERY` is a `slow` call cancelled by closing its stream.
 const CANCEL_EVERY: u64 = 4;
 const REQUEST_LIMIT: Duration = Duration::from_secs(30);
@@ -36,6 +43,7 @@ async fn run() {
         .serve_http()
         .await
         .expect("serving HTTP");
+    http.limit_history(HISTORY_LIMIT);
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(CLIENTS)
         .build()
@@ -44,6 +52,8 @@ async fn run() {
         "http_load: {CLIENTS} clients x {CALLS} calls x {ROUNDS} rounds, 1 in {CANCEL_EVERY} cancelled by closing the stream"
     );
     let mut all_latencies = Vec::new();
+    let mut rss_after_warm_up = 0;
+    let mut rss_peak = 0;
     for round in 0..ROUNDS {
         let started = Instant::now();
         let mut tasks = Vec::new();
@@ -94,17 +104,31 @@ async fn run() {
             .await
             .expect("handlers stop after the round");
         let requests = CLIENTS * CALLS;
+        let rss_mib = rss_kib() / 1024;
         println!(
-            "round {round}: {requests} requests in {:.2} s = {:.0} req/s; echo latency {}; RSS {} MiB; transcript {} messages",
+            "round {round}: {requests} requests in {:.2} s = {:.0} req/s; echo latency {}; RSS {rss_mib} MiB; transcript {} kept, {} dropped",
             elapsed.as_secs_f64(),
             requests as f64 / elapsed.as_secs_f64(),
             percentiles(&mut latencies),
-            rss_kib() / 1024,
             http.transcript().len(),
+            http.transcript().dropped(),
         );
+        check_exactly_once(&http, round);
+        if round + 1 == WARM_UP_ROUNDS {
+            rss_after_warm_up = rss_mib;
+        }
+        rss_peak = rss_peak.max(rss_mib);
         all_latencies.extend(latencies);
     }
-    check_exactly_once(&http);
+    let growth = rss_peak.saturating_sub(rss_after_warm_up);
+    println!(
+        "memory: RSS {rss_after_warm_up} MiB after {WARM_UP_ROUNDS} warm-up rounds, peak {rss_peak} MiB over the next {}: growth {growth} MiB (limit {RSS_TOLERANCE_MIB} MiB)",
+        ROUNDS - WARM_UP_ROUNDS
+    );
+    assert!(
+        growth <= RSS_TOLERANCE_MIB,
+        "memory is not flat: RSS grew {growth} MiB after the warm-up"
+    );
     let body = post(
         &reqwest::Client::new(),
         &http.url(),
@@ -120,7 +144,7 @@ async fn run() {
         percentiles(&mut all_latencies)
     );
     println!(
-        "http_load: ok (every request ended exactly once, no handler left running, server still serving)"
+        "http_load: ok (every request ended exactly once, no handler left running, memory flat, server still serving)"
     );
 }
 
@@ -148,10 +172,17 @@ async fn post(
         .await
 }
 
-/// Every handler started once and ended once; no request got two responses.
-fn check_exactly_once(http: &HttpServer) {
+/// Every handler of `round` started once and ended once; no request of it got two responses.
+/// The server's history holds more than a round, so the whole round is still there.
+fn check_exactly_once(http: &HttpServer, round: usize) {
+    let prefix = format!("\"r{round}-");
+    let log: Vec<String> = http
+        .handler_log()
+        .into_iter()
+        .filter(|line| line.contains(&prefix))
+        .collect();
     let mut endings: HashMap<String, (usize, usize)> = HashMap::new();
-    for line in http.handler_log() {
+    for line in &log {
         let (label, what) = line.split_once(' ').expect("`label what` log lines");
         let entry = endings.entry(label.to_owned()).or_default();
         if what == "started" {
@@ -170,19 +201,21 @@ fn check_exactly_once(http: &HttpServer) {
     );
     let mut responses: HashMap<String, usize> = HashMap::new();
     for wire in http.transcript().messages() {
-        if wire.direction == Direction::Out && wire.message.get("method").is_none() {
+        let in_round = wire.message["id"]
+            .as_str()
+            .is_some_and(|id| id.starts_with(&prefix[1..]));
+        if in_round && wire.direction == Direction::Out && wire.message.get("method").is_none() {
             *responses.entry(wire.message["id"].to_string()).or_default() += 1;
         }
     }
     let doubled: Vec<_> = responses.iter().filter(|(_, count)| **count > 1).collect();
     assert!(doubled.is_empty(), "requests answered twice: {doubled:?}");
-    let cancelled = http
-        .handler_log()
+    let cancelled = log
         .iter()
         .filter(|line| line.contains("stopped by cancel"))
         .count();
     println!(
-        "checked: {} handlers, each started and ended once ({cancelled} stopped by a closed stream)",
+        "  checked round {round}: {} handlers, each started and ended once ({cancelled} stopped by a closed stream)",
         endings.len()
     );
 }

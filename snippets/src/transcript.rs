@@ -2,10 +2,11 @@
 //! directions. A `Transcript` is a cheap shared handle; the server (or the `Driver`) records into
 //! it while a snippet reads it. Rendering lives in `render` (compact text) and `svg` (diagram).
 
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Which way a message travelled, seen from the transcript's owner (see [`Side`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -48,11 +49,31 @@ impl WireMessage {
 }
 
 /// A shared, append-only record of the messages on one connection (or on several connections of
-/// the same server, interleaved in the order the server saw them).
+/// the same server, interleaved in the order the server saw them). Unbounded by default, so a
+/// snippet sees every message; a long-running server bounds it with [`Transcript::set_limit`]
+/// to the last N messages, and then says how many earlier ones it dropped.
 #[derive(Clone, Debug)]
 pub struct Transcript {
     side: Side,
-    messages: Arc<Mutex<Vec<WireMessage>>>,
+    log: Arc<Mutex<Log>>,
+}
+
+#[derive(Debug, Default)]
+struct Log {
+    messages: VecDeque<WireMessage>,
+    limit: Option<usize>,
+    dropped: u64,
+}
+
+impl Log {
+    fn trim(&mut self) {
+        if let Some(limit) = self.limit {
+            while self.messages.len() > limit {
+                self.messages.pop_front();
+                self.dropped += 1;
+            }
+        }
+    }
 }
 
 impl Transcript {
@@ -60,13 +81,27 @@ impl Transcript {
     pub fn new(side: Side) -> Transcript {
         Transcript {
             side,
-            messages: Arc::default(),
+            log: Arc::default(),
         }
     }
 
-    /// Appends one message.
+    /// Keeps only the last `limit` messages from now on (a ring), counting the ones dropped.
+    pub fn set_limit(&self, limit: usize) {
+        let mut log = self.lock();
+        log.limit = Some(limit);
+        log.trim();
+    }
+
+    /// How many earlier messages were dropped to stay within the limit (0 when unbounded).
+    pub fn dropped(&self) -> u64 {
+        self.lock().dropped
+    }
+
+    /// Appends one message (dropping the oldest when a limit is set and reached).
     pub fn record(&self, direction: Direction, message: Value) {
-        self.lock().push(WireMessage { direction, message });
+        let mut log = self.lock();
+        log.messages.push_back(WireMessage { direction, message });
+        log.trim();
     }
 
     /// Who records this transcript.
@@ -74,14 +109,25 @@ impl Transcript {
         self.side
     }
 
-    /// A snapshot of the messages so far, in order.
+    /// A snapshot of the messages so far, in order. When earlier messages were dropped (see
+    /// [`Transcript::set_limit`]), the first entry is a marker saying how many: an `In` entry
+    /// whose message is `{"transcript": "dropped", "dropped": N, "limit": L, "detail": ...}`, an
+    /// object without `jsonrpc`, like the transport events.
     pub fn messages(&self) -> Vec<WireMessage> {
-        self.lock().clone()
+        let log = self.lock();
+        let marker = (log.dropped > 0).then(|| WireMessage {
+            direction: Direction::In,
+            message: dropped_marker(log.dropped, log.limit.unwrap_or(0)),
+        });
+        marker
+            .into_iter()
+            .chain(log.messages.iter().cloned())
+            .collect()
     }
 
-    /// How many messages were recorded so far.
+    /// How many messages the transcript holds (without the dropped ones).
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.lock().messages.len()
     }
 
     /// Whether nothing was recorded yet.
@@ -105,10 +151,18 @@ impl Transcript {
         crate::svg::sequence_diagram(&self.messages(), self.side)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<WireMessage>> {
-        // A panic while holding the lock cannot leave the vector half-written.
-        self.messages
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, Log> {
+        // A panic while holding the lock cannot leave the log half-written.
+        self.log.lock().unwrap_or_else(|poison| poison.into_inner())
     }
+}
+
+/// The marker standing for `dropped` messages no longer kept.
+fn dropped_marker(dropped: u64, limit: usize) -> Value {
+    json!({
+        "transcript": "dropped",
+        "dropped": dropped,
+        "limit": limit,
+        "detail": format!("{dropped} earlier messages dropped: the transcript keeps the last {limit}"),
+    })
 }

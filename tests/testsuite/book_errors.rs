@@ -1,6 +1,15 @@
-//! Books the tool cannot verify: each is exit code 2 with one message that names the place.
+//! Bad input. A chapter the tool cannot read snippets from (not UTF-8, an unclosed fence, an
+//! include that cannot be expanded) is one failed entry of the report, at its `PATH:LINE` with
+//! an excerpt, and the other chapters' snippets still run (exit 1). A book nothing can run in
+//! (a malformed book.toml, an unknown key, a missing harness) is exit 2 with one message that
+//! names the place.
+
+use expect_test::expect;
 
 use crate::support::{book, harness_dir, write_bytes};
+
+/// A chapter whose one snippet passes, to show the rest of the book still runs.
+const GOOD: (&str, &str) = ("src/good.md", "# Good\n\n```rust\nprintln!(\"fine\");\n```\n");
 
 #[test]
 fn malformed_book_toml() {
@@ -24,22 +33,107 @@ fn unknown_key_is_named() {
 
 #[test]
 fn non_utf8_chapter() {
-    let book = book(&[("src/SUMMARY.md", "- [Bad](bad.md)\n")]);
-    write_bytes(book.path(), "src/bad.md", b"# Bad \xff\xfe\n");
-    book.test(&[])
-        .code(2)
-        .stderr_contains("bad.md is not UTF-8");
+    let book = book(&[
+        ("src/SUMMARY.md", "- [Bad](bad.md)\n- [Good](good.md)\n"),
+        GOOD,
+    ]);
+    write_bytes(book.path(), "src/bad.md", b"# Bad\n\nText \xff\xfe here.\n");
+    let output = book.test(&["--quiet"]);
+    output.code(1);
+    expect![[r#"
+        error: chapter src/bad.md not verified
+         --> src/bad.md:3:6
+          |
+        1 | # Bad
+        2 |
+        3 | Text �� here.
+          |      ^^^^^^^^ src/bad.md is not UTF-8 (invalid byte at offset 12)
+          none of this chapter's snippets ran
+
+        failures:
+            src/bad.md:3 (chapter not verified)
+
+        finished in [TIME]
+        1 passed, 1 failed
+    "#]]
+    .assert_eq(&output.stdout());
 }
 
 #[test]
 fn unterminated_fence() {
-    let book = book(&[(
-        "src/a.md",
-        "# A\n\n```rust\nfn main() {}\n\nThe rest of the chapter.\n",
-    )]);
-    book.test(&[])
-        .code(2)
-        .stderr_contains("src/a.md:3:1: unterminated code fence: no closing ``` line");
+    let book = book(&[
+        (
+            "src/a.md",
+            "# A\n\n```rust\nprintln!(\"before\");\n```\n\n```rust\nfn main() {}\n\nThe rest of the chapter.\n",
+        ),
+        GOOD,
+    ]);
+    let output = book.test(&["--quiet"]);
+    output.code(1);
+    expect![[r#"
+        error: chapter src/a.md not verified
+         --> src/a.md:7:1
+          |
+        5 | ```
+        6 |
+        7 | ```rust
+          | ^^^^^^^ unterminated code fence: no closing ``` line
+        8 | fn main() {}
+        9 |
+          |
+          none of this chapter's snippets ran
+
+        failures:
+            src/a.md:7 (chapter not verified)
+
+        finished in [TIME]
+        1 passed, 1 failed
+    "#]]
+    .assert_eq(&output.stdout());
+}
+
+#[test]
+fn missing_include() {
+    let book = book(&[
+        ("src/a.md", "# A\n\n```rust\n{{#include nothing.rs}}\n```\n"),
+        GOOD,
+    ]);
+    let output = book.test(&["--quiet"]);
+    output.code(1);
+    expect![[r#"
+        error: chapter src/a.md not verified
+         --> src/a.md:4:1
+          |
+        2 |
+        3 | ```rust
+        4 | {{#include nothing.rs}}
+          | ^^^^^^^^^^^^^^^^^^^^^^^ cannot expand an include: {{#include nothing.rs}}: reading [ROOT]/src/nothing.rs: No such file or directory (os error 2)
+        5 | ```
+          |
+          none of this chapter's snippets ran
+
+        failures:
+            src/a.md:4 (chapter not verified)
+
+        finished in [TIME]
+        1 passed, 1 failed
+    "#]]
+    .assert_eq(&output.stdout());
+}
+
+#[test]
+fn broken_chapters_outside_the_selection_are_not_reported() {
+    let book = book(&[
+        ("src/a.md", "# A\n\n```rust\nfn main() {}\n"),
+        GOOD,
+    ]);
+    let output = book.test(&["--quiet", "--chapter", "good"]);
+    output.code(0);
+    expect![[r#"
+        finished in [TIME]
+        1 passed, 0 failed
+    "#]]
+    .assert_eq(&output.stdout());
 }
 
 #[test]
@@ -54,14 +148,6 @@ fn missing_harness() {
     book.test(&[])
         .code(2)
         .stderr_contains("harness crate not found");
-}
-
-#[test]
-fn missing_include() {
-    let book = book(&[("src/a.md", "```rust\n{{#include nothing.rs}}\n```\n")]);
-    book.test(&[])
-        .code(2)
-        .stderr_contains("src/a.md:2: {{#include nothing.rs}}");
 }
 
 #[test]

@@ -40,13 +40,6 @@ fn chapter_and_name_filters() {
         1 passed, 0 failed, 3 skipped
     "#]]
     .assert_eq(&ran(output.code(0)));
-    // `PATH:LINE` is exact: line 3 (a closing fence) selects nothing, never line 30.
-    let output = book.test(&["--filter", "one.md:3"]);
-    expect![[r#"
-
-        0 passed, 0 failed, 4 skipped
-    "#]]
-    .assert_eq(&ran(output.code(0)));
     let output = book.test(&["--filter", "one.md:31"]);
     expect![[r#"
         test src/one.md:30 ... ok
@@ -59,6 +52,28 @@ fn chapter_and_name_filters() {
         1 passed, 0 failed, 3 skipped
     "#]]
     .assert_eq(&ran(output.code(0)));
+}
+
+#[test]
+fn a_selection_that_matches_nothing_is_a_usage_error() {
+    let book = two_chapters();
+    let stderr = |args: &[&str]| book.test(args).code(2).stderr();
+    // `PATH:LINE` is exact: line 3 (a closing fence) selects nothing, never line 30.
+    expect![[r#"
+        error: --filter `one.md:3` matched no snippet in the book (a `PATH:LINE` must name the opening fence or a code line; other text is matched against snippet ids)
+    "#]].assert_eq(&stderr(&["--filter", "one.md:3"]));
+    expect![[r#"
+        error: --filter `no_such_snippet` matched no snippet in the book (a `PATH:LINE` must name the opening fence or a code line; other text is matched against snippet ids)
+    "#]].assert_eq(&stderr(&["--filter", "no_such_snippet"]));
+    expect![[r#"
+        error: --chapter `three`, `four` matched no chapter with snippets (the book has 4 snippet(s))
+    "#]].assert_eq(&stderr(&["--chapter", "three", "--chapter", "four"]));
+    expect![[r#"
+        error: --filter `src_one_md` matched no snippet in the chapters --chapter selects (a `PATH:LINE` must name the opening fence or a code line; other text is matched against snippet ids)
+    "#]].assert_eq(&stderr(&["--chapter", "part/", "--filter", "src_one_md"]));
+    expect![[r#"
+        error: --partition 5/5 matched no snippet: only 4 snippet(s) to share out
+    "#]].assert_eq(&stderr(&["--partition", "5/5"]));
 }
 
 #[test]

@@ -53,6 +53,12 @@ impl HttpServer {
     pub fn server(&self) -> &TestServer {
         &self.server
     }
+
+    /// Bounds the transcript and the handler log to their last `limit` entries, as the binary
+    /// does, for long runs such as a load test (see [`Core::limit_history`]).
+    pub fn limit_history(&self, limit: usize) {
+        self.server.core().limit_history(limit);
+    }
 }
 
 impl std::ops::Deref for HttpServer {
@@ -130,8 +136,13 @@ pub async fn serve(core: Arc<Core>, listener: TcpListener, stop: CancellationTok
 /// Serves a fresh core (with the conformance suite's fixtures when asked) on `address` (the
 /// `mcp-testserver --http ADDR [--conformance]` binary): prints
 /// `mcp-testserver: listening on http://ADDR/mcp` on stderr, serves until SIGINT or SIGTERM, then reports
-/// the violations it saw on stderr.
-pub async fn serve_address(address: SocketAddr, conformance_fixtures: bool) -> anyhow::Result<()> {
+/// the violations it saw on stderr. The transcript and handler log keep the last
+/// `history_limit` entries (see [`Core::limit_history`]).
+pub async fn serve_address(
+    address: SocketAddr,
+    conformance_fixtures: bool,
+    history_limit: usize,
+) -> anyhow::Result<()> {
     let listener = TcpListener::bind(address)
         .await
         .with_context(|| format!("binding {address}"))?;
@@ -147,6 +158,7 @@ pub async fn serve_address(address: SocketAddr, conformance_fixtures: bool) -> a
     } else {
         Core::default()
     });
+    core.limit_history(history_limit);
     let stop = CancellationToken::new();
     let server = tokio::spawn(serve(core.clone(), listener, stop.clone()));
     wait_for_termination().await?;

@@ -2,7 +2,7 @@
 //! "slow#3 stopped by cancel after step 2", ...). Snippets wait on it to know that a call is
 //! provably in flight, or that the server went idle.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -16,7 +16,24 @@ const WAIT_LIMIT: Duration = Duration::from_secs(3600);
 #[derive(Debug)]
 pub struct Handlers {
     running: watch::Sender<BTreeMap<String, usize>>,
-    log: Mutex<Vec<String>>,
+    log: Mutex<HandlerLog>,
+}
+
+/// The handler log: every line, or the last `limit` lines of a long-running server.
+#[derive(Debug, Default)]
+struct HandlerLog {
+    lines: VecDeque<String>,
+    limit: Option<usize>,
+    dropped: u64,
+}
+
+impl HandlerLog {
+    fn trim(&mut self) {
+        while self.limit.is_some_and(|limit| self.lines.len() > limit) {
+            self.lines.pop_front();
+            self.dropped += 1;
+        }
+    }
 }
 
 impl Default for Handlers {
@@ -47,20 +64,34 @@ impl Handlers {
         });
     }
 
-    /// Appends a line to the handler log.
+    /// Appends a line to the handler log (dropping the oldest past the limit, if one is set).
     pub fn log(&self, line: String) {
-        self.log
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner())
-            .push(line);
+        let mut log = self.lock_log();
+        log.lines.push_back(line);
+        log.trim();
     }
 
-    /// The handler log so far.
+    /// Keeps only the last `limit` lines of the handler log from now on.
+    pub fn set_log_limit(&self, limit: usize) {
+        let mut log = self.lock_log();
+        log.limit = Some(limit);
+        log.trim();
+    }
+
+    /// The handler log so far; when earlier lines were dropped, the first line says how many
+    /// (`... N earlier lines dropped`).
     pub fn entries(&self) -> Vec<String> {
-        self.log
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner())
-            .clone()
+        let log = self.lock_log();
+        let marker =
+            (log.dropped > 0).then(|| format!("... {} earlier lines dropped", log.dropped));
+        marker
+            .into_iter()
+            .chain(log.lines.iter().cloned())
+            .collect()
+    }
+
+    fn lock_log(&self) -> std::sync::MutexGuard<'_, HandlerLog> {
+        self.log.lock().unwrap_or_else(|poison| poison.into_inner())
     }
 
     /// Resolves once a handler of `tool` is running.

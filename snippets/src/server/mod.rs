@@ -24,6 +24,10 @@ use crate::violations::ViolationLog;
 pub use handlers::Handlers;
 pub use lines::MAX_LINE_BYTES;
 
+/// How many transcript messages and handler log lines the `mcp-testserver` binary keeps by
+/// default (`--transcript-limit`); in-process servers keep everything.
+pub const DEFAULT_HISTORY_LIMIT: usize = 10_000;
+
 /// The name the server gives in `serverInfo`.
 pub const SERVER_NAME: &str = "mcp-testserver";
 
@@ -43,6 +47,8 @@ pub struct Core {
     transcript_replies: std::sync::Mutex<std::collections::HashSet<String>>,
     /// Whether the conformance suite's fixtures (`test_*` tools, resources, prompts) are served.
     conformance_fixtures: bool,
+    /// Open `subscriptions/listen` streams (fixtures only).
+    listeners: fixtures::listen::Listeners,
 }
 
 impl Default for Core {
@@ -55,11 +61,20 @@ impl Default for Core {
             tasks: tasks::TaskStore::default(),
             transcript_replies: Default::default(),
             conformance_fixtures: false,
+            listeners: Default::default(),
         }
     }
 }
 
 impl Core {
+    /// Bounds what the core remembers to the last `limit` transcript messages and handler log
+    /// lines, so a long-running server (the binary) keeps flat memory; in-process servers keep
+    /// everything.
+    pub fn limit_history(&self, limit: usize) {
+        self.transcript.set_limit(limit);
+        self.handlers.set_log_limit(limit);
+    }
+
     /// A core that also serves the official conformance suite's fixtures (see `fixtures`).
     pub fn with_conformance_fixtures() -> Core {
         Core {

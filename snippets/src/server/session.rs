@@ -235,16 +235,18 @@ impl Session {
             ("tools/list", _) => {
                 let mut tools = tools::definitions();
                 if super::fixtures::enabled(&self.core) {
-                    tools.extend(super::fixtures::tool_definitions());
+                    tools.extend(super::fixtures::tool_definitions(revision));
                 }
                 Ok(cacheable(json!({"tools": tools}), revision))
             }
-            ("tools/call", _) if super::fixtures::is_fixture_call(&self.core, &params) => {
+            ("tools/call", _)
+                if super::fixtures::is_fixture_call(&self.core, &params, revision) =>
+            {
                 return super::fixtures::call_tool(self, id, key, revision, params);
             }
             ("tools/call", _) => return self.call_tool(id, key, revision, params),
             (method, _) if super::fixtures::handles(&self.core, method, revision) => {
-                let answer = super::fixtures::handle(self, method, &params);
+                let answer = super::fixtures::handle(self, method, revision, &params);
                 let cached = matches!(
                     method,
                     "resources/list"
@@ -256,6 +258,11 @@ impl Session {
                     Ok(result) if cached => Ok(cacheable(result, revision)),
                     other => other,
                 }
+            }
+            ("subscriptions/listen", Revision::V2026_07_28)
+                if super::fixtures::enabled(&self.core) =>
+            {
+                return super::fixtures::listen::listen(self, id, key, &params);
             }
             ("tasks/get" | "tasks/cancel", _)
             | ("tasks/result" | "tasks/list", Revision::V2025_11_25)
