@@ -61,7 +61,7 @@ impl Attributes {
     }
 }
 
-/// Runs a snippet body: see the module docs and `snippets/CONTRACT.md`. Never returns.
+/// Runs a snippet body: see the module docs and ARCHITECTURE.md, "The harness protocol". Never returns.
 pub fn snippet_main<F, Fut, E>(body: F)
 where
     F: Fn() -> Fut,
