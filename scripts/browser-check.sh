@@ -10,7 +10,7 @@ if ! command -v chromium >/dev/null; then
 fi
 scripts/install-mdbook.sh >/dev/null
 (cd scripts/browser && npm ci --no-audit --no-fund --silent)
-cargo build --release --locked --bin mdbook-snippets
+cargo build --locked --bin mdbook-snippets
 mdbook build 2>&1 | tee target/mdbook-build.log
 if grep -E 'WARN|ERROR' target/mdbook-build.log; then
     echo "mdbook build printed warnings" >&2

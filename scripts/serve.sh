@@ -6,5 +6,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 scripts/install-mdbook.sh
-cargo build --release --locked --bin mdbook-snippets
+cargo build --locked --bin mdbook-snippets
 exec mdbook serve "$@"

@@ -91,10 +91,15 @@ impl Book {
         self.run(command)
     }
 
-    pub fn run(&self, mut command: Command) -> Output {
+    pub fn run(&self, command: Command) -> Output {
+        self.run_with_target_dir(command, &snippets_target_dir())
+    }
+
+    /// Like `run`, building snippet crates in `target_dir`.
+    pub fn run_with_target_dir(&self, mut command: Command, target_dir: &Path) -> Output {
         command
             .current_dir(self.path())
-            .env("CARGO_TARGET_DIR", snippets_target_dir())
+            .env("CARGO_TARGET_DIR", target_dir)
             .env_remove("GITHUB_ACTIONS")
             .stdin(Stdio::null());
         let description = format!("{command:?}");

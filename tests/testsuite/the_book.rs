@@ -51,11 +51,14 @@ fn one_chapter(chapter: &str, harness: &Path) -> Book {
 
 #[test]
 fn every_snippet_of_the_book_verifies() {
-    let output = book(&[]).run({
-        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
-        command.arg("test").arg(repo());
-        command
-    });
+    // Built in the workspace's own target dir, exactly where `mdbook build` (the preprocessor)
+    // builds and caches, so serving the book after `cargo test` verifies from the cache.
+    let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("target/tmp has a parent");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
+    command.arg("test").arg(repo());
+    let output = book(&[]).run_with_target_dir(command, target_dir);
     output.code(0);
     let (passed, failed) = summary(&output.stdout);
     assert_eq!(failed, 0, "{output}");
