@@ -13,9 +13,10 @@
 #   one broken  `mdbook-snippets test --no-cache`, cold, on the book with one snippet broken
 # Dependencies are built before anything is timed (a warm-up that is not measured), so every
 # figure is the cost of the snippets themselves. Each figure is the median of BENCH_RUNS runs
-# (default 3; the slow per-snippet row BENCH_SLOW_RUNS, default 2), the rows interleaved run by
-# run so that a change in the machine's load hits both sides alike. Prints a table of times and
-# ratios.
+# (default 5; the slow per-snippet row BENCH_SLOW_RUNS, default 2), the rows interleaved run by
+# run (cold and doctests back to back, in alternating order) so that a change in the machine's
+# load hits both sides alike; the cold/doctests and broken/cold ratios are medians of the
+# per-run ratios. Prints a table of times and ratios.
 #
 # Usage: scripts/bench.sh [N]
 #   BENCH_DIR      the work directory (default target/bench)
@@ -25,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 count=${1:-100}
-runs=${BENCH_RUNS:-3}
+runs=${BENCH_RUNS:-5}
 slow_runs=${BENCH_SLOW_RUNS:-2}
 work=${BENCH_DIR:-$repo/target/bench}
 harness=$(realpath "${BENCH_HARNESS:-$repo/snippets}")
@@ -148,6 +149,15 @@ median() {
         | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.2f", v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# record_ratio NAME A B: the ratio of the latest runs of A and B, so that each ratio compares
+# two figures measured moments apart.
+record_ratio() {
+    local a b
+    a=$(awk '{ print $NF }' <<<"${seconds[$2]}")
+    b=$(awk '{ print $NF }' <<<"${seconds[$3]}")
+    seconds[$1]="${seconds[$1]:-} $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')"
+}
+
 # Removes every generated snippet crate and its build output (not the dependencies'), so the
 # next run of mdbook-snippets is cold.
 forget_generated() {
@@ -182,9 +192,17 @@ echo "warm-up: building dependencies (not timed)" >&2
 edited=$(((count + 2) / 3))
 for ((run = 1; run <= runs; run++)); do
     echo "run $run of $runs" >&2
-    forget_generated
-    time_it cold 0 "$tool" test --quiet --no-cache "$work/book-green"
-    time_it doctests 0 bash -c "cd '$work/doctests-merged' && cargo test --doc --quiet"
+    # The two sides of the main comparison run back to back, in alternating order.
+    if ((run % 2)); then
+        forget_generated
+        time_it cold 0 "$tool" test --quiet --no-cache "$work/book-green"
+        time_it doctests 0 bash -c "cd '$work/doctests-merged' && cargo test --doc --quiet"
+    else
+        time_it doctests 0 bash -c "cd '$work/doctests-merged' && cargo test --doc --quiet"
+        forget_generated
+        time_it cold 0 "$tool" test --quiet --no-cache "$work/book-green"
+    fi
+    record_ratio cold_vs_doctests cold doctests
     time_it warm 0 "$tool" test --quiet "$work/book-green"
     edit_snippet "$edited" "$run"
     time_it edited 0 "$tool" test --quiet "$work/book-green"
@@ -192,6 +210,7 @@ for ((run = 1; run <= runs; run++)); do
     time_it edited_again 0 "$tool" test --quiet "$work/book-green"
     forget_generated
     time_it broken 1 "$tool" test --quiet --no-cache "$work/book-broken"
+    record_ratio broken_vs_cold broken cold
 done
 for ((run = 1; run <= slow_runs; run++)); do
     time_it per_snippet 0 bash -c "cd '$work/doctests-standalone' && cargo test --doc --quiet"
@@ -199,14 +218,14 @@ done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 cold=$(median cold)
-printf '\n%s snippets, %s cores, %s; median of %s runs (per-snippet: %s)\n\n' \
+printf '\n%s snippets, %s cores, %s; medians of %s runs (per-snippet: %s)\n\n' \
     "$count" "$(nproc)" "$(rustc --version)" "$runs" "$slow_runs"
 printf '| %-52s | %8s | %-36s |\n' "run" "seconds" "ratio"
 printf '|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..54})" "$(printf -- '-%.0s' {1..10})" "$(printf -- '-%.0s' {1..38})"
 row() { printf '| %-52s | %8s | %-36s |\n' "$1" "$2" "$3"; }
 row "mdbook-snippets test, cold (no cache)" "$cold" "1.00"
 row "cargo test --doc, 2024 merged doctests" "$(median doctests)" \
-    "cold / this = $(ratio "$cold" "$(median doctests)") (target <= 1)"
+    "cold / this = $(median cold_vs_doctests) (target <= 1)"
 if ((slow_runs > 0)); then
     row "one compile per snippet (standalone doctests)" "$(median per_snippet)" \
         "this / cold = $(ratio "$(median per_snippet)" "$cold") (target >= 5)"
@@ -218,4 +237,4 @@ row "mdbook-snippets test, one snippet edited" "$(median edited)" "first edit af
 row "mdbook-snippets test, the same snippet edited again" "$(median edited_again)" \
     "incremental from then on"
 row "mdbook-snippets test, one broken snippet" "$(median broken)" \
-    "this / cold = $(ratio "$(median broken)" "$cold") (target <= 1.5)"
+    "this / cold = $(median broken_vs_cold) (target <= 1.5)"

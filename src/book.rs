@@ -18,7 +18,7 @@ use crate::verify::{BookSource, ChapterSource};
 pub fn load(config: &Config) -> anyhow::Result<BookSource> {
     let summary = config.src_dir.join("SUMMARY.md");
     let chapter_files = if summary.is_file() {
-        let text = read_text(&summary)?;
+        let text = read_text(&summary, &summary)?;
         summary_chapters(&text)
             .into_iter()
             .map(|link| config.src_dir.join(link))
@@ -29,7 +29,7 @@ pub fn load(config: &Config) -> anyhow::Result<BookSource> {
         files.sort();
         files
     };
-    let read = |relative: &Path| read_text(&config.book_root.join(relative));
+    let read = |relative: &Path| read_text(&config.book_root.join(relative), relative);
     let mut book = BookSource::default();
     for file in chapter_files {
         let path = file
@@ -64,7 +64,12 @@ fn load_chapter(
     let text = String::from_utf8(bytes).map_err(|error| {
         let valid = &error.as_bytes()[..error.utf8_error().valid_up_to()];
         let line = valid.iter().filter(|&&byte| byte == b'\n').count() + 1;
-        let column = valid.len() - valid.iter().rposition(|&byte| byte == b'\n').map_or(0, |at| at + 1) + 1;
+        let column = valid.len()
+            - valid
+                .iter()
+                .rposition(|&byte| byte == b'\n')
+                .map_or(0, |at| at + 1)
+            + 1;
         failure(
             SourceSpan {
                 path: path.to_path_buf(),
@@ -78,12 +83,8 @@ fn load_chapter(
             ),
         )
     })?;
-    let (text, source_map) = expand_includes(path, &text, read).map_err(|error| {
-        failure(
-            error.span.clone(),
-            format!("{:#}", error.error),
-        )
-    })?;
+    let (text, source_map) = expand_includes(path, &text, read)
+        .map_err(|error| failure(error.span.clone(), format!("{:#}", error.error)))?;
     Ok(ChapterSource {
         path: path.to_path_buf(),
         text,
@@ -133,13 +134,14 @@ fn markdown_files(dir: &Path, files: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn read_text(path: &Path) -> anyhow::Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+/// Reads `path` as UTF-8; errors name it as `shown` (relative to the book root where it can).
+fn read_text(path: &Path, shown: &Path) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", shown.display()))?;
     match String::from_utf8(bytes) {
         Ok(text) => Ok(text),
         Err(error) => bail!(
             "{} is not UTF-8 (invalid byte at offset {})",
-            path.display(),
+            shown.display(),
             error.utf8_error().valid_up_to()
         ),
     }

@@ -152,7 +152,7 @@ fn manifest(settings: &CrateSettings, bins: &str) -> String {
     // affected: dependencies keep the workspace's settings, so their artifacts stay shared.
     write!(
         manifest,
-        "\n[profile.dev.package.{:?}]\ndebug = 0\nincremental = false\n",
+        "\n[profile.dev.package.{:?}]\ndebug = 0\n",
         settings.package_name
     )
     .unwrap();

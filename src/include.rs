@@ -132,7 +132,8 @@ fn expand_into(
             let included_path = Arc::new(normalize(
                 &path.parent().unwrap_or(Path::new("")).join(file),
             ));
-            let in_directive = |error: anyhow::Error| fail(error.context(format!("{{{{#{directive}}}}}")));
+            let in_directive =
+                |error: anyhow::Error| fail(error.context(format!("{{{{#{directive}}}}}")));
             let content = read(&included_path).map_err(in_directive)?;
             let selected = select(&content, selection).map_err(in_directive)?;
             for (included_line, text, inside) in selected {

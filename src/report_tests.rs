@@ -135,7 +135,8 @@ fn a_chapter_that_failed_is_one_failure_with_its_excerpt() {
 
         finished in 1.50s
         1 passed, 1 failed
-    "#]].assert_eq(&human(&report, book.path()));
+    "#]]
+    .assert_eq(&human(&report, book.path()));
     expect![[r#"
         ::error file=src/bad.md,line=3,col=6,title=chapter not verified::src/bad.md is not UTF-8 (invalid byte at offset 12)
     "#]].assert_eq(&github_annotations(&report));

@@ -41,6 +41,8 @@ pub mod rules {
     /// A 2026-07-28 request without `_meta["io.modelcontextprotocol/protocolVersion"]`, or a
     /// request before `initialize`.
     pub const MISSING_PROTOCOL_VERSION: &str = "missing-protocol-version";
+    /// A 2026-07-28 request without `_meta["io.modelcontextprotocol/clientCapabilities"]`.
+    pub const MISSING_CLIENT_CAPABILITIES: &str = "missing-client-capabilities";
     /// A response whose id matches no request this side sent.
     pub const UNKNOWN_RESPONSE_ID: &str = "unknown-response-id";
 }

@@ -494,3 +494,36 @@ async fn a_raw_client_closing_the_stream_cancels_under_2026_but_not_under_2025()
         vec!["wait_gate#2 started", "wait_gate#2 completed"]
     );
 }
+
+/// 2026-07-28 basic/index, "Per-request protocol fields": a request missing a required `_meta`
+/// field gets -32602 with HTTP 400, and the violation names which field was missing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn missing_required_meta_is_invalid_params_with_400() {
+    let http = start(Revision::V2026_07_28).await;
+    let headers = [
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/list"),
+    ];
+    let cases = [
+        (
+            json!({"io.modelcontextprotocol/clientCapabilities": {}}),
+            "missing-protocol-version",
+        ),
+        (
+            json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"}),
+            "missing-client-capabilities",
+        ),
+    ];
+    for (index, (meta, rule)) in cases.into_iter().enumerate() {
+        let body = json!({"jsonrpc": "2.0", "id": index, "method": "tools/list", "params": {"_meta": meta}});
+        let (status, _, reply) = post(&http.url(), &headers, &body.to_string()).await;
+        assert_eq!(status, 400, "{reply}");
+        assert_eq!(reply["error"]["code"], -32602, "{reply}");
+        assert_eq!(reply["id"], index, "{reply}");
+        let rules: Vec<String> = http.violations().into_iter().map(|v| v.rule).collect();
+        assert_eq!(rules.last().map(String::as_str), Some(rule), "{rules:?}");
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {"_meta": modern_meta()}});
+    let (status, _, reply) = post(&http.url(), &headers, &body.to_string()).await;
+    assert_eq!(status, 200, "both fields present: {reply}");
+}

@@ -9,6 +9,7 @@ rule_tests!(in_process, #[tokio::test(start_paused = true)];
     initialize_negotiates_the_handshake_revision,
     discover_advertises_2026_07_28_without_initialize,
     requests_without_version_or_initialize_are_rejected,
+    requests_without_client_capabilities_are_invalid_params,
     unsupported_version_gets_32022,
     ping_exists_only_under_2025,
     ids_are_echoed_with_their_json_type,
@@ -32,4 +33,5 @@ rule_tests!(in_process, #[tokio::test(start_paused = true)];
     transcript_tool_elides_its_earlier_replies,
     tasks_2025_lifecycle,
     tasks_2026_extension,
+    task_ids_are_opaque_and_deterministic,
 );

@@ -9,7 +9,10 @@ use expect_test::expect;
 use crate::support::{book, harness_dir, write_bytes};
 
 /// A chapter whose one snippet passes, to show the rest of the book still runs.
-const GOOD: (&str, &str) = ("src/good.md", "# Good\n\n```rust\nprintln!(\"fine\");\n```\n");
+const GOOD: (&str, &str) = (
+    "src/good.md",
+    "# Good\n\n```rust\nprintln!(\"fine\");\n```\n",
+);
 
 #[test]
 fn malformed_book_toml() {
@@ -107,7 +110,7 @@ fn missing_include() {
         2 |
         3 | ```rust
         4 | {{#include nothing.rs}}
-          | ^^^^^^^^^^^^^^^^^^^^^^^ cannot expand an include: {{#include nothing.rs}}: reading [ROOT]/src/nothing.rs: No such file or directory (os error 2)
+          | ^^^^^^^^^^^^^^^^^^^^^^^ {{#include nothing.rs}}: reading src/nothing.rs: No such file or directory (os error 2)
         5 | ```
           |
           none of this chapter's snippets ran
@@ -123,10 +126,7 @@ fn missing_include() {
 
 #[test]
 fn broken_chapters_outside_the_selection_are_not_reported() {
-    let book = book(&[
-        ("src/a.md", "# A\n\n```rust\nfn main() {}\n"),
-        GOOD,
-    ]);
+    let book = book(&[("src/a.md", "# A\n\n```rust\nfn main() {}\n"), GOOD]);
     let output = book.test(&["--quiet", "--chapter", "good"]);
     output.code(0);
     expect![[r#"

@@ -73,7 +73,8 @@ fn a_selection_that_matches_nothing_is_a_usage_error() {
     "#]].assert_eq(&stderr(&["--chapter", "part/", "--filter", "src_one_md"]));
     expect![[r#"
         error: --partition 5/5 matched no snippet: only 4 snippet(s) to share out
-    "#]].assert_eq(&stderr(&["--partition", "5/5"]));
+    "#]]
+    .assert_eq(&stderr(&["--partition", "5/5"]));
 }
 
 #[test]

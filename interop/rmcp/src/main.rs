@@ -1,8 +1,10 @@
 //! `rmcp-scenarios`: stops a call with rmcp (the Rust SDK) against a fresh `mcp-testserver` over
-//! stdio and reports what happened, for the SDK matrix (`interop/run.sh`).
+//! stdio or Streamable HTTP and reports what happened, for the SDK matrix (`interop/run.sh`).
 //!
-//! One run = one scenario, one revision, one transport. The program starts the server command
-//! given after `--`, connects an rmcp client to its stdin/stdout, runs the scenario
+//! One run = one scenario, one revision, one transport. Over stdio the program starts the server
+//! command given after `--` and connects an rmcp client to its stdin/stdout; over HTTP the runner
+//! has started the server and passes its URL after `--`, and the client is rmcp's Streamable HTTP
+//! client (`StreamableHttpClientTransport::from_uri`, rmcp's defaults). It runs the scenario
 //! (`scenarios.rs`), waits until the slow call would have finished on its own, and asks the
 //! server, on the same connection, for its `transcript` and `violations`. It prints one JSON
 //! object on stdout (interop/README.md, "client report"). `--describe` prints what it supports.
@@ -16,6 +18,7 @@ use anyhow::{Context, bail};
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
 use serde_json::{Value, json};
 use tokio::process::Command;
 
@@ -32,7 +35,24 @@ const REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
 struct Invocation {
     scenario: String,
     revision: String,
+    transport: Transport,
+    /// The server command (stdio) or the endpoint URL (http).
     server: Vec<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Transport {
+    Stdio,
+    Http,
+}
+
+impl Transport {
+    fn as_str(self) -> &'static str {
+        match self {
+            Transport::Stdio => "stdio",
+            Transport::Http => "http",
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -70,7 +90,7 @@ fn describe() -> Value {
         "package": "rmcp",
         "version": rmcp_version(),
         "revisions": REVISIONS,
-        "transports": ["stdio"],
+        "transports": ["stdio", "http"],
         "scenarios": scenarios::NAMES,
     })
 }
@@ -82,21 +102,27 @@ fn rmcp_version() -> String {
 }
 
 fn parse(arguments: &[String]) -> anyhow::Result<Invocation> {
-    let usage = "usage: rmcp-scenarios --describe | --scenario NAME --revision REV [--transport stdio] -- SERVER [ARGS...]";
+    let usage = "usage: rmcp-scenarios --describe | --scenario NAME --revision REV [--transport stdio] -- SERVER [ARGS...]\n       rmcp-scenarios --scenario NAME --revision REV --transport http -- URL";
     let (options, server) = match arguments.iter().position(|argument| argument == "--") {
         Some(split) => (&arguments[..split], arguments[split + 1..].to_vec()),
         None => bail!("missing `-- SERVER`\n{usage}"),
     };
     let mut scenario = None;
     let mut revision = None;
+    let mut transport = Transport::Stdio;
     let mut pairs = options.chunks(2);
     for pair in &mut pairs {
         match pair {
             [flag, value] if flag == "--scenario" => scenario = Some(value.clone()),
             [flag, value] if flag == "--revision" => revision = Some(value.clone()),
-            [flag, value] if flag == "--transport" && value == "stdio" => {}
+            [flag, value] if flag == "--transport" && value == "stdio" => {
+                transport = Transport::Stdio;
+            }
+            [flag, value] if flag == "--transport" && value == "http" => {
+                transport = Transport::Http;
+            }
             [flag, value] if flag == "--transport" => {
-                bail!("unsupported transport `{value}` (expected stdio)")
+                bail!("unsupported transport `{value}` (expected stdio or http)")
             }
             _ => bail!("unexpected arguments {pair:?}\n{usage}"),
         }
@@ -118,36 +144,41 @@ fn parse(arguments: &[String]) -> anyhow::Result<Invocation> {
     if server.is_empty() {
         bail!("missing the server command after `--`\n{usage}");
     }
+    if transport == Transport::Http && server.len() != 1 {
+        bail!("over http, `--` is followed by the endpoint URL only\n{usage}");
+    }
     Ok(Invocation {
         scenario,
         revision,
+        transport,
         server,
     })
 }
 
 async fn run(invocation: &Invocation) -> anyhow::Result<Value> {
-    let mut child = Command::new(&invocation.server[0])
-        .args(&invocation.server[1..])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-        .with_context(|| format!("starting the server `{}`", invocation.server.join(" ")))?;
-    let transport = (
-        child.stdout.take().context("server stdout")?,
-        child.stdin.take().context("server stdin")?,
-    );
-    let client = match invocation.revision.as_str() {
-        "default" => ().serve(transport).await,
-        "2025-11-25" => ().serve_with_lifecycle(transport, ClientLifecycleMode::Initialize).await,
-        _ => {
-            let preferred_versions = vec![ProtocolVersion::V_2026_07_28];
-            ().serve_with_lifecycle(
-                transport,
-                ClientLifecycleMode::Discover { preferred_versions },
-            )
-            .await
+    let mut child = None;
+    let client = match invocation.transport {
+        Transport::Stdio => {
+            let mut server = Command::new(&invocation.server[0])
+                .args(&invocation.server[1..])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::inherit())
+                .kill_on_drop(true)
+                .spawn()
+                .with_context(|| {
+                    format!("starting the server `{}`", invocation.server.join(" "))
+                })?;
+            let transport = (
+                server.stdout.take().context("server stdout")?,
+                server.stdin.take().context("server stdin")?,
+            );
+            child = Some(server);
+            connect(transport, &invocation.revision).await
+        }
+        Transport::Http => {
+            let transport = StreamableHttpClientTransport::from_uri(invocation.server[0].as_str());
+            connect(transport, &invocation.revision).await
         }
     }
     .context("connecting the rmcp client")?;
@@ -166,18 +197,45 @@ async fn run(invocation: &Invocation) -> anyhow::Result<Value> {
     let transcript = tool_json(&client, "transcript").await?;
     let violations = tool_json(&client, "violations").await?;
     client.cancel().await.context("closing the rmcp client")?;
-    match tokio::time::timeout(Duration::from_secs(5), child.wait()).await {
-        Ok(status) => status.context("waiting for the server")?,
-        Err(_) => bail!("the server did not exit within 5 s after stdin closed"),
-    };
+    // Over HTTP the runner owns the server and stops it after the cell.
+    if let Some(mut child) = child {
+        match tokio::time::timeout(Duration::from_secs(5), child.wait()).await {
+            Ok(status) => status.context("waiting for the server")?,
+            Err(_) => bail!("the server did not exit within 5 s after stdin closed"),
+        };
+    }
     Ok(json!({
         "scenario": invocation.scenario,
         "revision": invocation.revision,
-        "transport": "stdio",
+        "transport": invocation.transport.as_str(),
         "caller_saw": caller_saw,
         "transcript": transcript,
         "violations": violations,
     }))
+}
+
+/// Connects an rmcp client over `transport` with the lifecycle `revision` asks for: rmcp's own
+/// choice (`default`), `initialize` (2025-11-25) or `server/discover` (2026-07-28).
+async fn connect<T, E, A>(
+    transport: T,
+    revision: &str,
+) -> Result<RunningService<RoleClient, ()>, rmcp::service::ClientInitializeError>
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    match revision {
+        "default" => ().serve(transport).await,
+        "2025-11-25" => ().serve_with_lifecycle(transport, ClientLifecycleMode::Initialize).await,
+        _ => {
+            let preferred_versions = vec![ProtocolVersion::V_2026_07_28];
+            ().serve_with_lifecycle(
+                transport,
+                ClientLifecycleMode::Discover { preferred_versions },
+            )
+            .await
+        }
+    }
 }
 
 async fn tool_json(

@@ -22,6 +22,8 @@ pub const METHOD_HEADER: &str = "mcp-method";
 pub const NAME_HEADER: &str = "mcp-name";
 /// The 2026-07-28 error for headers that do not mirror the body.
 pub const HEADER_MISMATCH: i64 = -32020;
+/// The violation rule for 2026-07-28 metadata headers that do not mirror the body.
+pub const HEADER_MISMATCH_RULE: &str = "http-header-mismatch";
 
 /// The response refusing a request (boxed: a response is large next to `Ok(())`).
 pub type Rejection = Box<Response<HttpBody>>;
@@ -136,10 +138,20 @@ pub fn protocol_version(headers: &HeaderMap, id: &Value) -> Result<(), Rejection
 /// 2026-07-28: `MCP-Protocol-Version`, `Mcp-Method` and (for calls, reads and prompt gets)
 /// `Mcp-Name` must be present and equal to the body's values (otherwise -32020), and a request
 /// must carry `_meta` with its protocol version and client capabilities (otherwise -32602).
-/// Both are answered with 400.
-pub fn request_metadata(headers: &HeaderMap, message: &Value) -> Result<(), (i64, String)> {
+/// Both are answered with 400; the error carries the violation rule to record.
+pub fn request_metadata(
+    headers: &HeaderMap,
+    message: &Value,
+) -> Result<(), (i64, &'static str, String)> {
     use crate::server::session::{CAPABILITIES_KEY, VERSION_KEY};
-    let mismatch = |text: String| Err((HEADER_MISMATCH, format!("Header mismatch: {text}")));
+    use crate::violations::rules;
+    let mismatch = |text: String| {
+        Err((
+            HEADER_MISMATCH,
+            HEADER_MISMATCH_RULE,
+            format!("Header mismatch: {text}"),
+        ))
+    };
     let meta = message.pointer("/params/_meta");
     let meta_version = meta
         .and_then(|meta| meta.get(VERSION_KEY))
@@ -150,16 +162,21 @@ pub fn request_metadata(headers: &HeaderMap, message: &Value) -> Result<(), (i64
     let is_request = message.get("id").is_some() && message.get("method").is_some();
     if is_request {
         let missing = match meta {
-            None => Some("_meta".to_owned()),
-            Some(_) if meta_version.is_none() => Some(format!("_meta[\"{VERSION_KEY}\"]")),
-            Some(meta) if meta.get(CAPABILITIES_KEY).is_none() => {
-                Some(format!("_meta[\"{CAPABILITIES_KEY}\"]"))
-            }
+            None => Some(("_meta".to_owned(), rules::MISSING_PROTOCOL_VERSION)),
+            Some(_) if meta_version.is_none() => Some((
+                format!("_meta[\"{VERSION_KEY}\"]"),
+                rules::MISSING_PROTOCOL_VERSION,
+            )),
+            Some(meta) if !meta.get(CAPABILITIES_KEY).is_some_and(Value::is_object) => Some((
+                format!("_meta[\"{CAPABILITIES_KEY}\"]"),
+                rules::MISSING_CLIENT_CAPABILITIES,
+            )),
             Some(_) => None,
         };
-        if let Some(missing) = missing {
+        if let Some((missing, rule)) = missing {
             return Err((
                 jsonrpc::INVALID_PARAMS,
+                rule,
                 format!("Invalid params: a 2026-07-28 request needs {missing}"),
             ));
         }

@@ -30,8 +30,7 @@ pub const PATH: &str = "/mcp";
 
 /// Violation rule: a 2025-11-25 request without the `Mcp-Session-Id` it was given.
 pub const MISSING_SESSION_ID: &str = "http-missing-session-id";
-/// Violation rule: 2026-07-28 headers that do not mirror the body.
-pub const HEADER_MISMATCH_RULE: &str = "http-header-mismatch";
+pub use super::checks::HEADER_MISMATCH_RULE;
 
 /// The state behind the endpoint.
 pub struct Endpoint {
@@ -191,15 +190,10 @@ impl Endpoint {
         bytes: &Bytes,
     ) -> Reply {
         let id = message.get("id").cloned();
-        if let Err((code, problem)) = checks::request_metadata(headers, &message) {
+        if let Err((code, rule, problem)) = checks::request_metadata(headers, &message) {
             self.core
                 .transcript
                 .record(crate::transcript::Direction::In, message.clone());
-            let rule = if code == checks::HEADER_MISMATCH {
-                HEADER_MISMATCH_RULE
-            } else {
-                crate::violations::rules::MISSING_PROTOCOL_VERSION
-            };
             self.core.violations.record(rule, problem.clone());
             let reply = jsonrpc::error(id.unwrap_or(Value::Null), code, &problem, None);
             self.core

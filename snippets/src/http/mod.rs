@@ -4,10 +4,12 @@
 //! Both revisions: 2025-11-25 with sessions (`Mcp-Session-Id` from `initialize`, required
 //! afterwards, `DELETE` ends it, `GET` opens the standalone SSE stream), and 2026-07-28
 //! stateless, where closing a request's response stream cancels that request (recorded in the
-//! transcript as a transport event, see [`events`]).
+//! transcript as a transport event, see [`events`]). [`HttpServer::connect_rmcp`] connects
+//! rmcp's own Streamable HTTP client to it.
 
 mod body;
 mod checks;
+mod client;
 mod endpoint;
 pub mod events;
 mod legacy;

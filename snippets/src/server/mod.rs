@@ -9,6 +9,7 @@ mod fixtures;
 mod handlers;
 mod lines;
 pub(crate) mod session;
+mod task_id;
 mod tasks;
 mod tools;
 

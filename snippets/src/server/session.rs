@@ -303,9 +303,30 @@ impl Session {
         if method == "initialize" || era == Era::Legacy {
             return Some(Revision::V2025_11_25);
         }
-        let version = params.get("_meta").and_then(|meta| meta.get(VERSION_KEY));
+        let meta = params.get("_meta");
+        let version = meta.and_then(|meta| meta.get(VERSION_KEY));
         match version.and_then(Value::as_str) {
             Some(version) if version == Revision::V2026_07_28.as_str() => {
+                // basic/index "Per-request protocol fields": the client capabilities are as
+                // required as the version; a request without them is malformed (-32602).
+                let capabilities = meta.and_then(|meta| meta.get(CAPABILITIES_KEY));
+                if !capabilities.is_some_and(Value::is_object) {
+                    let detail =
+                        format!("`{method}` request without _meta[\"{CAPABILITIES_KEY}\"]");
+                    self.core
+                        .violations
+                        .record(rules::MISSING_CLIENT_CAPABILITIES, detail);
+                    let message = format!(
+                        "Invalid params: a 2026-07-28 request needs _meta[\"{CAPABILITIES_KEY}\"] (an object; {{}} declares none)"
+                    );
+                    self.send(jsonrpc::error(
+                        id.clone(),
+                        jsonrpc::INVALID_PARAMS,
+                        &message,
+                        None,
+                    ));
+                    return None;
+                }
                 self.lock().era = Era::Modern;
                 Some(Revision::V2026_07_28)
             }
@@ -329,12 +350,14 @@ impl Session {
                 self.core
                     .violations
                     .record(rules::MISSING_PROTOCOL_VERSION, detail);
+                // basic/index "Per-request protocol fields": a request missing a required
+                // `_meta` field is malformed, rejected with -32602 (Invalid params).
                 let message = format!(
-                    "Invalid Request: send `initialize` first (2025-11-25) or put the protocol version in _meta[\"{VERSION_KEY}\"] (2026-07-28)"
+                    "Invalid params: put the protocol version in _meta[\"{VERSION_KEY}\"] (2026-07-28) or send `initialize` first (2025-11-25)"
                 );
                 self.send(jsonrpc::error(
                     id.clone(),
-                    jsonrpc::INVALID_REQUEST,
+                    jsonrpc::INVALID_PARAMS,
                     &message,
                     None,
                 ));

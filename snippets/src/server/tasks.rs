@@ -99,11 +99,12 @@ impl TaskStore {
 }
 
 fn task_id(number: u64) -> String {
-    format!("task-{number}")
+    // Numbers count tasks created by one server: far below 2^32.
+    super::task_id::encode(number as u32)
 }
 
 fn parse_task_id(text: &str) -> Option<u64> {
-    text.strip_prefix("task-")?.parse().ok()
+    super::task_id::decode(text).map(u64::from)
 }
 
 /// The `Task` fields as the revision spells them.

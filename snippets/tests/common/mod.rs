@@ -9,6 +9,7 @@ pub mod rules;
 
 use std::time::Duration;
 
+use mcp_testserver::server::{Core, serve_connection};
 use mcp_testserver::{Revision, TestServer};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
@@ -39,9 +40,30 @@ pub fn in_process(revision: Revision) -> Conn {
     }
 }
 
+/// A connection to `core` (e.g. one with the conformance fixtures), served in-process.
+pub fn in_process_core(core: std::sync::Arc<Core>, revision: Revision) -> Conn {
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    let (server_reader, server_writer) = tokio::io::split(server_end);
+    tokio::spawn(serve_connection(core, server_reader, server_writer));
+    let (reader, writer) = tokio::io::split(client_end);
+    Conn {
+        reader: BufReader::new(Box::new(reader)),
+        writer: Some(Box::new(writer)),
+        revision,
+        child: None,
+        backlog: Vec::new(),
+    }
+}
+
 /// A connection to a fresh `mcp-testserver` process over its stdin/stdout.
 pub fn stdio(revision: Revision) -> Conn {
+    stdio_with_args(revision, &[])
+}
+
+/// Like [`stdio`], with extra command-line arguments for the binary.
+pub fn stdio_with_args(revision: Revision, args: &[&str]) -> Conn {
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-testserver"))
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())

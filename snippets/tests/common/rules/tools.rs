@@ -208,3 +208,36 @@ pub async fn tasks_2026_extension(connect: Connect) {
         "no tasks/list in the extension"
     );
 }
+
+/// Task ids are the receiver's strings, never the request id that created the task: in a flow
+/// where request 1 creates the first task, its id still shares nothing with `1`. They are
+/// deterministic (the same ids on every run and connection) and distinct per task.
+pub async fn task_ids_are_opaque_and_deterministic(connect: Connect) {
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        let mut conn = ready(connect, Revision::V2025_11_25).await;
+        let mut ids = Vec::new();
+        for request in 1..=3 {
+            let params = json!({"name": "slow", "arguments": {"steps": 1, "step_ms": 1}, "task": {"ttl": 60000}});
+            let created = conn.request(json!(request), "tools/call", params).await;
+            let task_id = created["result"]["task"]["taskId"]
+                .as_str()
+                .unwrap_or_else(|| panic!("a task handle: {created}"))
+                .to_owned();
+            let hex = task_id
+                .strip_prefix("tsk-")
+                .filter(|hex| hex.len() == 8 && hex.bytes().all(|byte| byte.is_ascii_hexdigit()))
+                .unwrap_or_else(|| panic!("an opaque `tsk-` id: {task_id}"));
+            assert_ne!(
+                hex.trim_start_matches('0'),
+                request.to_string(),
+                "not the request id"
+            );
+            ids.push(task_id);
+        }
+        let distinct: std::collections::HashSet<&String> = ids.iter().collect();
+        assert_eq!(distinct.len(), 3, "{ids:?}");
+        runs.push(ids);
+    }
+    assert_eq!(runs[0], runs[1], "the same ids on every run");
+}

@@ -55,15 +55,59 @@ pub async fn discover_advertises_2026_07_28_without_initialize(connect: Connect)
     assert_eq!(echo["result"]["resultType"], "complete");
 }
 
+/// 2026-07-28 basic/index, "Per-request protocol fields": a request missing a required `_meta`
+/// field is malformed and rejected with -32602 (Invalid params); before `initialize`, a request
+/// without the version is such a request.
 pub async fn requests_without_version_or_initialize_are_rejected(connect: Connect) {
     let mut conn = connect(Revision::V2025_11_25);
     let response = conn.request(json!(1), "tools/list", json!({})).await;
-    assert_eq!(code(&response), -32600, "{response}");
+    assert_eq!(code(&response), -32602, "{response}");
+    assert!(
+        response["error"]["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("io.modelcontextprotocol/protocolVersion")),
+        "the error names the missing field: {response}"
+    );
     // The connection still works, and the violation is on record.
     conn.initialize().await;
     assert_eq!(
         conn.violation_rules(json!(2)).await,
         ["missing-protocol-version"]
+    );
+}
+
+/// 2026-07-28 basic/index, "Per-request protocol fields": `clientCapabilities` is as required
+/// as the version (`{}` declares none); without it (or not an object) the request is malformed:
+/// -32602, a violation on record, and nothing of the request runs.
+pub async fn requests_without_client_capabilities_are_invalid_params(connect: Connect) {
+    let mut conn = connect(Revision::V2026_07_28);
+    let version = "io.modelcontextprotocol/protocolVersion";
+    let bare = [
+        json!({"_meta": {version: "2026-07-28"}}),
+        json!({"_meta": {version: "2026-07-28", "io.modelcontextprotocol/clientCapabilities": null}}),
+    ];
+    for (id, params) in bare.into_iter().enumerate() {
+        let mut params = params;
+        params["name"] = json!("echo");
+        params["arguments"] = json!({"text": "must not run"});
+        let id = json!(format!("bare-{id}"));
+        conn.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}))
+            .await;
+        let response = conn.response(&id).await;
+        assert_eq!(code(&response), -32602, "{response}");
+        assert!(
+            response["error"]["message"]
+                .as_str()
+                .is_some_and(|message| message.contains("clientCapabilities")),
+            "the error names the missing field: {response}"
+        );
+    }
+    // `{}` is a complete declaration: the same call, stamped, runs.
+    let echo = conn.call(json!(1), "echo", json!({"text": "ran"})).await;
+    assert_eq!(text(&echo), "ran");
+    assert_eq!(
+        conn.violation_rules(json!(2)).await,
+        ["missing-client-capabilities", "missing-client-capabilities"]
     );
 }
 
