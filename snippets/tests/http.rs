@@ -145,6 +145,40 @@ async fn rmcp_client_calls_over_http_under_both_revisions() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_server_connect_rmcp_negotiates_the_servers_revision() {
+    for revision in Revision::ALL {
+        let http = start(revision).await;
+        let client = within("connect_rmcp", http.connect_rmcp())
+            .await
+            .expect("connecting rmcp's HTTP client");
+        let result = within(
+            "echo",
+            client.call_tool(
+                CallToolRequestParams::new("echo").with_arguments(
+                    json!({"text": "via connect_rmcp"})
+                        .as_object()
+                        .unwrap()
+                        .clone(),
+                ),
+            ),
+        )
+        .await
+        .unwrap();
+        assert_eq!(text(&result), "via connect_rmcp", "{revision}");
+        let negotiated = client
+            .peer_info()
+            .map(|info| info.protocol_version.to_string());
+        assert_eq!(
+            negotiated.as_deref(),
+            Some(revision.to_string().as_str()),
+            "{revision}"
+        );
+        within("cancel client", client.cancel()).await.unwrap();
+        assert_no_violations(&http);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn progress_streams_over_sse_before_the_response() {
     for revision in Revision::ALL {
         let http = start(revision).await;
