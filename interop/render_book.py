@@ -69,7 +69,7 @@ def matrix_table(info: dict[str, Any], scenarios: dict[str, Any]) -> str:
                     f"| {cell(scenario, code=True)} | {revision} | {transport} | {cancel_cell(facts)} | {cell(facts['progress token'])} "
                     f"| {after_cell(facts)} | {cell(facts['handler'])} | {cell(facts['caller saw'], code=True)} | {cell(', '.join(facts['violations']) or 'none')} |"
                 )
-    notes = [f"\nNot run: {reason} (every way of stopping)." for reason in skipped]
+    notes = [f"\n\nNot run: {reason} (every way of stopping)." for reason in skipped]
     return "\n".join(header + rows) + "".join(notes)
 
 
