@@ -8,6 +8,7 @@ mod calls;
 mod fixtures;
 mod handlers;
 mod lines;
+mod negotiation;
 pub(crate) mod session;
 mod task_id;
 mod tasks;
