@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use crate::cache::Record;
 use crate::generate::{GeneratedCrate, PlannedSnippet, generate, module_file};
-use crate::verify::{Located, Plan};
+use crate::verify::{Located, Plan, VerifyOptions};
 use crate::workspace::Workspace;
 
 /// What building did for one snippet.
@@ -32,9 +32,11 @@ pub fn build(
     located: &[Located],
     plans: &[Plan],
     workspace: &Workspace,
+    options: &VerifyOptions,
 ) -> anyhow::Result<Vec<Built>> {
     let mut broken: HashMap<usize, Vec<CompileError>> = HashMap::new();
-    let incremental = workspace.crate_dir.join("Cargo.toml").is_file();
+    let incremental =
+        !options.cold_build_without_incremental || workspace.crate_dir.join("Cargo.toml").is_file();
     let mut attempt = 0;
     let output = loop {
         attempt += 1;
@@ -234,11 +236,11 @@ pub struct CompileError {
 /// Runs cargo on the crate at `crate_dir`, building into `target_dir`. `Err` only when cargo
 /// cannot be started; a failed build is an `Ok` with errors.
 ///
-/// `incremental: false` is for a crate built for the first time: writing rustc's incremental
-/// state costs a third of a cold build and only pays off when the crate is built again, as it
-/// is when one snippet is edited under `mdbook serve` (then the crate exists and `incremental`
-/// is true). Cargo does not fingerprint the setting, so switching never rebuilds anything; a
-/// `CARGO_INCREMENTAL` the user set wins.
+/// `incremental: false` is for a crate `mdbook-snippets test` builds for the first time:
+/// writing rustc's incremental state costs a third of a cold build and only pays off when the
+/// crate is built again (one snippet edited under `mdbook serve`, or the next `test` after an
+/// edit, which build incrementally). Cargo does not fingerprint the setting, so switching never
+/// rebuilds anything; a `CARGO_INCREMENTAL` the user set wins.
 pub fn cargo_build(
     crate_dir: &Path,
     target_dir: &Path,

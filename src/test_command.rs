@@ -17,6 +17,7 @@ pub fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
     let options = VerifyOptions {
         selection: args.selection(),
         progress: !args.quiet,
+        cold_build_without_incremental: true,
     };
     let report = verify(&book, &config, &options)?;
     let mut out = report::human(&report, &config.book_root);

@@ -46,6 +46,10 @@ pub struct VerifyOptions {
     pub selection: Selection,
     /// Show progress on stderr as results come in (a bar on a terminal, else a line each).
     pub progress: bool,
+    /// Build a generated crate that does not exist yet without rustc's incremental state: right
+    /// for `mdbook-snippets test` (what CI runs, where nothing is built twice), wrong for the
+    /// preprocessor, whose first build under `mdbook serve` is followed by edits.
+    pub cold_build_without_incremental: bool,
 }
 
 /// The outcome of verifying a book.
@@ -132,7 +136,8 @@ pub fn verify(
             // Held until every snippet has run: the executables live in the shared target dir
             // and another run of the same book would rebuild them under our feet.
             let _lock = workspace.lock()?;
-            for (plan, result) in build_and_run(&located, to_build, config, &workspace, &progress)?
+            for (plan, result) in
+                build_and_run(&located, to_build, config, &workspace, &progress, options)?
             {
                 let passed = matches!(result.1.outcome, Outcome::Passed);
                 if result.0.is_cacheable(passed) {
@@ -300,13 +305,14 @@ fn build_and_run(
     config: &Config,
     workspace: &Workspace,
     progress: &Progress,
+    options: &VerifyOptions,
 ) -> anyhow::Result<Vec<(Plan, (Record, SnippetResult))>> {
     progress.note(&format!(
         "building {} snippet(s) in {}",
         plans.len(),
         workspace.crate_dir.display()
     ));
-    let built = build::build(located, &plans, workspace)?;
+    let built = build::build(located, &plans, workspace, options)?;
     let mut finished = Vec::new();
     let mut to_run = Vec::new();
     for (plan, outcome) in plans.into_iter().zip(built) {
