@@ -13,5 +13,6 @@ mod options;
 mod preprocessor;
 mod render;
 mod semantics;
+mod serve;
 mod test_command;
 mod the_book;

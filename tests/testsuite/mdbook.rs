@@ -10,7 +10,7 @@ use crate::preprocessor::{describe, fixture_book};
 use crate::support;
 
 /// `mdbook` from PATH, else `~/.cargo/bin`. A missing mdBook fails the test: it is never skipped.
-fn mdbook_binary() -> PathBuf {
+pub fn mdbook_binary() -> PathBuf {
     let candidates = std::env::var_os("PATH")
         .map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
         .unwrap_or_default()
@@ -33,20 +33,24 @@ fn mdbook_binary() -> PathBuf {
     );
 }
 
-/// Runs `mdbook ARGS` in `root`, with our binary first on PATH (mdBook runs the preprocessor
-/// `snippets` as `mdbook-snippets`).
-fn mdbook(root: &Path, args: &[&str]) -> (Output, String) {
+/// PATH with our binary's directory first (mdBook runs the preprocessor `snippets` as
+/// `mdbook-snippets`).
+pub fn path_with_our_binary() -> std::ffi::OsString {
     let binary = PathBuf::from(env!("CARGO_BIN_EXE_mdbook-snippets"));
-    let path = std::env::join_paths(
+    std::env::join_paths(
         std::iter::once(binary.parent().unwrap().to_path_buf()).chain(std::env::split_paths(
             &std::env::var_os("PATH").unwrap_or_default(),
         )),
     )
-    .unwrap();
+    .unwrap()
+}
+
+/// Runs `mdbook ARGS` in `root`, with our binary first on PATH.
+fn mdbook(root: &Path, args: &[&str]) -> (Output, String) {
     let output = Command::new(mdbook_binary())
         .args(args)
         .current_dir(root)
-        .env("PATH", path)
+        .env("PATH", path_with_our_binary())
         .env("CARGO_TARGET_DIR", support::snippets_target_dir())
         .output()
         .unwrap();

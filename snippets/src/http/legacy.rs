@@ -1,10 +1,11 @@
 //! 2025-11-25 sessions over Streamable HTTP: one server `Session` per `Mcp-Session-Id`, and the
 //! routing of everything that session sends to the HTTP stream it belongs to. A response goes
 //! to the POST that carried its request; progress goes where its token's request went; a
-//! server-to-client request or notification tied to no id goes to the only open POST stream,
-//! else to the standalone GET stream, else to the newest POST stream (the spec asks that such
-//! messages relate to the originating request; the server core does not say which one, and the
-//! conformance scenarios run one call at a time).
+//! server-to-client request or a notification goes to the POST stream of the client request the
+//! core says it relates to (a tool's `elicitation/create`, log messages: the spec's "SHOULD
+//! relate to the originating client request"). Only when it relates to none, or that stream is
+//! gone (a task's request was answered at once; the client closed it), does it go to the only
+//! open POST stream, else to the standalone GET stream, else to the newest POST stream.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -14,7 +15,7 @@ use tokio::sync::mpsc;
 
 use crate::jsonrpc::id_key;
 use crate::server::Core;
-use crate::server::session::Session;
+use crate::server::session::{Outbound, Session};
 
 /// One 2025-11-25 session.
 pub struct LegacySession {
@@ -34,7 +35,7 @@ struct Routes {
     standalone: Option<mpsc::UnboundedSender<Value>>,
 }
 
-/// Where an unattributed message goes.
+/// Where a message goes.
 enum Target {
     Request(String),
     Standalone,
@@ -44,13 +45,13 @@ enum Target {
 impl LegacySession {
     /// A new session on `core`; its outbound messages are routed from now on.
     pub fn new(core: Arc<Core>) -> LegacySession {
-        let (outbox, mut inbox) = mpsc::unbounded_channel::<Value>();
-        let session = Session::new(core, outbox);
+        let (outbox, mut inbox) = mpsc::unbounded_channel::<Outbound>();
+        let session = Session::with_related(core, outbox);
         let routes = Arc::new(Mutex::new(Routes::default()));
         let router = routes.clone();
         tokio::spawn(async move {
-            while let Some(message) = inbox.recv().await {
-                lock(&router).route(message);
+            while let Some(Outbound { message, related }) = inbox.recv().await {
+                lock(&router).route(message, related.as_deref());
             }
         });
         LegacySession { session, routes }
@@ -116,7 +117,7 @@ fn lock(routes: &Mutex<Routes>) -> MutexGuard<'_, Routes> {
 }
 
 impl Routes {
-    fn route(&mut self, message: Value) {
+    fn route(&mut self, message: Value, related: Option<&str>) {
         let method = message.get("method").and_then(Value::as_str);
         let id = message.get("id");
         match (method, id) {
@@ -130,7 +131,11 @@ impl Routes {
             }
             (Some("notifications/progress"), None) => {
                 let token = message.pointer("/params/progressToken").map(id_key);
-                if let Some(request) = token.and_then(|token| self.tokens.get(&token)).cloned() {
+                let request = token
+                    .and_then(|token| self.tokens.get(&token))
+                    .map(String::as_str)
+                    .or(related.filter(|request| self.requests.contains_key(*request)));
+                if let Some(request) = request.map(str::to_owned) {
                     self.send_to(&Target::Request(request), message);
                 }
             }
@@ -147,7 +152,7 @@ impl Routes {
                 }
             }
             (Some(_), Some(id)) => {
-                let target = self.unattributed();
+                let target = self.target(related);
                 let recorded = match &target {
                     Target::Request(request) => Some(Some(request.clone())),
                     Target::Standalone => Some(None),
@@ -159,13 +164,24 @@ impl Routes {
                 self.send_to(&target, message);
             }
             (Some(_), None) => {
-                let target = self.unattributed();
+                let target = self.target(related);
                 self.send_to(&target, message);
             }
             (None, None) => {}
         }
     }
 
+    /// The stream of the request a message relates to while it is open, else `unattributed`.
+    fn target(&self, related: Option<&str>) -> Target {
+        match related {
+            Some(request) if self.requests.contains_key(request) => {
+                Target::Request(request.to_owned())
+            }
+            _ => self.unattributed(),
+        }
+    }
+
+    /// Where a message that relates to no open request stream goes.
     fn unattributed(&self) -> Target {
         if self.requests.len() == 1 {
             let key = self.requests.keys().next().expect("one open stream");

@@ -36,7 +36,7 @@ async fn ask_by_request(call: &Call, question: &str) -> Outcome {
         return Outcome::Result(result);
     }
     let params = json!({"message": question, "requestedSchema": requested_schema()});
-    let (request_id, reply) = call.session.request_client("elicitation/create", params);
+    let (request_id, reply) = call.request_client("elicitation/create", params);
     tokio::select! {
         _ = call.token.cancelled() => {
             call.session.abandon_client_request(&request_id, "the tools/call that asked was cancelled");

@@ -55,8 +55,18 @@ impl Call {
             self.session.send_locked(
                 &state,
                 jsonrpc::notification("notifications/progress", params),
+                Some(&self.key),
             );
         }
+    }
+
+    /// Sends a server-to-client request on behalf of this call (see `Session::request_client`).
+    pub fn request_client(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> (Value, oneshot::Receiver<Result<Value, Value>>) {
+        self.session.request_client(Some(&self.key), method, params)
     }
 
     /// Appends `"{label} {text}"` to the handler log.
@@ -218,7 +228,7 @@ impl Session {
             Outcome::Late(result) => jsonrpc::result(id, stamp(result, revision)),
             Outcome::Result(_) | Outcome::Error(..) | Outcome::Cancelled => return false,
         };
-        self.send_locked(&state, message);
+        self.send_locked(&state, message, Some(key));
         true
     }
 
@@ -285,10 +295,12 @@ impl Session {
         }
     }
 
-    /// Sends a server-to-client request (its own id space) and returns the awaiting receiver
+    /// Sends a server-to-client request (its own id space) on behalf of the client request
+    /// with id key `related` (`None`: none in particular), and returns the awaiting receiver
     /// together with the id used.
     pub fn request_client(
         &self,
+        related: Option<&str>,
         method: &str,
         params: Value,
     ) -> (Value, oneshot::Receiver<Result<Value, Value>>) {
@@ -297,7 +309,8 @@ impl Session {
         let id = json!(state.next_server_id);
         state.next_server_id += 1;
         state.awaiting_client.insert(id_key(&id), sender);
-        self.send_locked(&state, jsonrpc::request(id.clone(), method, params));
+        let request = jsonrpc::request(id.clone(), method, params);
+        self.send_locked(&state, request, related);
         (id, receiver)
     }
 

@@ -57,15 +57,38 @@ pub(super) struct State {
     pub(super) awaiting_client: BTreeMap<String, oneshot::Sender<Result<Value, Value>>>,
 }
 
+/// One outbound message with the key of the client request it relates to (`None`: none, e.g.
+/// a reply to a message without a usable id), for transports that route by it.
+pub struct Outbound {
+    pub message: Value,
+    pub related: Option<String>,
+}
+
+/// Where a session's messages go: plain (stdio, in-process, per-request HTTP) or with the
+/// request each relates to (2025-11-25 HTTP sessions, which route by it).
+enum Outbox {
+    Plain(mpsc::UnboundedSender<Value>),
+    Related(mpsc::UnboundedSender<Outbound>),
+}
+
 /// One connection.
 pub struct Session {
     pub core: Arc<Core>,
-    outbox: Mutex<Option<mpsc::UnboundedSender<Value>>>,
+    outbox: Mutex<Option<Outbox>>,
     state: Mutex<State>,
 }
 
 impl Session {
     pub fn new(core: Arc<Core>, outbox: mpsc::UnboundedSender<Value>) -> Arc<Session> {
+        Session::with_outbox(core, Outbox::Plain(outbox))
+    }
+
+    /// A session whose outbound messages name the client request they relate to.
+    pub fn with_related(core: Arc<Core>, outbox: mpsc::UnboundedSender<Outbound>) -> Arc<Session> {
+        Session::with_outbox(core, Outbox::Related(outbox))
+    }
+
+    fn with_outbox(core: Arc<Core>, outbox: Outbox) -> Arc<Session> {
         Arc::new(Session {
             core,
             outbox: Mutex::new(Some(outbox)),
@@ -89,21 +112,41 @@ impl Session {
             .unwrap_or_else(|poison| poison.into_inner())
     }
 
-    /// Records and sends one message (dropped once the connection is closed).
+    /// Records and sends one message that relates to no particular client request (dropped
+    /// once the connection is closed).
     pub fn send(&self, message: Value) {
+        self.send_related(message, None);
+    }
+
+    /// Records and sends one message on behalf of the client request with id key `related`
+    /// (a response, or what its handler sends before it: progress, logs, its own requests).
+    pub fn send_related(&self, message: Value, related: Option<&str>) {
         let outbox = self
             .outbox
             .lock()
             .unwrap_or_else(|poison| poison.into_inner());
         if let Some(outbox) = outbox.as_ref() {
             self.core.transcript.record(Direction::Out, message.clone());
-            let _ = outbox.send(message);
+            match outbox {
+                Outbox::Plain(outbox) => {
+                    let _ = outbox.send(message);
+                }
+                Outbox::Related(outbox) => {
+                    let related = related.map(str::to_owned);
+                    let _ = outbox.send(Outbound { message, related });
+                }
+            }
         }
     }
 
-    /// `send` while the caller holds the state lock, so the check before it stays true.
-    pub(super) fn send_locked(&self, _state: &MutexGuard<'_, State>, message: Value) {
-        self.send(message);
+    /// `send_related` while the caller holds the state lock, so the check before it stays true.
+    pub(super) fn send_locked(
+        &self,
+        _state: &MutexGuard<'_, State>,
+        message: Value,
+        related: Option<&str>,
+    ) {
+        self.send_related(message, related);
     }
 
     /// The peer closed its side: cancel what runs, forget what waits, stop sending.
@@ -248,7 +291,7 @@ impl Session {
             }
             ("tools/call", _) => return self.call_tool(id, key, revision, params),
             (method, _) if super::fixtures::handles(&self.core, method, revision) => {
-                let answer = super::fixtures::handle(self, method, revision, &params);
+                let answer = super::fixtures::handle(self, &key, method, revision, &params);
                 let cached = matches!(
                     method,
                     "resources/list"

@@ -1,11 +1,13 @@
 //! Streamable HTTP, in-process on an ephemeral loopback port: rmcp's own Streamable HTTP client
-//! under both revisions (`rmcp_over_http`), and raw HTTP requests for the transport's rules
-//! (`transport_rules`). Real time, real sockets: every wait is bounded by a gate or by the
-//! server's own `in_flight`/`idle`. This file holds what both halves share.
+//! under both revisions (`rmcp_over_http`), raw HTTP requests for the transport's rules
+//! (`transport_rules`), and concurrent calls on one 2025-11-25 session whose messages must stay
+//! on their own request's stream (`related_streams`). Real time, real sockets: every wait is
+//! bounded by a gate or by the server's own `in_flight`/`idle`. This file holds what they share.
 
 #[path = "../common/mod.rs"]
 mod common;
 
+mod related_streams;
 mod rmcp_over_http;
 mod transport_rules;
 
