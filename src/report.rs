@@ -43,26 +43,11 @@ pub fn human(report: &Report, book_root: &Path) -> String {
     if !failures.is_empty() || !report.chapter_failures.is_empty() {
         out.push_str("failures:\n");
         for failure in &report.chapter_failures {
-            let span = &failure.span;
-            writeln!(
-                out,
-                "    {}:{} (chapter not verified)",
-                span.path.display(),
-                span.line
-            )
-            .unwrap();
+            failure_line(&mut out, &failure.span, "chapter not verified");
         }
         for (result, failure) in &failures {
-            let span = &failure.span;
-            writeln!(
-                out,
-                "    {}:{} ({}, {})",
-                span.path.display(),
-                span.line,
-                kind_name(failure.kind),
-                result.id
-            )
-            .unwrap();
+            let note = format!("{}, {}", kind_name(failure.kind), result.id);
+            failure_line(&mut out, &failure.span, &note);
         }
         out.push('\n');
     }
@@ -84,6 +69,11 @@ pub fn summary(report: &Report) -> String {
         write!(line, ", {skipped} skipped").unwrap();
     }
     line
+}
+
+/// Appends one `    path:line (note)` line of the closing `failures:` list.
+fn failure_line(out: &mut String, span: &SourceSpan, note: &str) {
+    writeln!(out, "    {}:{} ({note})", span.path.display(), span.line).unwrap();
 }
 
 fn kind_name(kind: FailureKind) -> &'static str {
@@ -147,34 +137,30 @@ fn excerpt_at(span: &SourceSpan, title: &str, label: &str, book_root: &Path) -> 
 pub fn github_annotations(report: &Report) -> String {
     let mut out = String::new();
     for failure in &report.chapter_failures {
-        let span = &failure.span;
-        writeln!(
-            out,
-            "::error file={},line={},col={},title={}::{}",
-            escape_property(&span.path.display().to_string()),
-            span.line,
-            span.column,
-            escape_property("chapter not verified"),
-            escape_data(&failure.message)
-        )
-        .unwrap();
+        let title = "chapter not verified";
+        annotation(&mut out, &failure.span, title, &failure.message);
     }
     for result in &report.results {
         if let Outcome::Failed(failure) = &result.outcome {
-            let span = &failure.span;
-            writeln!(
-                out,
-                "::error file={},line={},col={},title={}::{}",
-                escape_property(&span.path.display().to_string()),
-                span.line,
-                span.column,
-                escape_property(&format!("snippet {}", kind_name(failure.kind))),
-                escape_data(&failure.message)
-            )
-            .unwrap();
+            let title = format!("snippet {}", kind_name(failure.kind));
+            annotation(&mut out, &failure.span, &title, &failure.message);
         }
     }
     out
+}
+
+/// Appends one `::error` line pointing at `span`.
+fn annotation(out: &mut String, span: &SourceSpan, title: &str, message: &str) {
+    writeln!(
+        out,
+        "::error file={},line={},col={},title={}::{}",
+        escape_property(&span.path.display().to_string()),
+        span.line,
+        span.column,
+        escape_property(title),
+        escape_data(message)
+    )
+    .unwrap();
 }
 
 fn escape_data(text: &str) -> String {

@@ -37,6 +37,11 @@ async fn call(conn: &mut Conn, id: i64, tool: &str, capabilities: Value, extra: 
     conn.request(json!(id), "tools/call", params).await
 }
 
+/// Calls a `test_trigger_*` fixture (no capabilities, no extra params); returns its text.
+async fn trigger(conn: &mut Conn, id: i64, tool: &str) -> String {
+    text(&call(conn, id, tool, json!({}), json!({})).await).to_owned()
+}
+
 fn accept(content: Value) -> Value {
     json!({"action": "accept", "content": content})
 }
@@ -92,15 +97,10 @@ async fn mrtr_request_state_must_come_back_intact() {
         .as_str()
         .unwrap_or_else(|| panic!("a signed requestState: {first}"))
         .to_owned();
+    // The retry's params: the confirmation, and `state` as the client sends it back.
     let confirm = json!({"confirm": accept(json!({"ok": true}))});
-    let retry = call(
-        &mut conn,
-        2,
-        tool,
-        caps.clone(),
-        json!({"inputResponses": confirm, "requestState": state}),
-    )
-    .await;
+    let confirmed = |state: &str| json!({"inputResponses": confirm, "requestState": state});
+    let retry = call(&mut conn, 2, tool, caps.clone(), confirmed(&state)).await;
     assert_eq!(
         text(&retry),
         "state-ok: requestState validated (integrity-ok), ok=true"
@@ -109,24 +109,11 @@ async fn mrtr_request_state_must_come_back_intact() {
     let mut tampered = state.clone().into_bytes();
     tampered[0] = if tampered[0] == b'e' { b'f' } else { b'e' };
     let tampered = String::from_utf8(tampered).unwrap();
-    let rejected = call(
-        &mut conn,
-        3,
-        tool,
-        caps.clone(),
-        json!({"inputResponses": confirm, "requestState": tampered}),
-    )
-    .await;
+    let rejected = call(&mut conn, 3, tool, caps.clone(), confirmed(&tampered)).await;
     assert_eq!(code(&rejected), -32602, "{rejected}");
     // State signed for one tool is not accepted by another.
-    let other = call(
-        &mut conn,
-        4,
-        "test_input_required_result_tampered_state",
-        caps,
-        json!({"inputResponses": confirm, "requestState": state}),
-    )
-    .await;
+    let other_tool = "test_input_required_result_tampered_state";
+    let other = call(&mut conn, 4, other_tool, caps, confirmed(&state)).await;
     assert_eq!(code(&other), -32602, "{other}");
 }
 
@@ -218,28 +205,10 @@ async fn listen_acknowledges_then_delivers_only_the_filtered_changes_until_cance
         json!({"toolsListChanged": true}),
         "only what is served is honored"
     );
-    let tools = call(
-        &mut conn,
-        1,
-        "test_trigger_tool_change",
-        json!({}),
-        json!({}),
-    )
-    .await;
-    assert_eq!(text(&tools), "notified 1 subscription(s)");
-    let prompts = call(
-        &mut conn,
-        2,
-        "test_trigger_prompt_change",
-        json!({}),
-        json!({}),
-    )
-    .await;
-    assert_eq!(
-        text(&prompts),
-        "notified 0 subscription(s)",
-        "not in the filter"
-    );
+    let tools = trigger(&mut conn, 1, "test_trigger_tool_change").await;
+    assert_eq!(tools, "notified 1 subscription(s)");
+    let prompts = trigger(&mut conn, 2, "test_trigger_prompt_change").await;
+    assert_eq!(prompts, "notified 0 subscription(s)", "not in the filter");
     let delivered = drain(&mut conn, Duration::from_millis(100)).await;
     assert_eq!(
         delivered,
@@ -254,19 +223,8 @@ async fn listen_acknowledges_then_delivers_only_the_filtered_changes_until_cance
         after.is_empty(),
         "no response to a cancelled listen: {after:?}"
     );
-    let tools = call(
-        &mut conn,
-        3,
-        "test_trigger_tool_change",
-        json!({}),
-        json!({}),
-    )
-    .await;
-    assert_eq!(
-        text(&tools),
-        "notified 0 subscription(s)",
-        "the stream is closed"
-    );
+    let tools = trigger(&mut conn, 3, "test_trigger_tool_change").await;
+    assert_eq!(tools, "notified 0 subscription(s)", "the stream is closed");
     assert!(
         drain(&mut conn, Duration::from_millis(100))
             .await

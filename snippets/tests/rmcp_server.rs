@@ -95,6 +95,25 @@ async fn start(handler: &Slow, revision: Revision) -> Driver {
         .unwrap_or_else(|error| panic!("driver under {revision}: {error:#}"))
 }
 
+/// Starts a driver on `handler` and calls `slow {steps}` as request `id` (see `call_slow`).
+async fn start_slow(handler: &Slow, revision: Revision, id: Value, steps: u64) -> Driver {
+    let mut driver = start(handler, revision).await;
+    call_slow(&mut driver, handler, id, steps).await;
+    driver
+}
+
+/// Calls `slow {steps}` as request `id`; returns once the handler has begun.
+async fn call_slow(driver: &mut Driver, handler: &Slow, id: Value, steps: u64) {
+    driver.call_tool(id, "slow", json!({"steps": steps})).await;
+    handler.started.notified().await;
+}
+
+/// Asserts that nothing reaches the client within `seconds` of (virtual) time.
+async fn assert_silent(driver: &mut Driver, seconds: u64, revision: Revision) {
+    let message = driver.try_recv(Duration::from_secs(seconds)).await;
+    assert_eq!(message, None, "{revision}");
+}
+
 fn text_of(response: &Value) -> &str {
     response["result"]["content"][0]["text"]
         .as_str()
@@ -105,19 +124,11 @@ fn text_of(response: &Value) -> &str {
 async fn handler_watching_ct_stops_and_sends_no_response() {
     for revision in Revision::ALL {
         let handler = Slow::watching();
-        let mut driver = start(&handler, revision).await;
-        driver
-            .call_tool(json!(1), "slow", json!({"steps": 10}))
-            .await;
-        handler.started.notified().await;
+        let mut driver = start_slow(&handler, revision, json!(1), 10).await;
         tokio::time::sleep(Duration::from_millis(2500)).await;
         driver.cancel(json!(1), "user pressed stop").await;
 
-        assert_eq!(
-            driver.try_recv(Duration::from_secs(60)).await,
-            None,
-            "{revision}"
-        );
+        assert_silent(&mut driver, 60, revision).await;
         assert_eq!(
             handler.log(),
             ["1 started", "1 stopped by cancel after step 2"],
@@ -136,20 +147,12 @@ async fn handler_watching_ct_stops_and_sends_no_response() {
 async fn handler_ignoring_ct_keeps_working_but_rmcp_drops_its_response() {
     for revision in Revision::ALL {
         let handler = Slow::ignoring();
-        let mut driver = start(&handler, revision).await;
-        driver
-            .call_tool(json!(1), "slow", json!({"steps": 3}))
-            .await;
-        handler.started.notified().await;
+        let mut driver = start_slow(&handler, revision, json!(1), 3).await;
         driver.cancel(json!(1), "user pressed stop").await;
 
         // The work runs to the end (nothing aborts a handler), yet rmcp forgets the request
         // when the cancel arrives and discards the late result instead of sending it.
-        assert_eq!(
-            driver.try_recv(Duration::from_secs(60)).await,
-            None,
-            "{revision}"
-        );
+        assert_silent(&mut driver, 60, revision).await;
         assert_eq!(handler.log(), ["1 started", "1 completed"], "{revision}");
         assert_eq!(driver.violations(), [], "{revision}");
     }
@@ -159,11 +162,7 @@ async fn handler_ignoring_ct_keeps_working_but_rmcp_drops_its_response() {
 async fn cancel_for_unknown_or_finished_id_is_ignored() {
     for revision in Revision::ALL {
         let handler = Slow::watching();
-        let mut driver = start(&handler, revision).await;
-        driver
-            .call_tool(json!(1), "slow", json!({"steps": 2}))
-            .await;
-        handler.started.notified().await;
+        let mut driver = start_slow(&handler, revision, json!(1), 2).await;
         driver.cancel(json!(99), "never sent").await;
 
         let response = driver.recv().await;
@@ -180,11 +179,7 @@ async fn cancel_for_unknown_or_finished_id_is_ignored() {
             )
             .await;
         assert_eq!(text_of(&response), "completed 1 steps", "{revision}");
-        assert_eq!(
-            driver.try_recv(Duration::from_secs(10)).await,
-            None,
-            "{revision}"
-        );
+        assert_silent(&mut driver, 10, revision).await;
         assert_eq!(
             handler.log(),
             ["1 started", "1 completed", "2 started", "2 completed"],
@@ -198,25 +193,14 @@ async fn cancel_for_unknown_or_finished_id_is_ignored() {
 async fn string_and_integer_ids_do_not_alias() {
     for revision in Revision::ALL {
         let handler = Slow::watching();
-        let mut driver = start(&handler, revision).await;
-        driver
-            .call_tool(json!(7), "slow", json!({"steps": 5}))
-            .await;
-        handler.started.notified().await;
-        driver
-            .call_tool(json!("7"), "slow", json!({"steps": 5}))
-            .await;
-        handler.started.notified().await;
+        let mut driver = start_slow(&handler, revision, json!(7), 5).await;
+        call_slow(&mut driver, &handler, json!("7"), 5).await;
         driver.cancel(json!("7"), "only the string one").await;
 
         let response = driver.recv().await;
         assert_eq!(response["id"], json!(7), "{revision}");
         assert_eq!(text_of(&response), "completed 5 steps", "{revision}");
-        assert_eq!(
-            driver.try_recv(Duration::from_secs(10)).await,
-            None,
-            "{revision}"
-        );
+        assert_silent(&mut driver, 10, revision).await;
         assert_eq!(
             handler.log(),
             [
@@ -260,11 +244,7 @@ async fn progress_carries_the_token_the_client_chose() {
 async fn eof_cancels_ct_only_after_rmcps_five_second_drain() {
     for revision in Revision::ALL {
         let handler = Slow::watching();
-        let mut driver = start(&handler, revision).await;
-        driver
-            .call_tool(json!(1), "slow", json!({"steps": 100}))
-            .await;
-        handler.started.notified().await;
+        let driver = start_slow(&handler, revision, json!(1), 100).await;
         tokio::time::sleep(Duration::from_millis(500)).await;
         let closed_at = tokio::time::Instant::now();
         driver.close().await;

@@ -78,7 +78,46 @@ impl Call {
     }
 }
 
+/// What every `tools/call` carries, whether the built-in tools or the fixtures run it.
+pub(super) struct ToolCallRequest {
+    /// The tool's name; empty when the request names none.
+    pub(super) name: String,
+    /// The tool's arguments; `{}` when the request has none.
+    pub(super) arguments: Value,
+    /// `_meta.progressToken` as sent, not yet checked.
+    pub(super) progress_token: Option<Value>,
+    /// What the client declared it can do: at `initialize` (2025-11-25) or in this request's
+    /// `_meta` (2026-07-28).
+    pub(super) client_capabilities: Value,
+}
+
 impl Session {
+    /// Reads the name, arguments, progress token and client capabilities of a `tools/call`.
+    pub(super) fn tool_call_request(
+        &self,
+        revision: Revision,
+        params: &Map<String, Value>,
+    ) -> ToolCallRequest {
+        let meta = params.get("_meta");
+        let client_capabilities = match revision {
+            Revision::V2025_11_25 => self.lock().legacy_capabilities.clone(),
+            Revision::V2026_07_28 => meta
+                .and_then(|meta| meta.get(CAPABILITIES_KEY))
+                .cloned()
+                .unwrap_or(json!({})),
+        };
+        ToolCallRequest {
+            name: params
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            arguments: params.get("arguments").cloned().unwrap_or(json!({})),
+            progress_token: meta.and_then(|meta| meta.get("progressToken")).cloned(),
+            client_capabilities,
+        }
+    }
+
     pub(super) fn call_tool(
         self: &Arc<Self>,
         id: Value,
@@ -86,12 +125,12 @@ impl Session {
         revision: Revision,
         params: Map<String, Value>,
     ) {
-        let name = params
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
+        let ToolCallRequest {
+            name,
+            arguments,
+            progress_token,
+            client_capabilities,
+        } = self.tool_call_request(revision, &params);
         let tool = match tools::parse(&name, &arguments) {
             Ok(tool) => tool,
             Err(message) => {
@@ -99,8 +138,6 @@ impl Session {
                 return;
             }
         };
-        let meta = params.get("_meta").and_then(Value::as_object);
-        let progress_token = meta.and_then(|meta| meta.get("progressToken")).cloned();
         if let Some(token) = &progress_token
             && !jsonrpc::is_valid_id(token)
         {
@@ -109,13 +146,6 @@ impl Session {
             self.answer(id, revision, Err((jsonrpc::INVALID_PARAMS, message, None)));
             return;
         }
-        let client_capabilities = match revision {
-            Revision::V2025_11_25 => self.lock().legacy_capabilities.clone(),
-            Revision::V2026_07_28 => meta
-                .and_then(|meta| meta.get(CAPABILITIES_KEY))
-                .cloned()
-                .unwrap_or(json!({})),
-        };
         let wants_task = match revision {
             Revision::V2025_11_25 => params.get("task").is_some(),
             Revision::V2026_07_28 => client_capabilities

@@ -4,7 +4,7 @@ use mcp_testserver::Revision;
 use serde_json::{Value, json};
 
 use super::{Connect, QUIET, ready};
-use crate::common::{code, text};
+use crate::common::{Conn, code, text};
 
 pub async fn initialize_negotiates_the_handshake_revision(connect: Connect) {
     for requested in ["2025-11-25", "2026-07-28", "1999-01-01"] {
@@ -179,25 +179,13 @@ pub async fn null_id_is_an_invalid_request(connect: Connect) {
 pub async fn reused_id_is_a_violation_per_revision(connect: Connect) {
     // 2025-11-25: no reuse within the session, even after completion (still served).
     let mut conn = ready(connect, Revision::V2025_11_25).await;
-    assert_eq!(
-        text(&conn.call(json!(1), "echo", json!({"text": "a"})).await),
-        "a"
-    );
-    assert_eq!(
-        text(&conn.call(json!(1), "echo", json!({"text": "b"})).await),
-        "b"
-    );
+    assert_eq!(echo(&mut conn, json!(1), "a").await, "a");
+    assert_eq!(echo(&mut conn, json!(1), "b").await, "b");
     assert_eq!(conn.violation_rules(json!(2)).await, ["reused-id"]);
     // 2026-07-28: reuse after completion is fine; reuse while in flight is not.
     let mut conn = ready(connect, Revision::V2026_07_28).await;
-    assert_eq!(
-        text(&conn.call(json!(1), "echo", json!({"text": "a"})).await),
-        "a"
-    );
-    assert_eq!(
-        text(&conn.call(json!(1), "echo", json!({"text": "b"})).await),
-        "b"
-    );
+    assert_eq!(echo(&mut conn, json!(1), "a").await, "a");
+    assert_eq!(echo(&mut conn, json!(1), "b").await, "b");
     assert!(conn.violation_rules(json!(2)).await.is_empty());
     conn.send_request(
         json!(3),
@@ -238,14 +226,7 @@ pub async fn parse_error_answers_null_id_and_keeps_serving(connect: Connect) {
     let response = conn.recv().await;
     assert_eq!(code(&response), -32700);
     assert_eq!(response["id"], Value::Null);
-    assert_eq!(
-        text(
-            &conn
-                .call(json!(2), "echo", json!({"text": "still here"}))
-                .await
-        ),
-        "still here"
-    );
+    assert_eq!(echo(&mut conn, json!(2), "still here").await, "still here");
 }
 
 pub async fn invalid_request_and_unknown_method(connect: Connect) {
@@ -269,28 +250,17 @@ pub async fn invalid_request_and_unknown_method(connect: Connect) {
 pub async fn unknown_tool_and_bad_arguments_are_invalid_params(connect: Connect) {
     for revision in Revision::ALL {
         let mut conn = ready(connect, revision).await;
-        assert_eq!(code(&conn.call(json!(1), "nope", json!({})).await), -32602);
-        assert_eq!(code(&conn.call(json!(2), "echo", json!({})).await), -32602);
-        assert_eq!(
-            code(&conn.call(json!(3), "echo", json!({"text": 5})).await),
-            -32602
-        );
-        assert_eq!(
-            code(
-                &conn
-                    .call(json!(4), "slow", json!({"steps": -1, "step_ms": 1}))
-                    .await
-            ),
-            -32602
-        );
-        assert_eq!(
-            code(
-                &conn
-                    .call(json!(5), "echo", json!({"text": "a", "extra": 1}))
-                    .await
-            ),
-            -32602
-        );
+        let bad_calls = [
+            ("nope", json!({})),
+            ("echo", json!({})),
+            ("echo", json!({"text": 5})),
+            ("slow", json!({"steps": -1, "step_ms": 1})),
+            ("echo", json!({"text": "a", "extra": 1})),
+        ];
+        for (id, (tool, arguments)) in (1..).zip(bad_calls) {
+            let response = conn.call(json!(id), tool, arguments).await;
+            assert_eq!(code(&response), -32602, "{revision} {tool}: {response}");
+        }
     }
 }
 
@@ -303,10 +273,7 @@ pub async fn giant_message_is_rejected_and_serving_continues(connect: Connect) {
     conn.send_line(&giant).await;
     let response = conn.recv().await;
     assert_eq!(code(&response), -32700, "{}", response["error"]);
-    assert_eq!(
-        text(&conn.call(json!(2), "echo", json!({"text": "ok"})).await),
-        "ok"
-    );
+    assert_eq!(echo(&mut conn, json!(2), "ok").await, "ok");
 }
 
 pub async fn truncated_message_at_eof_is_answered_and_the_connection_ends(connect: Connect) {
@@ -331,4 +298,10 @@ pub async fn truncated_message_at_eof_is_answered_and_the_connection_ends(connec
         0,
         "the stdio server exits 0"
     );
+}
+
+/// The text the `echo` tool answers request `id` with.
+async fn echo(conn: &mut Conn, id: Value, text_to_echo: &str) -> String {
+    let response = conn.call(id, "echo", json!({"text": text_to_echo})).await;
+    text(&response).to_owned()
 }
