@@ -45,6 +45,7 @@ def clients(work: Path) -> dict[str, list[str]]:
     return {
         "python": [str(work / "venv" / "bin" / "python"), str(INTEROP / "python" / "scenarios.py")],
         "typescript": ["node", str(INTEROP / "typescript" / "scenarios.mjs")],
+        "typescript-v2": ["node", str(INTEROP / "typescript-v2" / "scenarios.mjs")],
         "rmcp": [str(ROOT / "target" / "debug" / "rmcp-scenarios")],
     }
 

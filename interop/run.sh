@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Runs the SDK matrix: every way of stopping a call in the Python SDK, the TypeScript SDK and rmcp,
+# Runs the SDK matrix: every way of stopping a call in the Python SDK, the TypeScript SDK (v1, v2) and rmcp,
 # against mcp-testserver, and checks it against interop/expected.json and book/sdk-matrix.md.
 #
 #   interop/run.sh            install what is missing, run every cell, compare (exit 1 on a difference)
 #   interop/run.sh --bless    the same, then rewrite interop/expected.json and book/sdk-matrix.md
 #
 # Installs are pinned and throwaway: a venv under target/interop/venv (interop/python/requirements.txt)
-# and interop/typescript/node_modules (package-lock.json); each is redone only when its pin changes.
+# and interop/typescript{,-v2}/node_modules (package-lock.json); each is redone only when its pin changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=target/interop
@@ -22,6 +22,9 @@ for tool in python3 node npm cargo sha256sum; do
 done
 mkdir -p "$WORK"
 
+# The generator's own tests (render_book.py: the grid's verdicts, the legend, the folded rows).
+python3 -m unittest discover --quiet -s interop 2>"$WORK/unittest.log" || { cat "$WORK/unittest.log" >&2; fail "the tests of interop/render_book.py failed"; }
+
 # Python SDK: a venv that matches requirements.txt, recreated when the pins change.
 pins=$(sha256sum interop/python/requirements.txt | cut -d' ' -f1)
 if [[ "$(cat "$WORK/venv/.pins" 2>/dev/null)" != "$pins" ]]; then
@@ -33,13 +36,15 @@ if [[ "$(cat "$WORK/venv/.pins" 2>/dev/null)" != "$pins" ]]; then
     echo "$pins" > "$WORK/venv/.pins"
 fi
 
-# TypeScript SDK: node_modules that match package-lock.json, reinstalled when the lock changes.
-lock=$(sha256sum interop/typescript/package-lock.json | cut -d' ' -f1)
-if [[ "$(cat interop/typescript/node_modules/.lock-sha256 2>/dev/null)" != "$lock" ]]; then
-    echo "interop: installing the TypeScript SDK into interop/typescript/node_modules"
-    (cd interop/typescript && timeout 600 npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci in interop/typescript"
-    echo "$lock" > interop/typescript/node_modules/.lock-sha256
-fi
+# TypeScript SDK v1 and v2: node_modules that match each package-lock.json, reinstalled when the lock changes.
+for dir in interop/typescript interop/typescript-v2; do
+    lock=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+    if [[ "$(cat "$dir/node_modules/.lock-sha256" 2>/dev/null)" != "$lock" ]]; then
+        echo "interop: installing the TypeScript SDK into $dir/node_modules"
+        (cd "$dir" && timeout 600 npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci in $dir"
+        echo "$lock" > "$dir/node_modules/.lock-sha256"
+    fi
+done
 
 # The server and the rmcp scenario program (no-ops when up to date).
 LOCKED=${CI:+--locked}

@@ -17,3 +17,5 @@ if grep -E 'WARN|ERROR' target/mdbook-build.log; then
     exit 1
 fi
 node scripts/browser/check.mjs target/book
+# The SDK matrix chapter's grid at 1280 px (present, one cell per run, legend, no sideways scroll).
+node scripts/browser/matrix-check.mjs target/book interop/expected.json
