@@ -46,17 +46,24 @@ OUTCOMES = {
     "other": ("?", "other", "a combination the legend does not name: read the detailed rows"),
     "skipped": ("\u2013", "not run", "the SDK does not speak that revision"),
 }
+# A colour for the outcomes a reader should notice, readable on mdBook's light and dark themes. The
+# glyphs differ by shape as well, so the grid does not depend on colour.
+COLOURS = {"stopped": "#2da44e", "late": "#d4a72c", "leaked": "#e5534b", "ignored": "#e5534b"}
 
 
 def render(template: str, expected: dict[str, Any]) -> str:
-    """The chapter: the template with every placeholder replaced."""
+    """The chapter: the template with every placeholder replaced. The versions table and the grid
+    list the SDKs in the order of their `{{matrix SDK}}` sections (expected.json's keys are sorted)."""
+    sections = [name.split(" ", 1)[1] for name in PLACEHOLDER.findall(template) if name.startswith("matrix ")]
+    order = [sdk for sdk in sections if sdk in expected["sdks"]] + [sdk for sdk in expected["sdks"] if sdk not in sections]
+    ordered = {**expected, "sdks": {sdk: expected["sdks"][sdk] for sdk in order}}
 
     def replace(match: re.Match[str]) -> str:
         name = match.group(1)
         if name == "versions":
-            return versions_table(expected["sdks"])
+            return versions_table(ordered["sdks"])
         if name == "grid":
-            return grid(expected)
+            return grid(ordered)
         sdk = name.split(" ", 1)[1]
         if sdk not in expected["matrix"]:
             raise KeyError(f"the template names `{sdk}`, which expected.json does not have")
@@ -140,13 +147,15 @@ def grid(expected: dict[str, Any]) -> str:
                     used.add(verdict)
                     glyph, name, _ = OUTCOMES[verdict]
                     hover = html.escape(f"{name}: {hover_text(facts)}", quote=True)
-                    cells.append(f'<td class="sdk-grid-cell" data-outcome="{verdict}" title="{hover}"{glyph_style}>{glyph}</td>')
+                    colour = f"; color: {COLOURS[verdict]}; font-weight: bold" if verdict in COLOURS else ""
+                    cells.append(f'<td class="sdk-grid-cell" data-outcome="{verdict}" title="{hover}" style="padding: 2px 8px; text-align: center{colour}">{glyph}</td>')
             lines.append(f"<tr><td{pad}><code>{html.escape(scenario)}</code></td>" + "".join(cells) + "</tr>")
     lines += ["</tbody>", "</table>", "</div>"]
     legend = ["", '<ul class="sdk-grid-legend">']
     for key, (glyph, name, meaning) in OUTCOMES.items():
         if key in used:
-            legend.append(f"<li><strong>{glyph} {html.escape(name)}</strong>: {inline_code(meaning)}.</li>")
+            colour = f' style="color: {COLOURS[key]}"' if key in COLOURS else ""
+            legend.append(f"<li><strong><span{colour}>{glyph}</span> {html.escape(name)}</strong>: {inline_code(meaning)}.</li>")
     legend.append("</ul>")
     return "\n".join(lines + legend)
 

@@ -104,7 +104,7 @@ class Grid(unittest.TestCase):
     def test_the_legend_names_exactly_the_glyphs_used(self):
         grid = render_book.grid(expected())
         legend = grid[grid.index('<ul class="sdk-grid-legend">') :]
-        named = re.findall(r"<li><strong>(\S+) ", legend)
+        named = re.findall(r"<li><strong>(?:<span[^>]*>)?([^<\s]+)(?:</span>)? ", legend)
         self.assertEqual(named, [render_book.OUTCOMES[key][0] for key in ("stopped", "late", "ran", "skipped")])
 
     def test_html_is_escaped_and_hover_carries_the_facts(self):
@@ -125,6 +125,12 @@ class Chapter(unittest.TestCase):
         self.assertEqual(chapter.count("<details>"), 2)
         self.assertIn("<summary>Every run of pkg-a 1.2, in detail (8 rows)</summary>\n\n| Way of stopping", chapter)
         self.assertIn("Not run: b 1.0 does not speak 2026-07-28 (every way of stopping).\n\n</details>", chapter)
+
+    def test_the_grid_and_versions_follow_the_order_of_the_sections(self):
+        chapter = render_book.render("{{versions}}\n\n{{grid}}\n\n{{matrix b}}\n\n{{matrix a}}\n", expected())
+        grid = chapter[chapter.index('<table class="sdk-grid">') :]
+        self.assertLess(grid.index("pkg-&lt;b&gt;"), grid.index("pkg-a"))
+        self.assertLess(chapter.index("| b | `pkg-<b>`"), chapter.index("| a | `pkg-a`"))
 
     def test_an_unknown_sdk_in_the_template_is_an_error(self):
         with self.assertRaises(KeyError):
