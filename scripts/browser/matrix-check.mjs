@@ -61,7 +61,10 @@ try {
   const seen = await page.evaluate(() => {
     const grids = [...document.querySelectorAll('table.sdk-grid')];
     const grid = grids[0];
-    if (!grid) return { grids: 0 };
+    const details = [...document.querySelectorAll('details')].filter((d) => d.querySelector('table'));
+    const page = { details: details.length, openDetails: details.filter((d) => d.open).length,
+      pageWidth: document.scrollingElement.scrollWidth, viewWidth: document.scrollingElement.clientWidth };
+    if (!grid) return { grids: 0, ...page };
     const rows = [...grid.querySelectorAll('tbody tr')];
     const groups = rows.filter((row) => row.querySelector('th[scope="rowgroup"]'));
     const bodyRows = rows.filter((row) => !groups.includes(row));
@@ -70,8 +73,8 @@ try {
     const legendGlyphs = legend ? [...legend.querySelectorAll('li > strong')].map((s) => s.textContent.trim().split(/\s+/)[0]) : [];
     const wrapper = grid.parentElement;
     const gridBox = grid.getBoundingClientRect();
-    const details = [...document.querySelectorAll('details')].filter((d) => d.querySelector('table'));
     return {
+      ...page,
       grids: grids.length,
       groups: groups.length,
       rows: bodyRows.length,
@@ -89,10 +92,6 @@ try {
         const first = document.querySelector('main table');
         return first === grid;
       })(),
-      details: details.length,
-      openDetails: details.filter((d) => d.open).length,
-      pageWidth: document.scrollingElement.scrollWidth,
-      viewWidth: document.scrollingElement.clientWidth,
     };
   });
   console.log(`sdk-matrix.html at ${WIDTH} px: ${JSON.stringify(seen)}`);
