@@ -20,6 +20,8 @@ fail() { echo "interop/run.sh: error: $*" >&2; exit 2; }
 for tool in python3 node npm cargo sha256sum; do
     command -v "$tool" >/dev/null || fail "\`$tool\` is not on PATH"
 done
+node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' \
+    || fail "Node.js 20 or later is needed (the TypeScript SDK v2 requires it); found $(node --version)"
 mkdir -p "$WORK"
 
 # The generator's own tests (render_book.py: the grid's verdicts, the legend, the folded rows).
