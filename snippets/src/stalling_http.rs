@@ -9,6 +9,10 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{RoleClient, model::ProtocolVersion};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -48,6 +52,24 @@ impl StallingHttpServer {
     /// The endpoint's URL (`http://127.0.0.1:PORT/mcp`).
     pub fn url(&self) -> String {
         format!("http://{}/mcp", self.address)
+    }
+
+    /// Connects rmcp's Streamable HTTP client with `server/discover` (2026-07-28), over a
+    /// loopback reqwest client built as `HttpServer::connect_rmcp` builds it (no proxy).
+    pub async fn connect_rmcp(&self) -> anyhow::Result<RunningService<RoleClient, ()>> {
+        let http_client = reqwest::Client::builder()
+            .no_proxy()
+            .pool_max_idle_per_host(0)
+            .build()
+            .context("building a loopback HTTP client")?;
+        let config = StreamableHttpClientTransportConfig::with_uri(self.url());
+        let transport = StreamableHttpClientTransport::with_client(http_client, config);
+        let lifecycle = ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        };
+        ().serve_with_lifecycle(transport, lifecycle)
+            .await
+            .with_context(|| format!("connecting rmcp's Streamable HTTP client to {}", self.url()))
     }
 
     /// What happened, in order: `POST tools/call (held)`, `tools/call: connection closed`, ...
