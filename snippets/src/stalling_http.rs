@@ -114,7 +114,9 @@ impl StallingHttpServer {
                 .await;
             return;
         }
-        self.record(format!("POST {method} (held: no response head is ever sent)"));
+        self.record(format!(
+            "POST {method} (held: no response head is ever sent)"
+        ));
         // Nothing more is expected from the client; a read of 0 bytes (or an error) is the
         // client closing the connection.
         let mut rest = [0u8; 256];
