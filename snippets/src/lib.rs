@@ -4,6 +4,8 @@
 //! - [`TestServer`] starts the server in-process and connects an rmcp client, a bare transport,
 //!   or a [`RawClient`] to it over `tokio::io::duplex`.
 //! - [`serve_stdio`] is the same server over stdio (the `mcp-testserver` binary).
+//! - [`FakeServer`] scripts deliberately wrong servers (rewritten ids, stringified progress
+//!   tokens, a connection that breaks) to show what an rmcp client does with them.
 //! - [`StallingHttpServer`] answers `server/discover` and holds every other POST without a
 //!   response head (rust-sdk#1193: cancelling before the response stream starts).
 //! - [`Transcript`] records every wire message; [`Violation`]s record what the peer did wrong.
@@ -15,6 +17,7 @@
 
 pub mod artifacts;
 pub mod driver;
+mod fake_server;
 mod gates;
 mod harness;
 pub mod http;
@@ -31,6 +34,7 @@ mod transcript;
 pub mod violations;
 
 pub use driver::Driver;
+pub use fake_server::FakeServer;
 pub use harness::{ARTIFACTS_VAR, ATTRS_VAR, Attributes, snippet_main};
 pub use http::HttpServer;
 pub use raw_client::RawClient;
@@ -44,8 +48,8 @@ pub use violations::{Violation, ViolationLog};
 /// Everything a snippet needs; the verifier puts `use mcp_testserver::prelude::*;` in scope.
 pub mod prelude {
     pub use crate::{
-        Driver, HttpServer, RawClient, Revision, StallingHttpServer, TestServer, Transcript,
-        Violation, current_revision, snippet_main,
+        Driver, FakeServer, HttpServer, RawClient, Revision, StallingHttpServer, TestServer,
+        Transcript, Violation, current_revision, snippet_main,
     };
     pub use rmcp::model::*;
     pub use rmcp::service::{PeerRequestOptions, RequestHandle, RunningService};
