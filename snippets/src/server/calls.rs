@@ -37,19 +37,29 @@ pub struct Call {
     pub progress_token: Option<Value>,
     pub params: Map<String, Value>,
     pub client_capabilities: Value,
+    /// The task this call runs as (set by `tasks::start`), whose status bounds its progress.
+    pub task_number: Option<u64>,
 }
 
 impl Call {
-    /// Sends `notifications/progress` when the request asked for it and is still owed an answer.
+    /// Sends `notifications/progress` when the request asked for it and is still owed an answer,
+    /// or, for a 2025-11-25 task, while the task is not terminal: "The progress token remains
+    /// valid and associated with the task until the task reaches a terminal status" (2025-11-25,
+    /// basic/utilities/progress).
     pub fn progress(&self, progress: u64, total: u64, message: String) {
         let Some(token) = &self.progress_token else {
             return;
         };
+        let task_running = self
+            .task_number
+            .map(|number| self.session.core.tasks.is_running(number));
         let state = self.session.lock();
-        let owed = state
-            .in_flight
-            .get(&self.key)
-            .is_some_and(|call| !call.cancelled);
+        let owed = task_running.unwrap_or_else(|| {
+            state
+                .in_flight
+                .get(&self.key)
+                .is_some_and(|call| !call.cancelled)
+        });
         if owed {
             let params = json!({"progressToken": token, "progress": progress, "total": total, "message": message});
             self.session.send_locked(
@@ -190,11 +200,16 @@ impl Session {
             key,
             revision,
             token,
-            // Progress is not supported on tasks (2026-07-28) and a task's request is answered
-            // at once, so a task never sends progress.
-            progress_token: if task { None } else { progress_token },
+            // Progress is not supported on tasks under 2026-07-28 (SEP-2663); under 2025-11-25
+            // a task keeps its request's token until it is terminal.
+            progress_token: if task && revision == Revision::V2026_07_28 {
+                None
+            } else {
+                progress_token
+            },
             params,
             client_capabilities,
+            task_number: None,
         };
         if task {
             super::tasks::start(call, tool);

@@ -75,6 +75,13 @@ impl Default for TaskStore {
 }
 
 impl TaskStore {
+    /// Whether task `number` exists and is not terminal.
+    pub fn is_running(&self, number: u64) -> bool {
+        self.lock()
+            .get(&number)
+            .is_some_and(|entry| !entry.status.is_terminal())
+    }
+
     fn lock(&self) -> MutexGuard<'_, BTreeMap<u64, Entry>> {
         self.entries
             .lock()
@@ -128,7 +135,7 @@ fn task_json(number: u64, entry: &Entry, revision: Revision) -> Map<String, Valu
 }
 
 /// Starts `tool` as a task and answers the `tools/call` with the task handle.
-pub fn start(call: Call, tool: Tool) {
+pub fn start(mut call: Call, tool: Tool) {
     let store = &call.session.core.tasks;
     let ttl = call
         .params
@@ -160,6 +167,7 @@ pub fn start(call: Call, tool: Tool) {
             .answer(call.id.clone(), call.revision, Ok(handle));
         number
     };
+    call.task_number = Some(number);
     let session = call.session.clone();
     session.core.handlers.start(tool.name());
     call.log(&format!("started as {}", task_id(number)));

@@ -307,6 +307,7 @@ macro_rules! every_rule_test {
             transcript_tool_elides_its_earlier_replies,
             tasks_2025_lifecycle,
             tasks_2026_extension,
+            task_progress_follows_the_revision,
             task_ids_are_opaque_and_deterministic,
         );
     };

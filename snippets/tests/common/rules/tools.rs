@@ -209,6 +209,58 @@ pub async fn tasks_2026_extension(connect: Connect) {
     );
 }
 
+/// Under 2025-11-25 the token of a task-augmented request stays in use after the
+/// `CreateTaskResult`, until the task is terminal (basic/utilities/progress, item 3); under
+/// 2026-07-28 tasks send no progress at all (SEP-2663, *Task Status Notifications*).
+pub async fn task_progress_follows_the_revision(connect: Connect) {
+    let mut conn = ready(connect, Revision::V2025_11_25).await;
+    let params = json!({"name": "slow", "arguments": {"steps": 2, "step_ms": 20},
+        "task": {"ttl": 60000}, "_meta": {"progressToken": "t-1"}});
+    let created = conn.request(json!(1), "tools/call", params).await;
+    let task_id = created["result"]["task"]["taskId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let result = conn
+        .request(json!(2), "tasks/result", json!({"taskId": task_id}))
+        .await;
+    assert_eq!(text(&result), "completed 2 steps");
+    let mut progress = Vec::new();
+    while let Some(message) = conn.try_recv(Duration::from_millis(200)).await {
+        assert_eq!(message["method"], "notifications/progress", "{message}");
+        assert_eq!(message["params"]["progressToken"], "t-1");
+        progress.push(message["params"]["progress"].clone());
+    }
+    assert_eq!(
+        progress,
+        vec![json!(1), json!(2)],
+        "progress until the task completed"
+    );
+
+    let mut conn = ready(connect, Revision::V2026_07_28).await;
+    let capabilities = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    let params = json!({"name": "slow", "arguments": {"steps": 2, "step_ms": 20},
+        "_meta": {"io.modelcontextprotocol/clientCapabilities": capabilities,
+                  "progressToken": "t-2"}});
+    let created = conn.request(json!(1), "tools/call", params).await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let task_id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    for id in 2.. {
+        let status = conn
+            .request(json!(id), "tasks/get", json!({"taskId": task_id}))
+            .await;
+        if status["result"]["status"] == "completed" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        conn.try_recv(QUIET).await,
+        None,
+        "no progress on a 2026-07-28 task"
+    );
+}
+
 /// Task ids are the receiver's strings, never the request id that created the task: in a flow
 /// where request 1 creates the first task, its id still shares nothing with `1`. They are
 /// deterministic (the same ids on every run and connection) and distinct per task.
