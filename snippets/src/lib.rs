@@ -20,6 +20,7 @@ pub mod jsonrpc;
 mod raw_client;
 mod render;
 mod revision;
+pub mod rmcp_http;
 pub mod server;
 mod stdio;
 mod svg;
@@ -32,6 +33,7 @@ pub use harness::{ARTIFACTS_VAR, ATTRS_VAR, Attributes, snippet_main};
 pub use http::HttpServer;
 pub use raw_client::RawClient;
 pub use revision::{Revision, current_revision, set_current_revision};
+pub use rmcp_http::{RawHttp, RmcpHttpServer, serve_rmcp_http};
 pub use stdio::serve_stdio;
 pub use test_server::TestServer;
 pub use transcript::{Direction, Side, Transcript, WireMessage};
@@ -43,10 +45,12 @@ pub mod prelude {
         Driver, HttpServer, RawClient, Revision, TestServer, Transcript, Violation,
         current_revision, snippet_main,
     };
+    pub use crate::{RawHttp, serve_rmcp_http};
     pub use rmcp::model::*;
     pub use rmcp::service::{PeerRequestOptions, RequestHandle, RunningService};
     pub use rmcp::{self, ClientHandler, RoleClient, RoleServer, ServerHandler, ServiceExt};
     pub use serde_json::{Value, json};
     pub use std::time::Duration;
     pub use tokio;
+    pub use tokio_util;
 }
