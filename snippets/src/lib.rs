@@ -53,4 +53,5 @@ pub mod prelude {
     pub use std::time::Duration;
     pub use tokio;
     pub use tokio_util;
+    pub use anyhow;
 }
