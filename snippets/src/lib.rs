@@ -46,6 +46,7 @@ pub mod prelude {
         current_revision, snippet_main,
     };
     pub use crate::{RawHttp, serve_rmcp_http};
+    pub use anyhow;
     pub use rmcp::model::*;
     pub use rmcp::service::{PeerRequestOptions, RequestHandle, RunningService};
     pub use rmcp::{self, ClientHandler, RoleClient, RoleServer, ServerHandler, ServiceExt};
@@ -53,5 +54,4 @@ pub mod prelude {
     pub use std::time::Duration;
     pub use tokio;
     pub use tokio_util;
-    pub use anyhow;
 }

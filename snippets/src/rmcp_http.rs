@@ -115,7 +115,13 @@ impl RawHttp {
         let mut head = Vec::new();
         while !head.ends_with(b"\r\n\r\n") {
             let mut byte = [0u8; 1];
-            if self.stream.read(&mut byte).await.context("reading the head")? == 0 {
+            if self
+                .stream
+                .read(&mut byte)
+                .await
+                .context("reading the head")?
+                == 0
+            {
                 bail!(
                     "the connection closed inside the response head: {:?}",
                     String::from_utf8_lossy(&head)
@@ -143,7 +149,11 @@ impl RawHttp {
         let mut seen = Vec::new();
         let mut chunk = [0u8; 1024];
         while !String::from_utf8_lossy(&seen).contains(needle) {
-            let read = self.stream.read(&mut chunk).await.context("reading the body")?;
+            let read = self
+                .stream
+                .read(&mut chunk)
+                .await
+                .context("reading the body")?;
             if read == 0 {
                 bail!(
                     "the connection closed before {needle:?}; read {:?}",
