@@ -7,6 +7,8 @@
 //! - [`Transcript`] records every wire message; [`Violation`]s record what the peer did wrong.
 //! - [`snippet_main`] runs a snippet body per revision under a paused clock and writes the
 //!   artifacts (compact transcript, sequence diagram).
+//! - [`Driver`] drives an rmcp server handler written in the book; [`serve_rmcp_http`] serves one
+//!   with rmcp's own Streamable HTTP server on loopback, and [`RawHttp`] talks to it.
 //!
 //! Tools (a fixed contract): `echo`, `slow`, `wait_gate`, `open_gate`, `ignore_cancel`, `fail`,
 //! `ask`, `violations`, `transcript`.
