@@ -45,6 +45,8 @@ const PIPE_CAPACITY: usize = 1 << 16;
 /// A strict client driving an rmcp server in-process, recording the wire.
 pub struct Driver {
     revision: Revision,
+    /// The client capabilities announced in the handshake (and, under 2026-07-28, per request).
+    capabilities: Value,
     writer: WriteHalf<DuplexStream>,
     reader: Lines<BufReader<ReadHalf<DuplexStream>>>,
     /// Messages `request` read past while waiting for its response; `recv` returns them first.
@@ -63,11 +65,31 @@ impl Driver {
         Driver::start_with(handler, current_revision()).await
     }
 
+    /// Like [`Driver::start`], announcing client `capabilities` (e.g. `{"sampling": {}}`) instead
+    /// of none, so the server may send the requests they allow.
+    pub async fn start_with_capabilities<S: ServerHandler>(
+        handler: S,
+        capabilities: Value,
+    ) -> anyhow::Result<Driver> {
+        Driver::start_inner(handler, current_revision(), capabilities).await
+    }
+
     /// Like [`Driver::start`], under a chosen revision.
     pub async fn start_with<S: ServerHandler>(
         handler: S,
         revision: Revision,
     ) -> anyhow::Result<Driver> {
+        Driver::start_inner(handler, revision, json!({})).await
+    }
+
+    async fn start_inner<S: ServerHandler>(
+        handler: S,
+        revision: Revision,
+        capabilities: Value,
+    ) -> anyhow::Result<Driver> {
+        if !capabilities.is_object() {
+            bail!("client capabilities must be a JSON object, not {capabilities}");
+        }
         let (client_end, server_end) = tokio::io::duplex(PIPE_CAPACITY);
         let server_task = tokio::spawn(async move {
             // A failed handshake closes the pipe; the driver reports it from its side.
@@ -86,6 +108,7 @@ impl Driver {
         });
         let mut driver = Driver {
             revision,
+            capabilities,
             writer,
             reader: BufReader::new(read).lines(),
             backlog: VecDeque::new(),
@@ -246,7 +269,7 @@ impl Driver {
         if self.revision == Revision::V2026_07_28 {
             meta.as_object_mut()
                 .expect("_meta is an object")
-                .extend(request_meta(self.revision));
+                .extend(request_meta(self.revision, &self.capabilities));
         }
         if let Some(token) = progress_token {
             meta["progressToken"] = token;
@@ -267,7 +290,7 @@ impl Driver {
             Revision::V2025_11_25 => {
                 let params = json!({
                     "protocolVersion": self.revision.as_str(),
-                    "capabilities": {},
+                    "capabilities": self.capabilities,
                     "clientInfo": client_info(),
                 });
                 let response = self.handshake_request(&id, "initialize", params).await?;
@@ -337,11 +360,11 @@ fn client_info() -> Value {
 }
 
 /// The per-request `_meta` entries 2026-07-28 requires on every request.
-fn request_meta(revision: Revision) -> serde_json::Map<String, Value> {
+fn request_meta(revision: Revision, capabilities: &Value) -> serde_json::Map<String, Value> {
     let meta = json!({
         "io.modelcontextprotocol/protocolVersion": revision.as_str(),
         "io.modelcontextprotocol/clientInfo": client_info(),
-        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
     });
     match meta {
         Value::Object(map) => map,

@@ -11,6 +11,8 @@
 //! - [`Transcript`] records every wire message; [`Violation`]s record what the peer did wrong.
 //! - [`snippet_main`] runs a snippet body per revision under a paused clock and writes the
 //!   artifacts (compact transcript, sequence diagram).
+//! - [`Driver`] drives an rmcp server handler written in the book; [`serve_rmcp_http`] serves one
+//!   with rmcp's own Streamable HTTP server on loopback, and [`RawHttp`] talks to it.
 //!
 //! Tools (a fixed contract): `echo`, `slow`, `wait_gate`, `open_gate`, `ignore_cancel`, `fail`,
 //! `ask`, `violations`, `transcript`.
@@ -25,6 +27,7 @@ pub mod jsonrpc;
 mod raw_client;
 mod render;
 mod revision;
+pub mod rmcp_http;
 pub mod server;
 mod stalling_http;
 mod stdio;
@@ -39,6 +42,7 @@ pub use harness::{ARTIFACTS_VAR, ATTRS_VAR, Attributes, snippet_main};
 pub use http::HttpServer;
 pub use raw_client::RawClient;
 pub use revision::{Revision, current_revision, set_current_revision};
+pub use rmcp_http::{RawHttp, RmcpHttpServer, serve_rmcp_http};
 pub use stalling_http::StallingHttpServer;
 pub use stdio::serve_stdio;
 pub use test_server::TestServer;
@@ -51,10 +55,13 @@ pub mod prelude {
         Driver, FakeServer, HttpServer, RawClient, Revision, StallingHttpServer, TestServer,
         Transcript, Violation, current_revision, snippet_main,
     };
+    pub use crate::{RawHttp, serve_rmcp_http};
+    pub use anyhow;
     pub use rmcp::model::*;
     pub use rmcp::service::{PeerRequestOptions, RequestHandle, RunningService};
     pub use rmcp::{self, ClientHandler, RoleClient, RoleServer, ServerHandler, ServiceExt};
     pub use serde_json::{Value, json};
     pub use std::time::Duration;
     pub use tokio;
+    pub use tokio_util;
 }

@@ -286,3 +286,28 @@ async fn handshake_follows_the_revision() {
         assert_eq!(methods, expected, "{revision}");
     }
 }
+
+#[tokio::test(start_paused = true)]
+async fn client_capabilities_must_be_an_object() {
+    let error = match Driver::start_with_capabilities(Slow::default(), json!(["sampling"])).await {
+        Ok(_) => panic!("a non-object capabilities value was accepted"),
+        Err(error) => error,
+    };
+    assert_eq!(
+        error.to_string(),
+        r#"client capabilities must be a JSON object, not ["sampling"]"#
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn client_capabilities_are_announced_in_initialize() {
+    let driver = Driver::start_with_capabilities(Slow::default(), json!({"sampling": {}}))
+        .await
+        .expect("the handshake succeeds");
+    let initialize = driver.transcript().to_json()[0]["message"].clone();
+    assert_eq!(initialize["method"], "initialize");
+    assert_eq!(
+        initialize["params"]["capabilities"],
+        json!({"sampling": {}})
+    );
+}
