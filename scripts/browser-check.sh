@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
-if ! command -v chromium >/dev/null; then
+# CHROMIUM names a browser already there (CI runners ship Google Chrome); else Debian's chromium.
+if [[ -z ${CHROMIUM:-} ]] && ! command -v chromium >/dev/null; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
