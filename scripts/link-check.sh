@@ -34,9 +34,13 @@ stage() {
 }
 
 # The check has teeth: one broken link, then one broken anchor, each must fail and be named.
-page=$(cd "$book" && ls -1 *.html | grep -vx '404.html\|print.html\|toc.html\|index.html' | head -n 1)
-target=$(cd "$book" && ls -1 *.html | grep -vx '404.html\|print.html\|toc.html\|index.html' | sed -n 2p)
-[[ -n $page && -n $target ]] || { echo "link-check: error: the book has fewer than two chapter pages" >&2; exit 2; }
+chapters=()
+for file in "$book"/*.html; do
+    case ${file##*/} in 404.html | print.html | toc.html | index.html) ;; *) chapters+=("${file##*/}") ;; esac
+done
+((${#chapters[@]} >= 2)) || { echo "link-check: error: the book has fewer than two chapter pages" >&2; exit 2; }
+page=${chapters[0]}
+target=${chapters[1]}
 for broken in "no-such-page.html" "$target#no-such-anchor"; do
     stage "$work/planted"
     sed -i "0,/<main>/s||<main><a href=\"$broken\">planted</a>|" "$work/planted$site_path$page"
