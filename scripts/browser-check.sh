@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # Builds the book (verifying every snippet) and opens it in headless Chromium: see browser/check.mjs.
 # Installs what it needs: Debian's chromium, mdBook 0.5, and the pinned playwright-core.
+# The site is built and served under a project sub-path, as GitHub Pages serves it
+# (https://OWNER.github.io/REPO/), with `site-url` set the way the Pages workflow sets it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
-if ! command -v chromium >/dev/null; then
+# CHROMIUM names a browser already there (CI runners ship Google Chrome); else Debian's chromium.
+if [[ -z ${CHROMIUM:-} ]] && ! command -v chromium >/dev/null; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 scripts/install-mdbook.sh >/dev/null
 (cd scripts/browser && npm ci --no-audit --no-fund --silent)
 cargo build --locked --bin mdbook-snippets
-mdbook build 2>&1 | tee target/mdbook-build.log
+site_path=${SITE_PATH:-/request-ids-book/}
+MDBOOK_OUTPUT__HTML__SITE_URL=$site_path mdbook build 2>&1 | tee target/mdbook-build.log
 if grep -E 'WARN|ERROR' target/mdbook-build.log; then
     echo "mdbook build printed warnings" >&2
     exit 1
 fi
-node scripts/browser/check.mjs target/book
+node scripts/browser/check.mjs target/book "$site_path"
 # The SDK matrix chapter's grid at 1280 px (present, one cell per run, legend, no sideways scroll).
 node scripts/browser/matrix-check.mjs target/book interop/expected.json

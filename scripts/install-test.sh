@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# The verifier as an author would get it: `cargo install --path .` and
+# `cargo install --git <repository> mdbook-snippets` (a local file:// repository), each
+# into its own root; then the README's "Using the verifier on your own book" section, followed
+# step by step with each installed binary on a fresh book outside this repository, whose
+# book.toml is the README's own TOML block, so the README cannot drift from what works.
+#
+#   scripts/install-test.sh
+#
+# Both installs build in this workspace's target/ (release), so the dependencies compiled for
+# the release test server are reused; only mdbook-snippets itself is compiled, once per source.
+# Needs mdBook 0.5 on PATH (scripts/install-mdbook.sh). Exit 1 on a failed expectation.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+export PATH="$HOME/.cargo/bin:$PATH"
+export CARGO_TERM_COLOR=never
+work=$(mktemp -d "${TMPDIR:-/tmp}/mdbook-snippets-install.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() { echo "install-test: FAIL $*" >&2; exit 1; }
+step() { echo "install-test: $*"; }
+
+# The repository as it is on disk (committed or not, untracked files included, ignored ones not),
+# as a git repository of its own, for `cargo install --git`.
+step "snapshot of the working tree as a git repository"
+mkdir "$work/repo"
+git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
+    [[ -e $file || -L $file ]] && printf '%s\0' "$file"
+done | tar --null -T - -cf - | tar -xf - -C "$work/repo"
+git -C "$work/repo" init -q -b main
+git -C "$work/repo" add -A
+git -C "$work/repo" -c user.name=install-test -c user.email=install-test@localhost commit -q -m snapshot
+
+step "cargo install --path ."
+cargo install --quiet --locked --offline --path . --root "$work/from-path" --target-dir "$repo/target"
+# Not --offline: cargo refuses any git checkout offline, even from a file:// repository. The
+# repository is local; the dependencies come from the lock file and cargo's cache (at most the
+# crates.io index is asked about them).
+step "cargo install --git file://$work/repo mdbook-snippets"
+cargo install --quiet --locked --git "file://$work/repo" mdbook-snippets \
+    --root "$work/from-git" --target-dir "$repo/target"
+
+# The README's book.toml, exactly as printed there.
+readme_toml=$(awk '/^## Using the verifier on your own book/ { section = 1; next }
+    section && /^```toml/ { block = 1; next }
+    block && /^```/ { exit }
+    block { print }' README.md)
+grep -q '^\[preprocessor.snippets\]' <<<"$readme_toml" || fail "no TOML block with [preprocessor.snippets] in the README's section"
+
+# run EXPECTED_EXIT LOG COMMAND...: runs COMMAND with its output in LOG; fails unless it exits
+# with EXPECTED_EXIT.
+run() {
+    local expected=$1 log=$2 status=0
+    shift 2
+    "$@" >"$log" 2>&1 || status=$?
+    if [[ $status != "$expected" ]]; then
+        cat "$log" >&2
+        fail "\`$*\` exited $status, expected $expected"
+    fi
+}
+expect_line() { grep -qxF -- "$2" "$1" || { cat "$1" >&2; fail "no line \"$2\" in the output above"; }; }
+expect_text() { grep -qF -- "$2" "$1" || { cat "$1" >&2; fail "no \"$2\" in $1"; }; }
+
+check_book() {
+    local bin_dir=$1 book=$2
+    local tool=$bin_dir/mdbook-snippets
+    mkdir -p "$book/src"
+    printf '%s\n' "$readme_toml" >"$book/book.toml"
+    printf '# Summary\n\n- [Chapter](chapter.md)\n' >"$book/src/SUMMARY.md"
+    cat >"$book/src/chapter.md" <<'EOF'
+# Chapter
+
+A snippet and the output it must print:
+
+```rust
+# fn square(x: u32) -> u32 { x * x }
+let answer = square(6) + 6;
+println!("the answer is {answer}");
+```
+
+```text,output
+the answer is 42
+```
+
+A snippet that must panic:
+
+```rust,should_panic
+let empty: Vec<u32> = Vec::new();
+let _ = empty[0];
+```
+EOF
+
+    run 0 "$book/version.log" "$tool" --version
+    expect_text "$book/version.log" "mdbook-snippets"
+
+    # `mdbook-snippets test [BOOK_DIR]`: exit 0 and the closing line.
+    run 0 "$book/pass.log" "$tool" test "$book"
+    expect_line "$book/pass.log" "2 passed, 0 failed"
+
+    # A wrong expectation: exit 1, reported at the chapter's line.
+    sed -i 's/^the answer is 42$/the answer is 41/' "$book/src/chapter.md"
+    run 1 "$book/fail.log" "$tool" test "$book"
+    expect_line "$book/fail.log" "1 passed, 1 failed"
+    expect_text "$book/fail.log" "test src/chapter.md:5 ... FAILED"
+    expect_text "$book/fail.log" "src/chapter.md:11 (output differs"
+
+    # `--bless` rewrites the expected block (the run itself still reports the failure it fixed,
+    # exit 1); the book passes again.
+    run 1 "$book/bless.log" "$tool" test --bless "$book"
+    expect_text "$book/bless.log" "blessed the expected output in src/chapter.md"
+    grep -qx 'the answer is 42' "$book/src/chapter.md" || fail "--bless did not rewrite the expected output"
+    run 0 "$book/again.log" "$tool" test "$book"
+    expect_line "$book/again.log" "2 passed, 0 failed"
+
+    # As the preprocessor (`command = "mdbook-snippets"` on PATH): the page shows the real output.
+    run 0 "$book/build.log" env PATH="$bin_dir:$PATH" mdbook build "$book"
+    expect_text "$book/book/chapter.html" "mdbook-snippets-stdout"
+    expect_text "$book/book/chapter.html" "the answer is 42"
+
+    # A tool error (no book there): exit 2.
+    run 2 "$book/missing.log" "$tool" test "$book/no-such-book"
+}
+
+step "README section with the binary from --path"
+check_book "$work/from-path/bin" "$work/book-path"
+step "README section with the binary from --git"
+check_book "$work/from-git/bin" "$work/book-git"
+step "2 installs, each verified a fresh book as the README describes: 0 failed"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Every package of the workspace that can be published (no `publish = false`) is ready for
+# crates.io: its metadata is complete (description, license, repository, readme, keywords,
+# categories), `cargo package --list` ships only its sources, README and license files, and
+# `cargo publish --dry-run` (which builds the packaged sources alone) passes.
+#
+#   scripts/package-check.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fail() { echo "package-check: FAIL $*" >&2; exit 1; }
+
+packages=$(cargo metadata --locked --no-deps --format-version 1 | python3 -c '
+import json, sys
+required = ["description", "license", "repository", "readme", "keywords", "categories"]
+for package in json.load(sys.stdin)["packages"]:
+    if package["publish"] == []:
+        continue
+    missing = [key for key in required if not package.get(key)]
+    if missing:
+        name, keys = package["name"], ", ".join(missing)
+        sys.exit(f"package-check: FAIL {name}: no {keys} in its Cargo.toml")
+    print(package["name"])
+')
+[[ -n $packages ]] || fail "no publishable package found"
+
+# What a package may ship: its Rust sources, tests, benches and examples, the manifest and lock
+# file, the README and both license files (which it must ship).
+allowed='^(\.cargo_vcs_info\.json|Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|README\.md|LICENSE-MIT|LICENSE-APACHE|(src|tests|benches|examples)/.*\.rs)$'
+args=()
+for package in $packages; do
+    list=$(cargo package --locked --allow-dirty --list -p "$package" 2>/dev/null) \
+        || { cargo package --locked --allow-dirty --list -p "$package" >&2 || true; fail "cargo package --list -p $package"; }
+    extra=$(grep -Ev "$allowed" <<<"$list" || true)
+    [[ -z $extra ]] || fail "$package ships files that do not belong in it:"$'\n'"$extra"
+    for file in README.md LICENSE-MIT LICENSE-APACHE Cargo.toml; do
+        grep -qx "$file" <<<"$list" || fail "$package does not ship $file"
+    done
+    echo "package-check: $package ships $(wc -l <<<"$list") files: $(grep -c '\.rs$' <<<"$list") Rust files, README.md, LICENSE-MIT, LICENSE-APACHE"
+    args+=(-p "$package")
+done
+
+cargo publish --dry-run --locked --allow-dirty --quiet "${args[@]}"
+echo "package-check: cargo publish --dry-run passed for $packages" | tr '\n' ' '
+echo
