@@ -33,7 +33,7 @@ pub fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(path) = &args.junit {
-        std::fs::write(path, report::junit(&report))
+        std::fs::write(path, report::junit(&report)?)
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(if report.failed() == 0 {

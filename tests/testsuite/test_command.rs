@@ -48,7 +48,10 @@ fn failing_book_reports_each_failure_at_its_markdown_line() {
     output.stdout_contains("mismatched types");
 
     let junit = std::fs::read_to_string(book.path().join("report.xml")).expect("junit written");
-    assert!(junit.contains("tests=\"6\" failures=\"5\""), "{junit}");
+    assert!(
+        junit.contains(r#"<testsuite name="mdbook-snippets" tests="6" skipped="0" errors="0" failures="5""#),
+        "{junit}"
+    );
     assert!(
         junit.contains("<testcase name=\"src/broken.md:30\""),
         "{junit}"
