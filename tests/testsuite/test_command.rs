@@ -49,7 +49,9 @@ fn failing_book_reports_each_failure_at_its_markdown_line() {
 
     let junit = std::fs::read_to_string(book.path().join("report.xml")).expect("junit written");
     assert!(
-        junit.contains(r#"<testsuite name="mdbook-snippets" tests="6" skipped="0" errors="0" failures="5""#),
+        junit.contains(
+            r#"<testsuite name="mdbook-snippets" tests="6" skipped="0" errors="0" failures="5""#
+        ),
         "{junit}"
     );
     assert!(
