@@ -13,7 +13,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::io::Write as _;
-use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -172,19 +172,9 @@ struct StdoutGuard {
 impl StdoutGuard {
     fn redirect_to_stderr() -> anyhow::Result<StdoutGuard> {
         std::io::stdout().flush().context("flushing stdout")?;
-        // SAFETY: dup and dup2 on the process's own standard descriptors; `saved` is a fresh
-        // descriptor that only the returned `OwnedFd` owns.
-        unsafe {
-            let saved = libc::dup(std::io::stdout().as_raw_fd());
-            if saved < 0 {
-                return Err(std::io::Error::last_os_error()).context("saving stdout");
-            }
-            let stdout = OwnedFd::from_raw_fd(saved);
-            if libc::dup2(std::io::stderr().as_raw_fd(), std::io::stdout().as_raw_fd()) < 0 {
-                return Err(std::io::Error::last_os_error()).context("pointing stdout at stderr");
-            }
-            Ok(StdoutGuard { stdout })
-        }
+        let stdout = rustix::io::dup(std::io::stdout()).context("saving stdout")?;
+        rustix::stdio::dup2_stdout(std::io::stderr()).context("pointing stdout at stderr")?;
+        Ok(StdoutGuard { stdout })
     }
 
     fn write_book(self, book: &Book) -> anyhow::Result<()> {

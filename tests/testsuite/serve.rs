@@ -147,11 +147,9 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        // SAFETY: killpg only sends a signal, to the group we created for this server. ESRCH
-        // (the group is already gone) is harmless.
-        unsafe {
-            libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL);
-        }
+        // The group we created for this server; ESRCH (the group is already gone) is harmless.
+        let group = rustix::process::Pid::from_child(&self.child);
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
         let _ = self.child.wait();
     }
 }
