@@ -9,7 +9,7 @@ use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use anyhow::Context as _;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 
-use crate::snippet::{Failure, FailureKind, Outcome, SnippetResult, SourceSpan};
+use crate::snippet::{ChapterFailure, Failure, FailureKind, Outcome, SnippetResult, SourceSpan};
 use crate::verify::Report;
 
 /// The terminal report. Source excerpts are read from the files under `book_root`; a file that
@@ -17,12 +17,8 @@ use crate::verify::Report;
 pub fn human(report: &Report, book_root: &Path) -> String {
     let mut out = String::new();
     for failure in &report.chapter_failures {
-        let title = format!("chapter {} not verified", failure.chapter_path.display());
-        let label = failure.message.lines().next().unwrap_or_default();
-        out.push_str(&excerpt_at(&failure.span, &title, label, book_root));
+        out.push_str(&chapter_failure_text(failure, book_root));
         out.push('\n');
-        push_message_body(&mut out, &failure.message);
-        out.push_str("  none of this chapter's snippets ran\n\n");
     }
     let failures: Vec<(&SnippetResult, &Failure)> = report
         .results
@@ -33,9 +29,7 @@ pub fn human(report: &Report, book_root: &Path) -> String {
         })
         .collect();
     for (result, failure) in &failures {
-        out.push_str(&excerpt(result, failure, book_root));
-        out.push('\n');
-        push_message_body(&mut out, &failure.message);
+        out.push_str(&failure_text(result, failure, book_root));
         out.push('\n');
     }
     if !failures.is_empty() || !report.chapter_failures.is_empty() {
@@ -51,6 +45,27 @@ pub fn human(report: &Report, book_root: &Path) -> String {
     }
     writeln!(out, "finished in {:.2}s", report.duration.as_secs_f64()).unwrap();
     writeln!(out, "{}", summary(report)).unwrap();
+    out
+}
+
+/// One snippet's failure as the terminal report shows it: the excerpt of the Markdown with the
+/// message's first line as its label, then the rest of the message. Also what `mdbook serve`
+/// shows in the page (see `render`).
+pub fn failure_text(result: &SnippetResult, failure: &Failure, book_root: &Path) -> String {
+    let mut out = excerpt(result, failure, book_root);
+    out.push('\n');
+    push_message_body(&mut out, &failure.message);
+    out
+}
+
+/// A chapter that could not be verified, as the terminal report shows it.
+pub fn chapter_failure_text(failure: &ChapterFailure, book_root: &Path) -> String {
+    let title = format!("chapter {} not verified", failure.chapter_path.display());
+    let label = failure.message.lines().next().unwrap_or_default();
+    let mut out = excerpt_at(&failure.span, &title, label, book_root);
+    out.push('\n');
+    push_message_body(&mut out, &failure.message);
+    out.push_str("  none of this chapter's snippets ran\n");
     out
 }
 
