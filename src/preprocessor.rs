@@ -322,6 +322,15 @@ mod tests {
     }
 
     fn render(report: &Report, chapters: &[(&str, &str)]) -> Vec<String> {
+        render_in(report, chapters, BuildMode::Strict, Path::new("."))
+    }
+
+    fn render_in(
+        report: &Report,
+        chapters: &[(&str, &str)],
+        mode: BuildMode,
+        book_root: &Path,
+    ) -> Vec<String> {
         let mut book = Book::new();
         for (path, content) in chapters {
             book.push_item(BookItem::Chapter(Chapter::new(
@@ -331,13 +340,7 @@ mod tests {
                 Vec::new(),
             )));
         }
-        render_book(
-            &mut book,
-            Path::new("src"),
-            report,
-            BuildMode::Strict,
-            Path::new("."),
-        );
+        render_book(&mut book, Path::new("src"), report, mode, book_root);
         book.chapters()
             .map(|chapter| chapter.content.clone())
             .collect()
@@ -424,6 +427,52 @@ mod tests {
         }
         // A book.toml that cannot be read proves nothing either.
         assert_eq!(mode(None, "html", true, &env), BuildMode::Strict);
+    }
+
+    #[test]
+    fn served_failures_go_in_their_pages_and_strict_builds_leave_them_out() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir(root.path().join("src")).unwrap();
+        let chapter = "# A\n\n```rust\nboom();\n```\n";
+        std::fs::write(root.path().join("src/a.md"), chapter).unwrap();
+        std::fs::write(root.path().join("src/b.md"), "# B\n\n```rust\n").unwrap();
+        let mut report = report(&[("src/a.md", chapter, &[""])]);
+        report.results[0].outcome = Outcome::Failed(crate::snippet::Failure {
+            kind: crate::snippet::FailureKind::Compile,
+            span: report.results[0].span.clone(),
+            message: "error[E0425]: cannot find function `boom`".to_owned(),
+        });
+        report
+            .chapter_failures
+            .push(crate::snippet::ChapterFailure {
+                chapter_path: PathBuf::from("src/b.md"),
+                span: crate::snippet::SourceSpan {
+                    path: PathBuf::from("src/b.md"),
+                    line: 3,
+                    column: 1,
+                },
+                message: "unclosed code block".to_owned(),
+            });
+        let chapters = [("a.md", chapter), ("b.md", "# B\n\n```rust\n")];
+        let served = render_in(&report, &chapters, BuildMode::Served, root.path());
+        assert!(
+            served[0].starts_with(
+                "# A\n\n```rust\nboom();\n```\n<div class=\"mdbook-snippets-failure\""
+            ),
+            "{}",
+            served[0]
+        );
+        assert!(served[0].contains("error: snippet src_a_md_1 does not compile"));
+        assert!(served[0].contains("cannot find function `boom`"));
+        assert!(
+            served[1].starts_with("<div class=\"mdbook-snippets-failure\""),
+            "{}",
+            served[1]
+        );
+        assert!(served[1].contains("error: chapter src/b.md not verified"));
+        assert!(served[1].ends_with("\n\n# B\n\n```rust\n"), "{}", served[1]);
+        let strict = render_in(&report, &chapters, BuildMode::Strict, root.path());
+        assert_eq!(strict, [chapter, "# B\n\n```rust\n"]);
     }
 
     #[test]
