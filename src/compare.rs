@@ -3,6 +3,11 @@
 //! included). Trailing whitespace on each line and trailing blank lines do not count, so the
 //! Markdown block need not reproduce them.
 
+use std::time::{Duration, Instant};
+
+use similar::DiffTag;
+use similar::algorithms::{Capture, myers};
+
 /// `Ok(())` when `actual` matches `expected`, else a line diff fit to print (`-` expected,
 /// `+` actual).
 pub fn compare(expected: &str, actual: &str) -> Result<(), String> {
@@ -23,14 +28,29 @@ fn normalized_lines(text: &str) -> Vec<&str> {
     lines
 }
 
+/// Whether the expected lines match the actual ones, a `...` line standing for any run of lines.
+/// Greedy with backtracking to the last `...` (the classic glob matcher, with lines for
+/// characters): no recursion and no allocation, so a 1 MiB output cannot exhaust the stack.
 fn matches_lines(expected: &[&str], actual: &[&str]) -> bool {
-    match expected.split_first() {
-        None => actual.is_empty(),
-        Some((&"...", rest)) => (0..=actual.len()).any(|skip| matches_lines(rest, &actual[skip..])),
-        Some((line, rest)) => actual.split_first().is_some_and(|(first, others)| {
-            matches_line(line, first) && matches_lines(rest, others)
-        }),
+    let (mut e, mut a) = (0, 0);
+    // Where the last `...` was, and the first actual line it has not yet swallowed.
+    let mut resume: Option<(usize, usize)> = None;
+    while a < actual.len() {
+        if e < expected.len() && expected[e] == "..." {
+            resume = Some((e, a));
+            e += 1;
+        } else if e < expected.len() && matches_line(expected[e], actual[a]) {
+            e += 1;
+            a += 1;
+        } else if let Some((star, swallowed)) = resume {
+            resume = Some((star, swallowed + 1));
+            e = star + 1;
+            a = swallowed + 1;
+        } else {
+            return false;
+        }
     }
+    expected[e..].iter().all(|line| *line == "...")
 }
 
 /// `[..]` matches any run of characters within the line.
@@ -53,32 +73,74 @@ fn matches_line(pattern: &str, line: &str) -> bool {
     rest.len() >= last.len() && rest.ends_with(last)
 }
 
-/// A plain longest-common-subsequence diff; outputs are short.
+/// At most this many changed lines are shown; a flood of output is summarised after them.
+const SHOWN_CHANGES: usize = 200;
+
+/// How long the diff may search for the smallest edit before settling for a coarser one.
+const DIFF_DEADLINE: Duration = Duration::from_secs(1);
+
+/// An expected line: equal to an actual line when it matches it (`[..]` wildcards).
+#[derive(Debug)]
+struct Pattern<'a>(&'a str);
+
+/// An actual line of stdout.
+#[derive(Debug)]
+struct Line<'a>(&'a str);
+
+impl PartialEq<Pattern<'_>> for Line<'_> {
+    fn eq(&self, pattern: &Pattern<'_>) -> bool {
+        matches_line(pattern.0, self.0)
+    }
+}
+
+/// A line diff (Myers, from `similar`: linear memory, time bounded by [`DIFF_DEADLINE`]), with
+/// the lines that match shown as context.
 fn diff(expected: &[&str], actual: &[&str]) -> String {
-    let (n, m) = (expected.len(), actual.len());
-    let mut lcs = vec![vec![0usize; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            lcs[i][j] = if matches_line(expected[i], actual[j]) {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
+    let patterns: Vec<Pattern<'_>> = expected.iter().map(|line| Pattern(line)).collect();
+    let lines: Vec<Line<'_>> = actual.iter().map(|line| Line(line)).collect();
+    let mut capture = Capture::new();
+    let deadline = Instant::now().checked_add(DIFF_DEADLINE);
+    myers::diff_deadline_raw(
+        &mut capture,
+        patterns.as_slice(),
+        0..patterns.len(),
+        lines.as_slice(),
+        0..lines.len(),
+        deadline,
+    )
+    .expect("capturing a diff cannot fail");
+    let mut out = String::from("output differs from the expected block (-expected +actual):\n");
+    let mut changes = 0;
+    let mut hidden = 0;
+    let mut show = |out: &mut String, sign: char, line: &str| {
+        if sign != ' ' {
+            changes += 1;
+            if changes > SHOWN_CHANGES {
+                hidden += 1;
+                return;
+            }
+        } else if changes > SHOWN_CHANGES {
+            return;
+        }
+        out.push(sign);
+        out.push(' ');
+        out.push_str(line);
+        out.push('\n');
+    };
+    for op in capture.ops() {
+        let (tag, old, new) = op.as_tag_tuple();
+        match tag {
+            DiffTag::Equal => new.for_each(|j| show(&mut out, ' ', actual[j])),
+            DiffTag::Insert => new.for_each(|j| show(&mut out, '+', actual[j])),
+            DiffTag::Delete => old.for_each(|i| show(&mut out, '-', expected[i])),
+            DiffTag::Replace => {
+                new.for_each(|j| show(&mut out, '+', actual[j]));
+                old.for_each(|i| show(&mut out, '-', expected[i]));
+            }
         }
     }
-    let mut out = String::from("output differs from the expected block (-expected +actual):\n");
-    let (mut i, mut j) = (0, 0);
-    while i < n || j < m {
-        if i < n && j < m && matches_line(expected[i], actual[j]) {
-            out.push_str(&format!("  {}\n", actual[j]));
-            (i, j) = (i + 1, j + 1);
-        } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            out.push_str(&format!("+ {}\n", actual[j]));
-            j += 1;
-        } else {
-            out.push_str(&format!("- {}\n", expected[i]));
-            i += 1;
-        }
+    if hidden > 0 {
+        out.push_str(&format!("({hidden} more changed lines not shown)\n"));
     }
     out
 }
@@ -146,6 +208,63 @@ mod tests {
                 - two
                   three
                 + four
+            "#]],
+        );
+    }
+
+    /// `count` numbered lines of about 10 bytes each, `line 0` up.
+    fn numbered(count: usize, mut line: impl FnMut(usize) -> String) -> String {
+        (0..count).map(|index| line(index) + "\n").collect()
+    }
+
+    #[test]
+    fn megabyte_outputs_match_and_diff_in_linear_memory() {
+        // About 1 MiB each side: an O(n*m) table would need 10^10 cells.
+        let count = 100_000;
+        let expected = numbered(count, |index| format!("line {index}"));
+        assert!(expected.len() > 1_000_000);
+        assert_eq!(compare(&expected, &expected), Ok(()));
+        let elided = format!("line 0\n...\nline {}\n", count - 1);
+        assert_eq!(compare(&elided, &expected), Ok(()));
+
+        let actual = numbered(count, |index| match index {
+            50_000 => "line fifty thousand".to_owned(),
+            _ => format!("line {index}"),
+        });
+        let diff = compare(&expected, &actual).unwrap_err();
+        let changes: Vec<&str> = diff
+            .lines()
+            .filter(|line| line.starts_with(['+', '-']))
+            .collect();
+        assert_eq!(changes, ["+ line fifty thousand", "- line 50000"]);
+
+        // Nothing in common: the diff is cut short and says how much it left out.
+        let other = numbered(count, |index| format!("other {index}"));
+        let diff = compare(&expected, &other).unwrap_err();
+        assert_eq!(diff.lines().count(), 1 + 200 + 1, "{}", &diff[..200]);
+        assert!(
+            diff.ends_with(&format!(
+                "({} more changed lines not shown)\n",
+                2 * count - 200
+            )),
+            "{}",
+            &diff[diff.len() - 200..]
+        );
+    }
+
+    #[test]
+    fn line_wildcards_backtrack() {
+        check("...\nb\n...\nd\n", "b\nx\nb\nd\n", expect!["match\n"]);
+        check("a\n...\nb\n", "a\nb\nc\nb\n", expect!["match\n"]);
+        check(
+            "a\n...\nb\n",
+            "a\nb\nc\n",
+            expect![[r#"
+                output differs from the expected block (-expected +actual):
+                  a
+                - ...
+                  b
+                + c
             "#]],
         );
     }

@@ -77,51 +77,45 @@ fn judge_run(snippet: &Snippet, run: &RunRecord, module_file: &Path, located: &L
             format!("{headline}\nstderr:\n{stderr}")
         }
     };
-    let exited_as_expected = match run.exit {
-        Exit::TimedOut(limit) => {
-            return fail(
-                FailureKind::Timeout,
-                None,
-                with_stderr(format!(
-                    "timed out after {} s; the process group was killed",
-                    limit.as_secs_f64()
-                )),
-            );
-        }
-        Exit::OutputLimit(limit) => {
-            return fail(
-                FailureKind::Run,
-                None,
-                format!("printed more than {limit} bytes on stdout or stderr; stopped"),
-            );
-        }
-        Exit::Code(0) if snippet.attributes.should_panic => {
-            return fail(
-                FailureKind::Run,
-                None,
-                with_stderr(
-                    "exited successfully, but the snippet is marked `should_panic`".to_owned(),
-                ),
-            );
-        }
-        Exit::Code(0) => true,
-        Exit::Code(PANIC_EXIT_CODE) if snippet.attributes.should_panic => true,
+    // `None` when the process ended the way the snippet's attributes say it must; only then is
+    // its output compared.
+    let unexpected_exit = match run.exit {
+        Exit::TimedOut(limit) => Some(fail(
+            FailureKind::Timeout,
+            None,
+            with_stderr(format!(
+                "timed out after {} s; the process group was killed",
+                limit.as_secs_f64()
+            )),
+        )),
+        Exit::OutputLimit(limit) => Some(fail(
+            FailureKind::Run,
+            None,
+            format!("printed more than {limit} bytes on stdout or stderr; stopped"),
+        )),
+        Exit::Code(0) if snippet.attributes.should_panic => Some(fail(
+            FailureKind::Run,
+            None,
+            with_stderr("exited successfully, but the snippet is marked `should_panic`".to_owned()),
+        )),
+        Exit::Code(0) => None,
+        Exit::Code(PANIC_EXIT_CODE) if snippet.attributes.should_panic => None,
         Exit::Code(code) => {
             let headline = match panic_message(&stderr) {
                 Some(message) => format!("panicked: {message}"),
                 None => format!("exited with code {code}"),
             };
-            return fail(FailureKind::Run, panic_span, with_stderr(headline));
+            Some(fail(FailureKind::Run, panic_span, with_stderr(headline)))
         }
-        Exit::Signal(signal) => {
-            return fail(
-                FailureKind::Run,
-                panic_span,
-                with_stderr(format!("killed by signal {signal}")),
-            );
-        }
+        Exit::Signal(signal) => Some(fail(
+            FailureKind::Run,
+            panic_span,
+            with_stderr(format!("killed by signal {signal}")),
+        )),
     };
-    debug_assert!(exited_as_expected);
+    if let Some(failure) = unexpected_exit {
+        return failure;
+    }
     match &snippet.expected {
         Some(expected) => match compare(&expected.text, &run.stdout) {
             Ok(()) => Outcome::Passed,
@@ -304,6 +298,7 @@ fn renumber_gutter(rendered: &str, located: &Located) -> String {
 #[cfg(test)]
 mod tests {
     use std::path::Path;
+    use std::time::Duration;
 
     use expect_test::expect;
 
@@ -362,5 +357,60 @@ mod tests {
         let (text, span) = remap("at src/e/s.rs:4:14:", Path::new("src/e/s.rs"), &located);
         assert_eq!(text, "at src/ch.md:2:16:");
         assert_eq!(span.map(|span| span.line), Some(2));
+    }
+
+    /// The verdict on one run of the snippet in `markdown` (its first block): `passed`, or the
+    /// failure's kind and first line.
+    fn verdict(markdown: &str, exit: Exit, stdout: &str, stderr: &str) -> String {
+        let record = Record::Ran(RunRecord {
+            exit,
+            stdout: stdout.to_owned(),
+            stderr: stderr.to_owned(),
+            artifacts: Vec::new(),
+        });
+        match judge(&located(markdown), &record, Path::new("src/e2021/s.rs")).outcome {
+            Outcome::Passed => "passed".to_owned(),
+            Outcome::Skipped => "skipped".to_owned(),
+            Outcome::Failed(failure) => format!(
+                "{:?}: {}",
+                failure.kind,
+                failure.message.lines().next().unwrap_or_default()
+            ),
+        }
+    }
+
+    #[test]
+    fn exits_are_judged_by_the_attributes_and_only_then_the_output() {
+        let plain = "```rust\nprintln!(\"hi\");\n```\n```text,output\nhi\n```\n";
+        let panics = "```rust,should_panic\npanic!(\"x\");\n```\n```text,output\nhi\n```\n";
+        let panic_stderr = "thread 'main' (9) panicked at src/e2021/s.rs:4:1:\nx\n";
+        let table = [
+            verdict(plain, Exit::Code(0), "hi\n", ""),
+            verdict(plain, Exit::Code(0), "ho\n", ""),
+            verdict(plain, Exit::Code(101), "hi\n", panic_stderr),
+            verdict(plain, Exit::Code(3), "hi\n", ""),
+            verdict(plain, Exit::Signal(9), "hi\n", ""),
+            verdict(plain, Exit::TimedOut(Duration::from_secs(2)), "hi\n", ""),
+            verdict(plain, Exit::OutputLimit(10), "hi\n", ""),
+            verdict(panics, Exit::Code(101), "hi\n", panic_stderr),
+            // A panicking snippet's output is still compared with its expected block.
+            verdict(panics, Exit::Code(101), "ho\n", panic_stderr),
+            verdict(panics, Exit::Code(0), "hi\n", ""),
+            verdict(panics, Exit::Code(1), "hi\n", ""),
+        ];
+        expect![[r#"
+            passed
+            OutputMismatch: output differs from the expected block (-expected +actual):
+            Run: panicked: x
+            Run: exited with code 3
+            Run: killed by signal 9
+            Timeout: timed out after 2 s; the process group was killed
+            Run: printed more than 10 bytes on stdout or stderr; stopped
+            passed
+            OutputMismatch: output differs from the expected block (-expected +actual):
+            Run: exited successfully, but the snippet is marked `should_panic`
+            Run: exited with code 1
+        "#]]
+        .assert_eq(&(table.join("\n") + "\n"));
     }
 }

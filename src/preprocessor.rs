@@ -13,7 +13,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::io::Write as _;
-use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -23,8 +23,8 @@ use mdbook_preprocessor::book::Book;
 
 use crate::config::Config;
 use crate::extract::extract;
-use crate::render::render_chapter;
-use crate::snippet::{Snippet, SnippetResult};
+use crate::render::{failure_html, render_chapter};
+use crate::snippet::{Outcome, Snippet, SnippetResult};
 use crate::verify::{Report, VerifyOptions, verify};
 
 /// The renderers the preprocessor runs for: `html`, and `test` (what `mdbook test` names itself),
@@ -55,16 +55,85 @@ pub fn run() -> anyhow::Result<ExitCode> {
         );
     }
     let config = config_from_context(&ctx)?;
+    let mode = BuildMode::of(&ctx, std::env::vars_os().map(|(name, _)| name));
     let source = crate::book::load(&config)?;
     let report = verify(&source, &config, &VerifyOptions::default())?;
-    if report.failed() > 0 {
+    let failed = report.failed();
+    if failed > 0 {
         eprint!("{}", crate::report::human(&report, &config.book_root));
-        return Ok(ExitCode::FAILURE);
+        if mode == BuildMode::Strict {
+            return Ok(ExitCode::FAILURE);
+        }
+        eprintln!(
+            "mdbook-snippets: serving the book with {failed} failure(s) shown in its pages, \
+             under the snippets; `mdbook build` fails on them"
+        );
+    } else {
+        eprintln!("mdbook-snippets: {}", crate::report::summary(&report));
     }
-    eprintln!("mdbook-snippets: {}", crate::report::summary(&report));
-    render_book(&mut book, &ctx.config.book.src, &report);
+    render_book(
+        &mut book,
+        &ctx.config.book.src,
+        &report,
+        mode,
+        &config.book_root,
+    );
     stdout.write_book(&book)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a failing snippet does to the build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuildMode {
+    /// `mdbook build`, `mdbook test`, `mdbook watch`, a publishing build: a failing snippet fails
+    /// the build and no page is written.
+    Strict,
+    /// `mdbook serve`: the report of a failing snippet is shown in its page, at the snippet, and
+    /// the book is served.
+    Served,
+}
+
+/// The key `mdbook serve` (and only it) sets in the configuration it hands preprocessors, to
+/// point the pages' reload script at its websocket.
+const LIVE_RELOAD_KEY: &str = "output.html.live-reload-endpoint";
+
+impl BuildMode {
+    /// mdBook tells a preprocessor nothing about serving, but `mdbook serve` sets
+    /// `output.html.live-reload-endpoint` in the configuration before every build (mdBook 0.5,
+    /// `src/cmd/serve.rs`), and no other command does. A user could set the same key in
+    /// `book.toml` or through `MDBOOK_OUTPUT...` environment variables, so the mode is `Served`
+    /// only when the key is set and neither of those could have set it: a CI job that happens to
+    /// export such a variable gets a strict build, never a published page with a failure in it.
+    /// `env_names` are the names of the process's environment variables.
+    pub fn of(
+        ctx: &PreprocessorContext,
+        env_names: impl IntoIterator<Item = std::ffi::OsString>,
+    ) -> BuildMode {
+        let endpoint = ctx.config.get::<String>(LIVE_RELOAD_KEY).ok().flatten();
+        let from_environment = env_names.into_iter().any(|name| {
+            name.to_str()
+                .and_then(|name| name.strip_prefix("MDBOOK_"))
+                .is_some_and(|key| key.to_lowercase().starts_with("output"))
+        });
+        let from_book_toml = std::fs::read_to_string(ctx.root.join("book.toml"))
+            .ok()
+            .and_then(|text| text.parse::<toml::Table>().ok())
+            .is_none_or(|table| sets_live_reload(&table));
+        if ctx.renderer == "html" && endpoint.is_some() && !from_environment && !from_book_toml {
+            BuildMode::Served
+        } else {
+            BuildMode::Strict
+        }
+    }
+}
+
+/// Whether a `book.toml` sets the live-reload endpoint itself.
+fn sets_live_reload(book_toml: &toml::Table) -> bool {
+    book_toml
+        .get("output")
+        .and_then(|output| output.get("html"))
+        .and_then(|html| html.get("live-reload-endpoint"))
+        .is_some()
 }
 
 /// `0.5` of `0.5.4`.
@@ -99,14 +168,48 @@ pub fn config_from_context(ctx: &PreprocessorContext) -> anyhow::Result<Config> 
 }
 
 /// Renders the results of `report` into the chapters of `book`. `src` is `[book] src`, which
-/// makes a chapter's `source_path` a path relative to the book root, as in the report.
-pub fn render_book(book: &mut Book, src: &Path, report: &Report) {
+/// makes a chapter's `source_path` a path relative to the book root, as in the report. When
+/// `mode` is `Served`, failures are rendered too (their excerpts read from under `book_root`):
+/// each failed snippet's report under it, and a chapter that could not be verified at its top.
+pub fn render_book(
+    book: &mut Book,
+    src: &Path,
+    report: &Report,
+    mode: BuildMode,
+    book_root: &Path,
+) {
+    let mut failure_reports = HashMap::new();
+    let mut chapter_reports: HashMap<PathBuf, Vec<String>> = HashMap::new();
+    if mode == BuildMode::Served {
+        for result in &report.results {
+            if let Outcome::Failed(failure) = &result.outcome {
+                let text = crate::report::failure_text(result, failure, book_root);
+                failure_reports.insert(result.id.clone(), text);
+            }
+        }
+        for failure in &report.chapter_failures {
+            let text = crate::report::chapter_failure_text(failure, book_root);
+            chapter_reports
+                .entry(failure.chapter_path.clone())
+                .or_default()
+                .push(text);
+        }
+    }
     let mut results = ResultsByCode::new(report);
     book.for_each_chapter_mut(|chapter| {
         let Some(source_path) = &chapter.source_path else {
             return;
         };
         let chapter_path = src.join(source_path);
+        if let Some(reports) = chapter_reports.get(&chapter_path) {
+            let boxes: String = reports
+                .iter()
+                .flat_map(|report| failure_html(report))
+                .map(|line| line + "\n")
+                .collect();
+            chapter.content = format!("{boxes}\n{}", chapter.content);
+            return;
+        }
         let snippets = match extract(&chapter_path, &chapter.content) {
             Ok(snippets) => snippets,
             Err(error) => {
@@ -130,7 +233,7 @@ pub fn render_book(book: &mut Book, src: &Path, report: &Report) {
                 snippets.len() - verified.len()
             );
         }
-        chapter.content = render_chapter(&chapter.content, &verified);
+        chapter.content = render_chapter(&chapter.content, &verified, &failure_reports);
     });
 }
 
@@ -172,19 +275,9 @@ struct StdoutGuard {
 impl StdoutGuard {
     fn redirect_to_stderr() -> anyhow::Result<StdoutGuard> {
         std::io::stdout().flush().context("flushing stdout")?;
-        // SAFETY: dup and dup2 on the process's own standard descriptors; `saved` is a fresh
-        // descriptor that only the returned `OwnedFd` owns.
-        unsafe {
-            let saved = libc::dup(std::io::stdout().as_raw_fd());
-            if saved < 0 {
-                return Err(std::io::Error::last_os_error()).context("saving stdout");
-            }
-            let stdout = OwnedFd::from_raw_fd(saved);
-            if libc::dup2(std::io::stderr().as_raw_fd(), std::io::stdout().as_raw_fd()) < 0 {
-                return Err(std::io::Error::last_os_error()).context("pointing stdout at stderr");
-            }
-            Ok(StdoutGuard { stdout })
-        }
+        let stdout = rustix::io::dup(std::io::stdout()).context("saving stdout")?;
+        rustix::stdio::dup2_stdout(std::io::stderr()).context("pointing stdout at stderr")?;
+        Ok(StdoutGuard { stdout })
     }
 
     fn write_book(self, book: &Book) -> anyhow::Result<()> {
@@ -200,7 +293,6 @@ mod tests {
     use mdbook_preprocessor::book::{BookItem, Chapter};
 
     use super::*;
-    use crate::snippet::Outcome;
 
     /// A report of `(chapter path, chapter text as verified, stdouts)`; every snippet passed.
     fn report(chapters: &[(&str, &str, &[&str])]) -> Report {
@@ -230,6 +322,15 @@ mod tests {
     }
 
     fn render(report: &Report, chapters: &[(&str, &str)]) -> Vec<String> {
+        render_in(report, chapters, BuildMode::Strict, Path::new("."))
+    }
+
+    fn render_in(
+        report: &Report,
+        chapters: &[(&str, &str)],
+        mode: BuildMode,
+        book_root: &Path,
+    ) -> Vec<String> {
         let mut book = Book::new();
         for (path, content) in chapters {
             book.push_item(BookItem::Chapter(Chapter::new(
@@ -239,7 +340,7 @@ mod tests {
                 Vec::new(),
             )));
         }
-        render_book(&mut book, Path::new("src"), report);
+        render_book(&mut book, Path::new("src"), report, mode, book_root);
         book.chapters()
             .map(|chapter| chapter.content.clone())
             .collect()
@@ -282,6 +383,96 @@ mod tests {
         let report = report(&[("src/a.md", "```rust\nf();\n```\n", &["a\n"])]);
         let chapter = "```rust\nf();\n```\n";
         assert_eq!(render(&report, &[("b.md", chapter)]), [chapter]);
+    }
+
+    /// The mode for a book whose `book.toml` is `book_toml` (`None`: no such file), as mdBook
+    /// hands it over for `renderer`, with `live_reload` set in the configuration as
+    /// `mdbook serve` does, and the environment variable names `env`.
+    fn mode(book_toml: Option<&str>, renderer: &str, live_reload: bool, env: &[&str]) -> BuildMode {
+        let root = tempfile::tempdir().unwrap();
+        if let Some(text) = book_toml {
+            std::fs::write(root.path().join("book.toml"), text).unwrap();
+        }
+        let mut config: mdbook_preprocessor::config::Config =
+            book_toml.unwrap_or_default().parse().unwrap();
+        if live_reload {
+            config.set(LIVE_RELOAD_KEY, "__livereload").unwrap();
+        }
+        let ctx = PreprocessorContext::new(root.path().to_path_buf(), config, renderer.to_owned());
+        BuildMode::of(&ctx, env.iter().map(std::ffi::OsString::from))
+    }
+
+    #[test]
+    fn only_what_mdbook_serve_alone_does_selects_the_served_mode() {
+        let plain = "[book]\ntitle = \"t\"\n";
+        let env = ["PATH", "MDBOOK_BOOK__TITLE", "CI"];
+        assert_eq!(mode(Some(plain), "html", true, &env), BuildMode::Served);
+        // `mdbook build`, `mdbook test`, `mdbook watch`: no endpoint, or another renderer.
+        assert_eq!(mode(Some(plain), "html", false, &env), BuildMode::Strict);
+        assert_eq!(mode(Some(plain), "test", true, &env), BuildMode::Strict);
+        assert_eq!(mode(Some(plain), "markdown", true, &env), BuildMode::Strict);
+        // The key set by hand, in book.toml or the environment, proves nothing.
+        let by_hand = "[output.html]\nlive-reload-endpoint = \"__livereload\"\n";
+        assert_eq!(mode(Some(by_hand), "html", true, &env), BuildMode::Strict);
+        for variable in [
+            "MDBOOK_OUTPUT__HTML__LIVE_RELOAD_ENDPOINT",
+            "MDBOOK_output__html",
+            "MDBOOK_OUTPUT",
+        ] {
+            assert_eq!(
+                mode(Some(plain), "html", true, &[variable]),
+                BuildMode::Strict,
+                "{variable}"
+            );
+        }
+        // A book.toml that cannot be read proves nothing either.
+        assert_eq!(mode(None, "html", true, &env), BuildMode::Strict);
+    }
+
+    #[test]
+    fn served_failures_go_in_their_pages_and_strict_builds_leave_them_out() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir(root.path().join("src")).unwrap();
+        let chapter = "# A\n\n```rust\nboom();\n```\n";
+        std::fs::write(root.path().join("src/a.md"), chapter).unwrap();
+        std::fs::write(root.path().join("src/b.md"), "# B\n\n```rust\n").unwrap();
+        let mut report = report(&[("src/a.md", chapter, &[""])]);
+        report.results[0].outcome = Outcome::Failed(crate::snippet::Failure {
+            kind: crate::snippet::FailureKind::Compile,
+            span: report.results[0].span.clone(),
+            message: "error[E0425]: cannot find function `boom`".to_owned(),
+        });
+        report
+            .chapter_failures
+            .push(crate::snippet::ChapterFailure {
+                chapter_path: PathBuf::from("src/b.md"),
+                span: crate::snippet::SourceSpan {
+                    path: PathBuf::from("src/b.md"),
+                    line: 3,
+                    column: 1,
+                },
+                message: "unclosed code block".to_owned(),
+            });
+        let chapters = [("a.md", chapter), ("b.md", "# B\n\n```rust\n")];
+        let served = render_in(&report, &chapters, BuildMode::Served, root.path());
+        assert!(
+            served[0].starts_with(
+                "# A\n\n```rust\nboom();\n```\n<div class=\"mdbook-snippets-failure\""
+            ),
+            "{}",
+            served[0]
+        );
+        assert!(served[0].contains("error: snippet src_a_md_1 does not compile"));
+        assert!(served[0].contains("cannot find function `boom`"));
+        assert!(
+            served[1].starts_with("<div class=\"mdbook-snippets-failure\""),
+            "{}",
+            served[1]
+        );
+        assert!(served[1].contains("error: chapter src/b.md not verified"));
+        assert!(served[1].ends_with("\n\n# B\n\n```rust\n"), "{}", served[1]);
+        let strict = render_in(&report, &chapters, BuildMode::Strict, root.path());
+        assert_eq!(strict, [chapter, "# B\n\n```rust\n"]);
     }
 
     #[test]

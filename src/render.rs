@@ -13,24 +13,61 @@
 //! container prefix (list indentation, `> `) so that a snippet inside a list or a block quote
 //! keeps its output inside it.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use base64::Engine as _;
 
 use crate::snippet::{ArtifactKind, Outcome, Snippet, SnippetResult};
 
-/// Returns `text` with the output of every passed snippet of `verified` rendered under it. The
-/// snippets' byte ranges must be ranges of `text`. Other outcomes leave the text untouched (a
-/// failure stops the build before rendering; a skipped snippet renders as written).
-pub fn render_chapter(text: &str, verified: &[(&Snippet, &SnippetResult)]) -> String {
+/// Returns `text` with the output of every passed snippet of `verified` rendered under it, and
+/// under each failed snippet whose id is in `failure_reports` that report (as the terminal shows
+/// it) in a visible box: what `mdbook serve` shows an author. The snippets' byte ranges must be
+/// ranges of `text`. Other failures and skipped snippets leave the text untouched (a failure
+/// stops a strict build before rendering; a skipped snippet renders as written).
+pub fn render_chapter(
+    text: &str,
+    verified: &[(&Snippet, &SnippetResult)],
+    failure_reports: &HashMap<String, String>,
+) -> String {
     let mut edits = Vec::new();
     for (snippet, result) in verified {
-        if result.outcome == Outcome::Passed {
-            edits.extend(snippet_edits(text, snippet, result));
+        match &result.outcome {
+            Outcome::Passed => edits.extend(snippet_edits(text, snippet, result)),
+            Outcome::Failed(_) => {
+                if let Some(report) = failure_reports.get(&result.id) {
+                    edits.extend(failure_edit(text, snippet, report));
+                }
+            }
+            Outcome::Skipped => {}
         }
     }
     apply_edits(text, edits)
 }
+
+/// The box that shows a failure in the page: the report in a `<pre>`, styled inline so that it
+/// stands out whatever the book's theme. One element per line, no line blank.
+pub fn failure_html(report: &str) -> Vec<String> {
+    vec![
+        format!(
+            r#"<div class="mdbook-snippets-failure" role="alert" style="{FAILURE_BOX_STYLE}">"#
+        ),
+        format!(
+            r#"<p style="margin: 0 0 0.5em 0"><strong>mdbook-snippets: this failed.</strong> Shown only under <code>mdbook serve</code>; <code>mdbook build</code> and <code>mdbook test</code> fail on it.</p>"#
+        ),
+        format!(
+            r#"<pre style="{FAILURE_PRE_STYLE}">{}</pre>"#,
+            escape_html(report.trim_end())
+        ),
+        "</div>".to_string(),
+    ]
+}
+
+/// A red frame on a pale background, readable in the light and the dark themes alike.
+const FAILURE_BOX_STYLE: &str = "border: 2px solid #c62828; border-radius: 4px; \
+    background: #fdecea; color: #3b0a0a; padding: 0.75em 1em; margin: 1em 0";
+const FAILURE_PRE_STYLE: &str = "margin: 0; padding: 0.5em; overflow-x: auto; \
+    background: #fff; color: #3b0a0a; font-size: 0.85em; white-space: pre";
 
 /// The HTML shown under a snippet: its stdout in a `<pre>`, each text artifact in a collapsible
 /// `<details>`, each SVG artifact as an `<img>` with a data URI. One element per line, no line
@@ -97,7 +134,7 @@ fn snippet_edits(text: &str, snippet: &Snippet, result: &SnippetResult) -> Vec<E
     let mut edits = vec![opening.ignore_edit()];
 
     let html = output_html(result);
-    let (range, mut leading) = match &snippet.expected {
+    let (range, leading) = match &snippet.expected {
         Some(expected) => (
             line_start(text, expected.block_range.start)..line_end(text, expected.block_range.end),
             String::new(),
@@ -115,7 +152,39 @@ fn snippet_edits(text: &str, snippet: &Snippet, result: &SnippetResult) -> Vec<E
     if html.is_empty() && snippet.expected.is_none() {
         return edits;
     }
-    for line in &html {
+    edits.push(insertion(text, &opening, range, leading, &html));
+    edits
+}
+
+/// The failure box inserted after a failed snippet's closing fence (its expected-output block,
+/// if any, stays as written).
+fn failure_edit(text: &str, snippet: &Snippet, report: &str) -> Option<Edit> {
+    let opening = OpeningFence::find(text, snippet.block_range.start)?;
+    let at = line_end(text, snippet.block_range.end);
+    let leading = if at == text.len() && !text.is_empty() && !text.ends_with('\n') {
+        opening.eol.to_string()
+    } else {
+        String::new()
+    };
+    Some(insertion(
+        text,
+        &opening,
+        at..at,
+        leading,
+        &failure_html(report),
+    ))
+}
+
+/// Replaces `range` with `leading` and the `html` lines, each carrying the block's container
+/// prefix, and keeps the text that follows out of the HTML block.
+fn insertion(
+    text: &str,
+    opening: &OpeningFence,
+    range: Range<usize>,
+    mut leading: String,
+    html: &[String],
+) -> Edit {
+    for line in html {
         leading.push_str(&opening.container);
         leading.push_str(line);
         leading.push_str(opening.eol);
@@ -125,11 +194,10 @@ fn snippet_edits(text: &str, snippet: &Snippet, result: &SnippetResult) -> Vec<E
         leading.push_str(opening.container.trim_end());
         leading.push_str(opening.eol);
     }
-    edits.push(Edit {
+    Edit {
         range,
         replacement: leading,
-    });
-    edits
+    }
 }
 
 /// The opening fence line of a code block (shared with `bless`, which finds the closing fence).

@@ -25,7 +25,7 @@ fn check_with(chapter: &str, outputs: &[(&str, Vec<Artifact>)], expect: Expect) 
         })
         .collect();
     let verified: Vec<_> = snippets.iter().zip(&results).collect();
-    expect.assert_eq(&render_chapter(chapter, &verified));
+    expect.assert_eq(&render_chapter(chapter, &verified, &HashMap::new()));
 }
 
 fn check(chapter: &str, stdouts: &[&str], expect: Expect) {
@@ -37,7 +37,7 @@ fn check(chapter: &str, stdouts: &[&str], expect: Expect) {
 fn chapter_without_rust_blocks_is_unchanged() {
     let chapter = "# Title\r\n\r\n```text\r\n<b>\r\n```\r\n\r\n    indented code\r\n";
     let verified: Vec<(&Snippet, &SnippetResult)> = Vec::new();
-    assert_eq!(render_chapter(chapter, &verified), chapter);
+    assert_eq!(render_chapter(chapter, &verified, &HashMap::new()), chapter);
     check(
         chapter,
         &[],
@@ -160,7 +160,7 @@ fn crlf_and_missing_final_newline() {
     let render = |chapter: &str| {
         let snippets = extract(std::path::Path::new("src/ch.md"), chapter).unwrap();
         let result = passed(&snippets[0], "x\r\n", Vec::new());
-        render_chapter(chapter, &[(&snippets[0], &result)])
+        render_chapter(chapter, &[(&snippets[0], &result)], &HashMap::new())
     };
     let expected = "```rust,ignore\r\nprintln!(\"x\");\r\n```\r\n<div class=\"mdbook-snippets-output\">\r\n<pre class=\"mdbook-snippets-stdout\">x</pre>\r\n</div>\r\n";
     assert_eq!(render("```rust\r\nprintln!(\"x\");\r\n```"), expected);
@@ -200,15 +200,80 @@ fn artifacts_render_as_details_and_images() {
 fn only_passed_snippets_are_touched() {
     let chapter = "```rust\nfoo();\n```\n\n```rust,ignore\nbar();\n```\n";
     let snippets = extract(std::path::Path::new("src/ch.md"), chapter).unwrap();
-    let mut failed = passed(&snippets[0], "x\n", Vec::new());
-    failed.outcome = Outcome::Skipped;
+    let failed = failed(&snippets[0], "panicked: x");
     let mut skipped = passed(&snippets[1], "", Vec::new());
     skipped.outcome = Outcome::Skipped;
     let rendered = render_chapter(
         chapter,
         &[(&snippets[0], &failed), (&snippets[1], &skipped)],
+        &HashMap::new(),
     );
     assert_eq!(rendered, chapter);
+}
+
+fn failed(snippet: &Snippet, message: &str) -> SnippetResult {
+    let mut result = passed(snippet, "x\n", Vec::new());
+    result.outcome = Outcome::Failed(crate::snippet::Failure {
+        kind: crate::snippet::FailureKind::Run,
+        span: snippet.span.clone(),
+        message: message.to_owned(),
+    });
+    result
+}
+
+#[test]
+fn served_failures_show_their_report_in_a_box_under_the_block() {
+    // A failure in a list item, one whose expected block stays as written, and one at the very
+    // end of a chapter without a final newline.
+    let chapter = "- step:\n  ```rust\n  boom();\n  ```\n  after\n\n```rust\nlet x = 1;\n```\n```text,output\n1\n```\n\n```rust\nlast();\n```";
+    let snippets = extract(std::path::Path::new("src/ch.md"), chapter).unwrap();
+    let results: Vec<SnippetResult> = snippets
+        .iter()
+        .map(|snippet| failed(snippet, "panicked"))
+        .collect();
+    let reports: HashMap<String, String> = results
+        .iter()
+        .enumerate()
+        .map(|(index, result)| {
+            let report = format!("error: snippet {index} <failed>\n\n  line & more\n");
+            (result.id.clone(), report)
+        })
+        .collect();
+    let verified: Vec<_> = snippets.iter().zip(&results).collect();
+    expect![[r#"
+        - step:
+          ```rust
+          boom();
+          ```
+          <div class="mdbook-snippets-failure" role="alert" style="border: 2px solid #c62828; border-radius: 4px; background: #fdecea; color: #3b0a0a; padding: 0.75em 1em; margin: 1em 0">
+          <p style="margin: 0 0 0.5em 0"><strong>mdbook-snippets: this failed.</strong> Shown only under <code>mdbook serve</code>; <code>mdbook build</code> and <code>mdbook test</code> fail on it.</p>
+          <pre style="margin: 0; padding: 0.5em; overflow-x: auto; background: #fff; color: #3b0a0a; font-size: 0.85em; white-space: pre">error: snippet 0 &lt;failed&gt;&#10;&#10;  line &amp; more</pre>
+          </div>
+
+          after
+
+        ```rust
+        let x = 1;
+        ```
+        <div class="mdbook-snippets-failure" role="alert" style="border: 2px solid #c62828; border-radius: 4px; background: #fdecea; color: #3b0a0a; padding: 0.75em 1em; margin: 1em 0">
+        <p style="margin: 0 0 0.5em 0"><strong>mdbook-snippets: this failed.</strong> Shown only under <code>mdbook serve</code>; <code>mdbook build</code> and <code>mdbook test</code> fail on it.</p>
+        <pre style="margin: 0; padding: 0.5em; overflow-x: auto; background: #fff; color: #3b0a0a; font-size: 0.85em; white-space: pre">error: snippet 1 &lt;failed&gt;&#10;&#10;  line &amp; more</pre>
+        </div>
+
+        ```text,output
+        1
+        ```
+
+        ```rust
+        last();
+        ```
+        <div class="mdbook-snippets-failure" role="alert" style="border: 2px solid #c62828; border-radius: 4px; background: #fdecea; color: #3b0a0a; padding: 0.75em 1em; margin: 1em 0">
+        <p style="margin: 0 0 0.5em 0"><strong>mdbook-snippets: this failed.</strong> Shown only under <code>mdbook serve</code>; <code>mdbook build</code> and <code>mdbook test</code> fail on it.</p>
+        <pre style="margin: 0; padding: 0.5em; overflow-x: auto; background: #fff; color: #3b0a0a; font-size: 0.85em; white-space: pre">error: snippet 2 &lt;failed&gt;&#10;&#10;  line &amp; more</pre>
+        </div>
+    "#]].assert_eq(&render_chapter(chapter, &verified, &reports));
+    // Without reports (a build, a test), a failed snippet is left as written.
+    assert_eq!(render_chapter(chapter, &verified, &HashMap::new()), chapter);
 }
 
 fn passed(snippet: &Snippet, stdout: &str, artifacts: Vec<Artifact>) -> SnippetResult {

@@ -1,13 +1,15 @@
 //! Presenting a [`Report`]: the terminal report (each failure as a rustc-style excerpt of the
 //! Markdown source, then `N passed, M failed[, K skipped]`), GitHub workflow annotations, and
-//! JUnit XML.
+//! JUnit XML (through `quick-junit`).
 
 use std::fmt::Write;
 use std::path::Path;
 
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use anyhow::Context as _;
+use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 
-use crate::snippet::{Failure, FailureKind, Outcome, SnippetResult, SourceSpan};
+use crate::snippet::{ChapterFailure, Failure, FailureKind, Outcome, SnippetResult, SourceSpan};
 use crate::verify::Report;
 
 /// The terminal report. Source excerpts are read from the files under `book_root`; a file that
@@ -15,10 +17,8 @@ use crate::verify::Report;
 pub fn human(report: &Report, book_root: &Path) -> String {
     let mut out = String::new();
     for failure in &report.chapter_failures {
-        let title = format!("chapter {} not verified", failure.chapter_path.display());
-        let label = failure.message.lines().next().unwrap_or_default();
-        out.push_str(&excerpt_at(&failure.span, &title, label, book_root));
-        out.push_str("\n  none of this chapter's snippets ran\n\n");
+        out.push_str(&chapter_failure_text(failure, book_root));
+        out.push('\n');
     }
     let failures: Vec<(&SnippetResult, &Failure)> = report
         .results
@@ -29,15 +29,7 @@ pub fn human(report: &Report, book_root: &Path) -> String {
         })
         .collect();
     for (result, failure) in &failures {
-        out.push_str(&excerpt(result, failure, book_root));
-        out.push('\n');
-        for line in failure.message.trim_end().lines() {
-            if line.is_empty() {
-                out.push('\n');
-            } else {
-                writeln!(out, "  {line}").unwrap();
-            }
-        }
+        out.push_str(&failure_text(result, failure, book_root));
         out.push('\n');
     }
     if !failures.is_empty() || !report.chapter_failures.is_empty() {
@@ -56,6 +48,27 @@ pub fn human(report: &Report, book_root: &Path) -> String {
     out
 }
 
+/// One snippet's failure as the terminal report shows it: the excerpt of the Markdown with the
+/// message's first line as its label, then the rest of the message. Also what `mdbook serve`
+/// shows in the page (see `render`).
+pub fn failure_text(result: &SnippetResult, failure: &Failure, book_root: &Path) -> String {
+    let mut out = excerpt(result, failure, book_root);
+    out.push('\n');
+    push_message_body(&mut out, &failure.message);
+    out
+}
+
+/// A chapter that could not be verified, as the terminal report shows it.
+pub fn chapter_failure_text(failure: &ChapterFailure, book_root: &Path) -> String {
+    let title = format!("chapter {} not verified", failure.chapter_path.display());
+    let label = failure.message.lines().next().unwrap_or_default();
+    let mut out = excerpt_at(&failure.span, &title, label, book_root);
+    out.push('\n');
+    push_message_body(&mut out, &failure.message);
+    out.push_str("  none of this chapter's snippets ran\n");
+    out
+}
+
 /// `3 passed, 1 failed`, followed by `, 2 skipped` only when some were skipped. Outside checks
 /// parse this line: its shape is a fixed interface.
 pub fn summary(report: &Report) -> String {
@@ -69,6 +82,19 @@ pub fn summary(report: &Report) -> String {
         write!(line, ", {skipped} skipped").unwrap();
     }
     line
+}
+
+/// Appends the lines of a failure's message after the first, indented: the first line is already
+/// the excerpt's label, and is said once.
+fn push_message_body(out: &mut String, message: &str) {
+    let body = message.trim_end().lines().skip(1);
+    for line in body {
+        if line.is_empty() {
+            out.push('\n');
+        } else {
+            writeln!(out, "  {line}").unwrap();
+        }
+    }
 }
 
 /// Appends one `    path:line (note)` line of the closing `failures:` list.
@@ -173,66 +199,42 @@ fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// A JUnit XML document with one test case per snippet.
-pub fn junit(report: &Report) -> String {
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    writeln!(
-        out,
-        "<testsuites><testsuite name=\"mdbook-snippets\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{:.3}\">",
-        report.results.len() + report.chapter_failures.len(),
-        report.failed(),
-        report.count(|outcome| matches!(outcome, Outcome::Skipped)),
-        report.duration.as_secs_f64()
-    )
-    .unwrap();
+/// A JUnit XML document (written by `quick-junit`) with one test case per snippet, named
+/// `path:line`, and one per chapter that could not be verified.
+pub fn junit(report: &Report) -> anyhow::Result<String> {
+    let mut suite = TestSuite::new("mdbook-snippets");
+    suite.set_time(report.duration);
     for result in &report.results {
+        let status = match &result.outcome {
+            Outcome::Passed => TestCaseStatus::success(),
+            Outcome::Skipped => TestCaseStatus::skipped(),
+            Outcome::Failed(failure) => failed(kind_name(failure.kind), &failure.message),
+        };
         let name = format!("{}:{}", result.span.path.display(), result.span.line);
-        write!(
-            out,
-            "  <testcase name=\"{}\" classname=\"{}\">",
-            xml(&name),
-            xml(&result.span.path.display().to_string())
-        )
-        .unwrap();
-        match &result.outcome {
-            Outcome::Passed => {}
-            Outcome::Skipped => out.push_str("<skipped/>"),
-            Outcome::Failed(failure) => write!(
-                out,
-                "<failure message=\"{}\">{}</failure>",
-                xml(kind_name(failure.kind)),
-                xml(&failure.message)
-            )
-            .unwrap(),
-        }
+        let mut case = TestCase::new(name, status);
+        case.set_classname(result.span.path.display().to_string());
         if !result.stdout.is_empty() {
-            write!(out, "<system-out>{}</system-out>", xml(&result.stdout)).unwrap();
+            case.set_system_out(result.stdout.as_str());
         }
-        out.push_str("</testcase>\n");
+        suite.add_test_case(case);
     }
     for failure in &report.chapter_failures {
         let span = &failure.span;
-        writeln!(
-            out,
-            "  <testcase name=\"{}\" classname=\"{}\"><failure message=\"chapter not verified\">{}</failure></testcase>",
-            xml(&format!("{}:{}", span.path.display(), span.line)),
-            xml(&failure.chapter_path.display().to_string()),
-            xml(&failure.message)
-        )
-        .unwrap();
+        let name = format!("{}:{}", span.path.display(), span.line);
+        let mut case = TestCase::new(name, failed("chapter not verified", &failure.message));
+        case.set_classname(failure.chapter_path.display().to_string());
+        suite.add_test_case(case);
     }
-    out.push_str("</testsuite></testsuites>\n");
-    out
+    let mut junit = quick_junit::Report::new("mdbook-snippets");
+    junit.set_time(report.duration);
+    junit.add_test_suite(suite);
+    junit.to_string().context("writing the JUnit XML report")
 }
 
-fn xml(text: &str) -> String {
-    text.chars()
-        .filter(|&c| c == '\n' || c == '\t' || c >= ' ')
-        .collect::<String>()
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+fn failed(kind: &str, message: &str) -> TestCaseStatus {
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+    status.set_message(kind).set_description(message);
+    status
 }
 
 #[cfg(test)]

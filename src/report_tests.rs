@@ -64,7 +64,6 @@ fn human_report_with_markdown_excerpt() {
           |         ^^^^^^ error[E0425]: cannot find value `y` in this scope
         9 | ```
           |
-          error[E0425]: cannot find value `y` in this scope
            --> src/ch1.md:8:9
 
         failures:
@@ -84,14 +83,20 @@ fn github_and_junit() {
     .assert_eq(&github_annotations(&sample()));
     expect![[r#"
         <?xml version="1.0" encoding="UTF-8"?>
-        <testsuites><testsuite name="mdbook-snippets" tests="3" failures="1" skipped="1" time="1.500">
-          <testcase name="src/ch1.md:3" classname="src/ch1.md"></testcase>
-          <testcase name="src/ch1.md:7" classname="src/ch1.md"><failure message="does not compile">error[E0425]: cannot find value `y` in this scope
-         --&gt; src/ch1.md:8:9</failure></testcase>
-          <testcase name="src/ch1.md:11" classname="src/ch1.md"><skipped/></testcase>
-        </testsuite></testsuites>
+        <testsuites name="mdbook-snippets" tests="3" skipped="1" failures="1" errors="0" time="1.500">
+            <testsuite name="mdbook-snippets" tests="3" skipped="1" errors="0" failures="1" time="1.500">
+                <testcase name="src/ch1.md:3" classname="src/ch1.md"/>
+                <testcase name="src/ch1.md:7" classname="src/ch1.md">
+                    <failure message="does not compile">error[E0425]: cannot find value `y` in this scope
+         --&gt; src/ch1.md:8:9</failure>
+                </testcase>
+                <testcase name="src/ch1.md:11" classname="src/ch1.md">
+                    <skipped/>
+                </testcase>
+            </testsuite>
+        </testsuites>
     "#]]
-    .assert_eq(&junit(&sample()));
+    .assert_eq(&junit(&sample()).unwrap());
 }
 
 #[test]
@@ -142,9 +147,79 @@ fn a_chapter_that_failed_is_one_failure_with_its_excerpt() {
     "#]].assert_eq(&github_annotations(&report));
     expect![[r#"
         <?xml version="1.0" encoding="UTF-8"?>
-        <testsuites><testsuite name="mdbook-snippets" tests="2" failures="1" skipped="0" time="1.500">
-          <testcase name="src/ch1.md:3" classname="src/ch1.md"></testcase>
-          <testcase name="src/bad.md:3" classname="src/bad.md"><failure message="chapter not verified">src/bad.md is not UTF-8 (invalid byte at offset 12)</failure></testcase>
-        </testsuite></testsuites>
-    "#]].assert_eq(&junit(&report));
+        <testsuites name="mdbook-snippets" tests="2" skipped="0" failures="1" errors="0" time="1.500">
+            <testsuite name="mdbook-snippets" tests="2" skipped="0" errors="0" failures="1" time="1.500">
+                <testcase name="src/ch1.md:3" classname="src/ch1.md"/>
+                <testcase name="src/bad.md:3" classname="src/bad.md">
+                    <failure message="chapter not verified">src/bad.md is not UTF-8 (invalid byte at offset 12)</failure>
+                </testcase>
+            </testsuite>
+        </testsuites>
+    "#]].assert_eq(&junit(&report).unwrap());
+}
+
+#[test]
+fn a_run_time_failure_says_its_headline_once() {
+    let book = tempfile::tempdir().unwrap();
+    std::fs::create_dir(book.path().join("src")).unwrap();
+    std::fs::write(
+        book.path().join("src/ch1.md"),
+        "```rust\nlet v: Vec<u8> = Vec::new();\nv[0];\n```\n",
+    )
+    .unwrap();
+    let mut report = sample();
+    report.results = vec![SnippetResult {
+        id: "src_ch1_md_1".to_owned(),
+        span: span(1, 1),
+        outcome: Outcome::Failed(Failure {
+            kind: FailureKind::Run,
+            span: span(3, 1),
+            message: "panicked: index out of bounds\nstderr:\nthread 'main' panicked at src/ch1.md:3:1:\nindex out of bounds".to_owned(),
+        }),
+        stdout: String::new(),
+        stderr: String::new(),
+        artifacts: Vec::new(),
+    }];
+    let human = human(&report, book.path());
+    expect![[r#"
+        error: snippet src_ch1_md_1 failed at run time
+         --> src/ch1.md:3:1
+          |
+        1 | ```rust
+        2 | let v: Vec<u8> = Vec::new();
+        3 | v[0];
+          | ^^^^^ panicked: index out of bounds
+        4 | ```
+          |
+          stderr:
+          thread 'main' panicked at src/ch1.md:3:1:
+          index out of bounds
+
+        failures:
+            src/ch1.md:3 (failed at run time, src_ch1_md_1)
+
+        finished in 1.50s
+        0 passed, 1 failed
+    "#]]
+    .assert_eq(&human);
+    assert_eq!(human.matches("panicked: index out of bounds").count(), 1);
+}
+
+#[test]
+fn junit_escapes_markup_and_drops_what_xml_cannot_hold() {
+    let mut report = sample();
+    report.results.truncate(1);
+    report.results[0].stdout = "\x1b[31mred\x1b[0m <b>&</b> \x01bell\n".to_owned();
+    expect![[r#"
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites name="mdbook-snippets" tests="1" skipped="0" failures="0" errors="0" time="1.500">
+            <testsuite name="mdbook-snippets" tests="1" skipped="0" errors="0" failures="0" time="1.500">
+                <testcase name="src/ch1.md:3" classname="src/ch1.md">
+                    <system-out>red &lt;b&gt;&amp;&lt;/b&gt; bell
+        </system-out>
+                </testcase>
+            </testsuite>
+        </testsuites>
+    "#]]
+    .assert_eq(&junit(&report).unwrap());
 }

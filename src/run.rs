@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use rustix::process::{Pid, Signal, kill_process_group};
 
 use crate::snippet::{Artifact, ArtifactKind};
 
@@ -105,7 +106,7 @@ pub fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
         .process_group(0)
         .spawn()
         .with_context(|| format!("starting {}", request.program.display()))?;
-    let group = child.id() as libc::pid_t;
+    let group = Pid::from_child(&child);
     let flooded = AtomicBool::new(false);
     let stdout = child.stdout.take().expect("piped");
     let stderr = child.stderr.take().expect("piped");
@@ -172,22 +173,15 @@ fn wait_with_deadline(
     }
 }
 
-fn kill_group(group: libc::pid_t) {
-    // SAFETY: killpg only sends a signal; the group is the one we created for this snippet.
-    // ESRCH (the group is already gone) is the usual, harmless outcome.
-    unsafe {
-        libc::killpg(group, libc::SIGKILL);
-    }
+/// Kills every process of the group we created for a snippet. ESRCH (the group is already gone)
+/// is the usual, harmless outcome, so the result is not looked at.
+fn kill_group(group: Pid) {
+    let _ = kill_process_group(group, Signal::KILL);
 }
 
 /// Reads a pipe to its end, keeping at most `limit` bytes; past the limit the process group is
 /// killed so that a flood ends quickly.
-fn read_capped(
-    mut pipe: impl Read,
-    limit: usize,
-    group: libc::pid_t,
-    flooded: &AtomicBool,
-) -> Vec<u8> {
+fn read_capped(mut pipe: impl Read, limit: usize, group: Pid, flooded: &AtomicBool) -> Vec<u8> {
     let mut kept = Vec::new();
     let mut buffer = [0u8; 8192];
     loop {

@@ -1,6 +1,8 @@
 //! `mdbook-snippets test [BOOK_DIR]`: load the book, verify it, print the report, and pick the
-//! exit code (0 every snippet passed, 1 some snippet failed).
+//! exit code (0 every snippet passed, 1 some snippet failed). A closed stdout ends the report
+//! quietly.
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -24,7 +26,7 @@ pub fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
     if args.format() == Format::Github {
         out.push_str(&report::github_annotations(&report));
     }
-    print!("{out}");
+    print_report(&out)?;
     if crate::bless::overwrite_requested(args.bless) {
         let changed =
             crate::bless::bless_book(&config.book_root, &report.snippets, &report.results)?;
@@ -33,7 +35,7 @@ pub fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(path) = &args.junit {
-        std::fs::write(path, report::junit(&report))
+        std::fs::write(path, report::junit(&report)?)
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(if report.failed() == 0 {
@@ -41,4 +43,20 @@ pub fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Writes the report to stdout. A reader that went away (`mdbook-snippets test | head`) is not an
+/// error: the rest of the report is dropped quietly, as ripgrep does, and the run still blesses,
+/// writes its JUnit file and exits with the verdict.
+fn print_report(report: &str) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(report.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(error).context("writing the report to stdout")
+        }
+        _ => Ok(()),
+    }
 }

@@ -47,8 +47,14 @@ pub fn path_with_our_binary() -> std::ffi::OsString {
 
 /// Runs `mdbook ARGS` in `root`, with our binary first on PATH.
 fn mdbook(root: &Path, args: &[&str]) -> (Output, String) {
+    mdbook_with_env(root, args, &[])
+}
+
+/// Like `mdbook`, with extra environment variables.
+fn mdbook_with_env(root: &Path, args: &[&str], env: &[(&str, &str)]) -> (Output, String) {
     let output = Command::new(mdbook_binary())
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(root)
         .env("PATH", path_with_our_binary())
         .env("CARGO_TARGET_DIR", support::snippets_target_dir())
@@ -134,4 +140,22 @@ fn mdbook_build_fails_on_a_broken_snippet_with_its_place() {
         !root.join("book/included.html").exists(),
         "no page is written from a failed build\n{context}"
     );
+
+    // What `mdbook serve` sets, set by hand in a CI job or in book.toml, never turns a build into
+    // one that shows the failure and passes.
+    let by_environment = [("MDBOOK_OUTPUT__HTML__LIVE_RELOAD_ENDPOINT", "__livereload")];
+    let (output, context) = mdbook_with_env(root, &["build"], &by_environment);
+    assert!(!output.status.success(), "{context}");
+    assert!(!context.contains("shown in its pages"), "{context}");
+    let book_toml = root.join("book.toml");
+    let text = std::fs::read_to_string(&book_toml).unwrap();
+    std::fs::write(
+        &book_toml,
+        format!("{text}\n[output.html]\nlive-reload-endpoint = \"__livereload\"\n"),
+    )
+    .unwrap();
+    let (output, context) = mdbook(root, &["build"]);
+    assert!(!output.status.success(), "{context}");
+    assert!(!context.contains("shown in its pages"), "{context}");
+    assert!(!root.join("book/included.html").exists(), "{context}");
 }

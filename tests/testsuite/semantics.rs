@@ -83,7 +83,6 @@ not even Rust
          9 | ```
         10 |
            |
-          expected error ["E0425"], but rustc said:
           error[E0308]: mismatched types
            --> src/a.md:8:14
             |
@@ -102,7 +101,6 @@ not even Rust
         12 | println!("does not panic");
         13 | ```
            |
-          exited successfully, but the snippet is marked `should_panic`
 
         failures:
             src/a.md:8 (compile_fail mismatch, src_a_md_2)
@@ -163,7 +161,6 @@ println!("last");
         6 | std::process::abort();
         7 | ```
           |
-          killed by signal 6
 
         error: snippet src_bad_md_3 failed at run time
           --> src/bad.md:9:1
@@ -175,7 +172,6 @@ println!("last");
         10 | eprintln!("leaving with 3");
         11 | std::process::exit(3);
            |
-          exited with code 3
           stderr:
           leaving with 3
 
@@ -189,7 +185,6 @@ println!("last");
         17 | ```
         18 |
            |
-          panicked: an empty list
           stderr:
           thread 'main' panicked at src/bad.md:16:27:
           an empty list
@@ -205,7 +200,6 @@ println!("last");
         20 | let mut line = String::new();
         21 | std::io::stdin().read_line(&mut line).unwrap();
            |
-          timed out after 2 s; the process group was killed
 
         failures:
             src/bad.md:5 (failed at run time, src_bad_md_2)
@@ -239,7 +233,6 @@ fn lists_block_quotes_crlf_and_bom() {
            |                     ^^^^ error: literal out of range for `u8`
         15 |    ~~~~
            |
-          error: literal out of range for `u8`
             --> src/a.md:14:21
              |
           14 | let listed: u8 = 300;

@@ -55,6 +55,143 @@ fn mdbook_serve_shows_the_outputs() {
     );
 }
 
+/// An author serving a book sees a failing snippet in the page, at the snippet, with the report
+/// the terminal shows; saving the fixed chapter reloads the page with the snippet's output.
+#[test]
+fn mdbook_serve_shows_a_failure_in_the_page_until_it_is_fixed() {
+    let dir = fixture_book("green");
+    // mdBook's watcher obeys the nearest `.gitignore` up the tree, and the repository's ignores
+    // `target/`, where the test books live: give the book its own, empty one.
+    std::fs::write(dir.path().join(".gitignore"), "").unwrap();
+    let chapter = dir.path().join("src/plain.md");
+    let plain = std::fs::read_to_string(&chapter).unwrap();
+    let with = |code: &str| format!("{plain}\nA number:\n\n```rust\n{code}\n```\n");
+    std::fs::write(
+        &chapter,
+        with("let n: u32 = \"one\";\nprintln!(\"n = {n}\");"),
+    )
+    .unwrap();
+
+    let (server, response) = serve(dir.path(), "/plain.html");
+    let page = &response.body;
+    assert!(
+        response.status.starts_with("HTTP/1.1 200"),
+        "{response}\n{server}"
+    );
+    assert!(
+        page.contains(r#"<div class="mdbook-snippets-failure" role="alert""#),
+        "{response}\n{server}"
+    );
+    // The terminal's report, in the page: the place, the excerpt, rustc's message.
+    for shown in [
+        "error: snippet src_plain_md_1 does not compile",
+        "--&gt; src/plain.md:13:14",
+        "13 | let n: u32 = \"one\";",
+        "mismatched types",
+    ] {
+        assert!(
+            page.contains(shown),
+            "{shown:?} not in the page\n{response}\n{server}"
+        );
+    }
+    assert!(
+        server
+            .stderr()
+            .contains("serving the book with 1 failure(s) shown in its pages"),
+        "{server}"
+    );
+    // The other chapters are rendered as usual.
+    let output = get(server.port, "/output.html").unwrap();
+    assert!(
+        output
+            .body
+            .contains(r#"<pre class="mdbook-snippets-stdout">answer = 42</pre>"#),
+        "{output}"
+    );
+
+    // Save the fixed chapter: mdBook rebuilds, and tells the page to reload once it is written.
+    let mut reload =
+        LiveReload::connect(server.port).unwrap_or_else(|error| panic!("{error}\n{server}"));
+    let saved = Instant::now();
+    std::fs::write(&chapter, with("let n: u32 = 1;\nprintln!(\"n = {n}\");")).unwrap();
+    reload
+        .wait()
+        .unwrap_or_else(|error| panic!("{error}\n{server}"));
+    let elapsed = saved.elapsed();
+    eprintln!(
+        "saved a chapter with one edited snippet: the page reloaded {:.2} s later",
+        elapsed.as_secs_f64()
+    );
+    let fixed = get(server.port, "/plain.html").unwrap();
+    assert!(
+        fixed
+            .body
+            .contains(r#"<pre class="mdbook-snippets-stdout">n = 1</pre>"#),
+        "{fixed}\n{server}"
+    );
+    assert!(
+        !fixed.body.contains("mdbook-snippets-failure"),
+        "{fixed}\n{server}"
+    );
+}
+
+/// The page's side of mdBook's live reload: a websocket on `/__livereload`, on which mdBook
+/// sends the text `reload` after each rebuild.
+struct LiveReload {
+    stream: TcpStream,
+}
+
+impl LiveReload {
+    fn connect(port: u16) -> std::io::Result<LiveReload> {
+        let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+        let mut stream = TcpStream::connect_timeout(&address, Duration::from_secs(5))?;
+        write!(
+            stream,
+            "GET /__livereload HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n\
+             Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+             Sec-WebSocket-Version: 13\r\n\r\n"
+        )?;
+        stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            stream.read_exact(&mut byte)?;
+            head.push(byte[0]);
+        }
+        let head = String::from_utf8_lossy(&head);
+        if !head.starts_with("HTTP/1.1 101") {
+            return Err(std::io::Error::other(format!(
+                "no websocket upgrade:\n{head}"
+            )));
+        }
+        Ok(LiveReload { stream })
+    }
+
+    /// Waits (up to [`DEADLINE`]) for a text frame saying `reload`.
+    fn wait(&mut self) -> std::io::Result<()> {
+        self.stream.set_read_timeout(Some(DEADLINE))?;
+        loop {
+            // Server frames are unmasked: FIN/opcode, then a 7-bit length (or 126 + 16 bits).
+            let mut header = [0u8; 2];
+            self.stream.read_exact(&mut header)?;
+            let length = match header[1] & 0x7f {
+                126 => {
+                    let mut extended = [0u8; 2];
+                    self.stream.read_exact(&mut extended)?;
+                    usize::from(u16::from_be_bytes(extended))
+                }
+                127 => return Err(std::io::Error::other("an unexpectedly long frame")),
+                length => usize::from(length),
+            };
+            let mut payload = vec![0u8; length];
+            self.stream.read_exact(&mut payload)?;
+            if header[0] & 0x0f == 0x1 && payload == b"reload" {
+                return Ok(());
+            }
+        }
+    }
+}
+
 /// Starts `mdbook serve` on `root` and returns it with the first response to `GET path`,
 /// retrying on another port when the chosen one was taken in the meantime.
 fn serve(root: &Path, path: &str) -> (Server, Response) {
@@ -147,11 +284,9 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        // SAFETY: killpg only sends a signal, to the group we created for this server. ESRCH
-        // (the group is already gone) is harmless.
-        unsafe {
-            libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL);
-        }
+        // The group we created for this server; ESRCH (the group is already gone) is harmless.
+        let group = rustix::process::Pid::from_child(&self.child);
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
         let _ = self.child.wait();
     }
 }

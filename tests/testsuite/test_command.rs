@@ -48,7 +48,12 @@ fn failing_book_reports_each_failure_at_its_markdown_line() {
     output.stdout_contains("mismatched types");
 
     let junit = std::fs::read_to_string(book.path().join("report.xml")).expect("junit written");
-    assert!(junit.contains("tests=\"6\" failures=\"5\""), "{junit}");
+    assert!(
+        junit.contains(
+            r#"<testsuite name="mdbook-snippets" tests="6" skipped="0" errors="0" failures="5""#
+        ),
+        "{junit}"
+    );
     assert!(
         junit.contains("<testcase name=\"src/broken.md:30\""),
         "{junit}"
@@ -85,4 +90,34 @@ fn progress_lines_go_to_stderr() {
     let output = book.test(&["--filter", "src/broken.md:30"]);
     output.code(0);
     output.stderr_contains("test src/broken.md:30 ... ok\n");
+}
+
+/// `mdbook-snippets test | head`: the reader is gone before the report is written. The report
+/// ends quietly (no panic, no "Broken pipe" message, not exit 101), the JUnit file is still
+/// written, and the exit code is still the verdict.
+#[test]
+fn a_closed_stdout_ends_the_report_quietly() {
+    let book = fixture("failing");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
+    command
+        .args(["test", "--quiet", "--junit", "report.xml"])
+        .arg(book.path())
+        .current_dir(book.path())
+        .env("CARGO_TARGET_DIR", crate::support::snippets_target_dir())
+        .env_remove("GITHUB_ACTIONS")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().expect("starting mdbook-snippets");
+    // Close the read end now: the report is written only after every snippet ran.
+    drop(child.stdout.take());
+    let output = child
+        .wait_with_output()
+        .expect("waiting for mdbook-snippets");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{command:?}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!stderr.to_lowercase().contains("broken pipe"), "{stderr}");
+    let junit = std::fs::read_to_string(book.path().join("report.xml")).expect("junit written");
+    assert!(junit.contains("failures=\"5\""), "{junit}");
 }
