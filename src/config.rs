@@ -155,12 +155,9 @@ impl Config {
         rust_edition: Option<&str>,
         table: &toml::Table,
     ) -> anyhow::Result<Config> {
-        let table: Table =
-            toml::Value::Table(table.clone())
-                .try_into()
-                .map_err(|error: toml::de::Error| {
-                    anyhow::anyhow!("in [preprocessor.snippets]: {}", error.message())
-                })?;
+        let table: Table = toml::Value::Table(table.clone())
+            .try_into()
+            .map_err(|error: toml::de::Error| table_error(&error, "[preprocessor.snippets]"))?;
         let book_root = std::fs::canonicalize(book_root)
             .with_context(|| format!("resolving the book root {}", book_root.display()))?;
         let harness = match &table.harness {
@@ -204,6 +201,21 @@ impl Config {
     }
 }
 
+/// serde's message about `table`, with an unknown field called what it is to the user: an
+/// unknown key, named.
+fn table_error(error: &toml::de::Error, table: &str) -> anyhow::Error {
+    let message = error.message();
+    match message
+        .strip_prefix("unknown field ")
+        .and_then(|rest| rest.split_once(", expected one of "))
+    {
+        Some((key, expected)) => {
+            anyhow::anyhow!("unknown key {key} in {table} (expected one of: {expected})")
+        }
+        None => anyhow::anyhow!("in {table}: {message}"),
+    }
+}
+
 /// Checks one entry of `[preprocessor.snippets.dependencies]` and makes its `path` canonical.
 fn dependency(book_root: &Path, name: &str, spec: toml::Value) -> anyhow::Result<toml::Value> {
     let context = || format!("in [preprocessor.snippets.dependencies] `{name}`");
@@ -212,8 +224,12 @@ fn dependency(book_root: &Path, name: &str, spec: toml::Value) -> anyhow::Result
         toml::Value::Table(mut table) => {
             let checked: DetailedDependency = toml::Value::Table(table.clone())
                 .try_into()
-                .map_err(|error: toml::de::Error| anyhow::anyhow!("{}", error.message()))
-                .with_context(context)?;
+                .map_err(|error: toml::de::Error| {
+                    table_error(
+                        &error,
+                        &format!("[preprocessor.snippets.dependencies] `{name}`"),
+                    )
+                })?;
             if checked.version.is_none() && checked.path.is_none() && checked.git.is_none() {
                 bail!("{}: needs `version`, `path` or `git`", context());
             }
@@ -246,7 +262,8 @@ fn existing_dir(book_root: &Path, path: &str, key: &str) -> anyhow::Result<PathB
         Ok(dir) if dir.is_dir() => Ok(dir),
         Ok(dir) => bail!("`{key}`: {} is not a directory", dir.display()),
         Err(_) => bail!(
-            "`{key}`: {} does not exist (set in [preprocessor.snippets] of book.toml)",
+            "`{key}`: {} does not exist (set in [preprocessor.snippets] of book.toml; \
+             relative paths start at the book root)",
             joined.display()
         ),
     }
@@ -356,7 +373,7 @@ helper = { path = "packages/../packages/helper" }
         check(
             "[preprocessor.snippets]\nharnes = \"x\"\n",
             expect![
-                "error: in [preprocessor.snippets]: unknown field `harnes`, expected one of `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`"
+                "error: unknown key `harnes` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`)"
             ],
         );
     }
@@ -366,7 +383,7 @@ helper = { path = "packages/../packages/helper" }
         check(
             "[preprocessor.snippets.dependencies]\ntokio = { version = \"1\", featurs = [] }\n",
             expect![
-                "error: in [preprocessor.snippets.dependencies] `tokio`: unknown field `featurs`, expected one of `version`, `path`, `git`, `branch`, `tag`, `rev`, `features`, `default-features`, `default_features`, `package`, `registry`"
+                "error: unknown key `featurs` in [preprocessor.snippets.dependencies] `tokio` (expected one of: `version`, `path`, `git`, `branch`, `tag`, `rev`, `features`, `default-features`, `default_features`, `package`, `registry`)"
             ],
         );
         check(
@@ -392,7 +409,7 @@ helper = { path = "packages/../packages/helper" }
         check(
             "[preprocessor.snippets.dependencies]\nhelper = { path = \"../nowhere\" }\n",
             expect![
-                "error: `dependencies.helper.path`: [ROOT]/../nowhere does not exist (set in [preprocessor.snippets] of book.toml)"
+                "error: `dependencies.helper.path`: [ROOT]/../nowhere does not exist (set in [preprocessor.snippets] of book.toml; relative paths start at the book root)"
             ],
         );
         check(
@@ -402,7 +419,7 @@ helper = { path = "packages/../packages/helper" }
         check(
             "[preprocessor.snippets]\nharness = \"../harness\"\n",
             expect![
-                "error: `harness`: [ROOT]/../harness does not exist (set in [preprocessor.snippets] of book.toml)"
+                "error: `harness`: [ROOT]/../harness does not exist (set in [preprocessor.snippets] of book.toml; relative paths start at the book root)"
             ],
         );
     }
