@@ -27,9 +27,13 @@ pub enum Built {
     Record(Record),
 }
 
-/// Generates the crate for `snippets`, builds it, and if some snippets are broken, builds the
-/// others once more without them (one broken module would otherwise keep its whole binary from
-/// linking). Returns one [`Built`] per snippet, in order. `incremental: false` builds a crate
+/// How many times one verification builds at most: the first build, and one per compiler phase
+/// whose errors can hide those of a later one.
+const MAX_BUILDS: usize = 5;
+
+/// Generates the crate for `snippets`, builds it, and while some merged snippets are broken,
+/// builds the others again without them (one broken module would otherwise keep its whole
+/// binary from linking). Returns one [`Built`] per snippet, in order. `incremental: false` builds a crate
 /// that does not exist yet without rustc's incremental state (see [`cargo_build`]).
 pub fn build(
     snippets: &[PlannedSnippet],
@@ -80,7 +84,9 @@ pub fn build(
                 broken.entry(index).or_default().push(error.clone());
             }
         }
-        if newly_broken.is_empty() || attempt == 2 {
+        // rustc reports errors phase by phase (resolution, then types, then borrows, then
+        // what only monomorphization finds), so dropping the broken snippets can reveal others.
+        if newly_broken.is_empty() || attempt == MAX_BUILDS {
             break (output, generated, files);
         }
     };

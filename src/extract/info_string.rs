@@ -7,7 +7,7 @@ use crate::snippet::{Attributes, UnknownWord};
 /// What a fenced block is, judged by its info string.
 #[derive(Debug, PartialEq, Eq)]
 pub enum BlockKind {
-    /// A Rust snippet: the first token is `rust`.
+    /// A Rust snippet: the first token is `rust`, or an attribute rustdoc acts on.
     Snippet,
     /// An expected-output block: one of the tokens is `output` (e.g. `text,output`).
     ExpectedOutput,
@@ -47,6 +47,9 @@ pub fn block_kind(info: &str) -> BlockKind {
     let mut tokens = tokens(info);
     match tokens.next() {
         Some("rust") => BlockKind::Snippet,
+        // rustdoc reads a fence that starts with one of its attributes (```` ```no_run ````) as
+        // Rust too.
+        Some(first) if ACTED_ON.contains(&first) => BlockKind::Snippet,
         Some(first) if first == "output" || tokens.any(|token| token == "output") => {
             BlockKind::ExpectedOutput
         }
@@ -61,7 +64,8 @@ pub fn block_kind(info: &str) -> BlockKind {
 pub fn parse_attributes(info: &str) -> Result<Attributes, String> {
     let mut attributes = Attributes::default();
     let mut codes = Vec::new();
-    for token in tokens(info).skip(1) {
+    let skip = usize::from(tokens(info).next() == Some("rust"));
+    for token in tokens(info).skip(skip) {
         match token {
             "ignore" => attributes.ignore = true,
             "no_run" => attributes.no_run = true,
@@ -208,6 +212,12 @@ mod tests {
         check("toml", expect!["Other"]);
         check("text,output", expect!["ExpectedOutput"]);
         check("output", expect!["ExpectedOutput"]);
+        check(
+            "no_run",
+            expect![[
+                r#"Ok(Attributes { ignore: false, no_run: true, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, harness: [], unknown: [] })"#
+            ]],
+        );
         check(
             "rust",
             expect![[

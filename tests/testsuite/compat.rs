@@ -417,3 +417,57 @@ fn a_dependency_that_does_not_build_is_named_before_any_snippet_runs() {
         .stderr_contains("`dependencies.helper.path`: ")
         .stderr_contains("/nowhere does not exist");
 }
+
+/// rustc reports errors phase by phase: with one snippet broken in each phase, every broken
+/// one is reported at its line, and the good one beside them in the same binary still passes.
+#[test]
+fn errors_of_later_compiler_phases_fail_only_their_snippets() {
+    let book = book(&[(
+        "src/a.md",
+        r#"# Phases
+
+```rust
+let n = not_defined;
+```
+
+```rust
+let s: String = 5;
+```
+
+```rust
+let v = vec![1];
+let first = &v[0];
+drop(v);
+println!("{first}");
+```
+
+```rust
+fn main() {
+    let t = std::rc::Rc::new(1);
+    std::thread::spawn(move || println!("{t}"));
+}
+```
+
+```rust
+println!("fine");
+```
+
+```text,output
+fine
+```
+"#,
+    )]);
+    let output = book.test(&["--quiet"]);
+    output.code(1);
+    expect![[r#"
+        failures:
+            src/a.md:4 (does not compile, src_a_md_1)
+            src/a.md:8 (does not compile, src_a_md_2)
+            src/a.md:14 (does not compile, src_a_md_3)
+            src/a.md:21 (does not compile, src_a_md_4)
+
+        finished in [TIME]
+        1 passed, 4 failed
+    "#]]
+    .assert_eq(&tail_from(&output.stdout(), "failures:"));
+}
