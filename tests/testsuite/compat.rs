@@ -92,7 +92,7 @@ fn a_book_can_make_unknown_words_errors() {
             src/a.md:20 (unknown attribute, src_a_md_4)
 
         finished in [TIME]
-        0 passed, 4 failed
+        1 passed, 4 failed
     "#]]
     .assert_eq(&tail_from(&output.stdout(), "failures:"));
     output.stdout_contains(
