@@ -47,6 +47,8 @@ pub struct CrateSettings {
     pub harness: Option<HarnessDependency>,
     /// `[preprocessor.snippets.dependencies]`, paths already absolute.
     pub dependencies: BTreeMap<String, toml::Value>,
+    /// How many dispatching binaries the merged snippets of one edition are spread over.
+    pub merged_binaries: usize,
     /// Copied from the harness workspace (`[profile.*]` tables, as TOML text) so that shared
     /// dependencies are built once.
     pub profiles: String,
@@ -109,7 +111,8 @@ pub fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) -> Genera
     let mut files = Vec::new();
     let mut modules = Vec::new();
     // Per edition: the manifest's target tables, and the merged snippets' ids.
-    let mut packages: BTreeMap<&str, (String, Vec<&str>)> = BTreeMap::new();
+    let mut packages: BTreeMap<&str, (String, Vec<Vec<&str>>)> = BTreeMap::new();
+    let chunks = settings.merged_binaries.max(1);
     for snippet in snippets {
         let (targets, merged) = packages.entry(&snippet.edition).or_default();
         let file = module_file(snippet);
@@ -119,9 +122,12 @@ pub fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) -> Genera
             .to_path_buf();
         let (target, args) = match snippet.placement {
             Placement::Merged => {
-                merged.push(&snippet.id);
+                let count: usize = merged.iter().map(Vec::len).sum();
+                let chunk = count % chunks;
+                merged.resize_with(merged.len().max(chunk + 1), Vec::new);
+                merged[chunk].push(&snippet.id);
                 (
-                    merged_bin(&settings.package_name, &snippet.edition),
+                    merged_bin(&settings.package_name, &snippet.edition, chunk),
                     vec![snippet.id.clone()],
                 )
             }
@@ -153,18 +159,14 @@ pub fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) -> Genera
         let package = format!("e{edition}");
         let name = package_name(&settings.package_name, edition);
         let mut targets = targets.clone();
-        if !merged.is_empty() {
-            let bin = merged_bin(&settings.package_name, edition);
-            write_target(
-                &mut targets,
-                "bin",
-                &bin,
-                std::path::Path::new("src/main.rs"),
-            );
-            files.push((
-                PathBuf::from(format!("{package}/src/main.rs")),
-                dispatcher(merged),
-            ));
+        for (chunk, ids) in merged.iter().enumerate() {
+            let bin = merged_bin(&settings.package_name, edition, chunk);
+            let main = match chunk {
+                0 => "src/main.rs".to_owned(),
+                _ => format!("src/main{chunk}.rs"),
+            };
+            write_target(&mut targets, "bin", &bin, std::path::Path::new(&main));
+            files.push((PathBuf::from(format!("{package}/{main}")), dispatcher(ids)));
         }
         files.push((
             PathBuf::from(format!("{package}/Cargo.toml")),
@@ -186,9 +188,12 @@ fn package_name(package_name: &str, edition: &str) -> String {
     format!("{package_name}-e{edition}")
 }
 
-/// The dispatching binary of an edition's package has the package's name.
-fn merged_bin(package_name: &str, edition: &str) -> String {
-    self::package_name(package_name, edition)
+/// The (first) dispatching binary of an edition's package has the package's name.
+fn merged_bin(package_name: &str, edition: &str, chunk: usize) -> String {
+    match chunk {
+        0 => self::package_name(package_name, edition),
+        _ => format!("{}-{chunk}", self::package_name(package_name, edition)),
+    }
 }
 
 fn write_target(targets: &mut String, kind: &str, name: &str, path: &std::path::Path) {

@@ -233,6 +233,7 @@ fn crate_layout() {
         ]
         .into_iter()
         .collect(),
+        merged_binaries: 1,
         profiles: "[profile.dev]\ndebug = \"line-tables-only\"\n".to_owned(),
     };
     let generated = generate(&snippets, &settings);
@@ -409,4 +410,51 @@ fn hidden_lines_as_rustdoc() {
         #hash_without_space
         let shown = 2;"#]]
     .assert_eq(&compiled.join("\n"));
+}
+
+#[test]
+fn merged_snippets_spread_over_binaries() {
+    let snippets = ["a_1", "a_2", "a_3"].map(|id| PlannedSnippet {
+        id: id.to_owned(),
+        code: "fn main() {}\n".to_owned(),
+        edition: "2024".to_owned(),
+        placement: Placement::Merged,
+        no_run: false,
+    });
+    let settings = CrateSettings {
+        package_name: "s".to_owned(),
+        harness: None,
+        dependencies: BTreeMap::new(),
+        merged_binaries: 2,
+        profiles: String::new(),
+    };
+    let generated = generate(&snippets, &settings);
+    let targets: Vec<String> = generated
+        .modules
+        .iter()
+        .map(|module| format!("{} in {}", module.id, module.target))
+        .collect();
+    let mains: Vec<String> = generated
+        .files
+        .iter()
+        .filter(|(path, _)| path.to_string_lossy().contains("/main"))
+        .map(|(path, content)| {
+            format!(
+                "{}: {}",
+                path.display(),
+                content
+                    .lines()
+                    .filter(|line| line.starts_with("mod "))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        })
+        .collect();
+    expect![[r#"
+        a_1 in s-e2024
+        a_2 in s-e2024-1
+        a_3 in s-e2024
+        e2024/src/main.rs: mod a_1; mod a_3;
+        e2024/src/main1.rs: mod a_2;"#]]
+    .assert_eq(&[targets, mains].concat().join("\n"));
 }
