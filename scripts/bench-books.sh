@@ -154,9 +154,9 @@ make_deps_doctests "$work/deps-doctests"
 echo "warm-up: building dependencies, and mdbook's first run (not timed)" >&2
 "$tool" test --quiet "$work/deps-book" >"$work/warmup.log" 2>&1 \
     || { tail -n 30 "$work/warmup.log" >&2; exit 2; }
-# The doctests resolve from the lock the generated crate made, so both sides use the same
-# versions and share the dependency artifacts.
-cp "$CARGO_TARGET_DIR"/mdbook-snippets/*/Cargo.lock "$work/deps-doctests/Cargo.lock"
+# The bench books live in this repository's workspace, so the generated crate starts from its
+# lock; the doctests do too, so both sides use the same versions and dependency artifacts.
+cp "$repo/Cargo.lock" "$work/deps-doctests/Cargo.lock"
 (cd "$work/deps-doctests" && cargo build --quiet --lib && cargo test --doc --quiet >/dev/null)
 
 edit_std_snippet() {
