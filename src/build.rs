@@ -138,6 +138,16 @@ pub fn build(
         built.push(match (compile_fail, executable) {
             (true, Some(_)) => Built::Record(Record::Compiled),
             (true, None) if !own_errors.is_empty() => Built::Record(did_not_compile(&own_errors)),
+            // rustdoc does not link a `no_run` snippet (it stops at metadata), so a library
+            // only the reader's machine has (`#[link(name = "extlib")]`) does not fail it; a
+            // snippet alone in its binary is judged the same way.
+            (false, None)
+                if snippet.no_run
+                    && snippet.placement == Placement::OwnBinary
+                    && only_link_errors(&output.errors, target) =>
+            {
+                Built::Record(Record::Compiled)
+            }
             (_, None) => {
                 // Its binary failed for a reason outside any snippet (a linker error, say).
                 let others: Vec<&CompileError> = output
@@ -162,6 +172,16 @@ pub fn build(
         });
     }
     Ok(built)
+}
+
+/// Whether every error of `target` is the linker's (and there is one).
+fn only_link_errors(errors: &[CompileError], target: &str) -> bool {
+    let mut of_target = errors
+        .iter()
+        .filter(|error| error.target == target)
+        .peekable();
+    of_target.peek().is_some()
+        && of_target.all(|error| error.file.is_none() && error.message.starts_with("linking with"))
 }
 
 fn did_not_compile(errors: &[CompileError]) -> Record {

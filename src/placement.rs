@@ -64,6 +64,10 @@ pub fn needs_crate_root(code: &str, edition: &str) -> bool {
             || trimmed.starts_with("#[macro_export]")
             || trimmed.starts_with("#[macro_use]")
             || code.contains("no_mangle")
+            // Foreign items: a library to link (`#[link(name = "..")]`) or symbols to resolve
+            // can fail the link of the whole binary, which no file position explains.
+            || trimmed.starts_with("#[link")
+            || is_extern_block(trimmed)
             || code.contains("#[export_name")
             || trimmed.starts_with("#[global_allocator]")
             || trimmed.starts_with("#[panic_handler]")
@@ -74,6 +78,23 @@ pub fn needs_crate_root(code: &str, edition: &str) -> bool {
                     || trimmed.starts_with("pub use ")
                     || trimmed.starts_with("extern crate ")))
     })
+}
+
+/// `extern "C" {`, `extern {`, `unsafe extern "C" {` (not `extern "C" fn`, not `extern crate`).
+fn is_extern_block(trimmed: &str) -> bool {
+    let rest = trimmed.strip_prefix("unsafe ").unwrap_or(trimmed);
+    let Some(rest) = rest.strip_prefix("extern") else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    let rest = match rest.strip_prefix('"') {
+        Some(abi) => abi
+            .split_once('"')
+            .map_or("", |(_, after)| after)
+            .trim_start(),
+        None => rest,
+    };
+    rest.starts_with('{')
 }
 
 #[cfg(test)]
@@ -112,6 +133,11 @@ mod tests {
                     "2021",
                     "#[unsafe(no_mangle)] pub extern \"C\" fn hello() {}",
                 ),
+                ("2021", "#[link(name = \"extlib\")]\nextern { fn f(); }"),
+                (
+                    "2021",
+                    "unsafe extern \"C\" {\n    fn abs(n: i32) -> i32;\n}",
+                ),
                 ("2021", "macro_rules! m { () => { $crate::f() } }"),
                 ("2015", "use std::fmt;"),
                 ("2015", "extern crate helper;"),
@@ -125,6 +151,8 @@ mod tests {
                 OwnBinary: #[macro_export]
                 OwnBinary: #[macro_use]
                 OwnBinary: #[unsafe(no_mangle)] pub extern "C" fn hello() {}
+                OwnBinary: #[link(name = "extlib")]
+                OwnBinary: unsafe extern "C" {
                 OwnBinary: macro_rules! m { () => { $crate::f() } }
                 OwnBinary: use std::fmt;
                 OwnBinary: extern crate helper;"#]],
@@ -138,6 +166,7 @@ mod tests {
                 ("2021", "use std::fmt;\nfn main() {}"),
                 ("2021", "extern crate helper;\nuse helper::greet;"),
                 ("2021", "pub(crate) fn f() {}"),
+                ("2021", "pub extern \"C\" fn callback(n: i32) -> i32 { n }"),
                 ("2021", "macro_rules! m { () => { $crate::f() } }"),
                 ("2021", "let my_crate::x = 1; // crate::in_a_comment"),
             ],
@@ -145,6 +174,7 @@ mod tests {
                 Merged: use std::fmt;
                 Merged: extern crate helper;
                 Merged: pub(crate) fn f() {}
+                Merged: pub extern "C" fn callback(n: i32) -> i32 { n }
                 OwnBinary: macro_rules! m { () => { $crate::f() } }
                 Merged: let my_crate::x = 1; // crate::in_a_comment"#]],
         );

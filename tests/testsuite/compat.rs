@@ -471,3 +471,45 @@ fine
     "#]]
     .assert_eq(&tail_from(&output.stdout(), "failures:"));
 }
+
+/// A library only the reader has: a `no_run` snippet is not linked (as rustdoc stops at
+/// metadata), one that must run fails alone, and the snippets beside them are unaffected.
+#[test]
+fn foreign_libraries_fail_only_their_own_snippet() {
+    let book = book(&[(
+        "src/a.md",
+        r#"# FFI
+
+```rust,no_run
+#[link(name = "reader_only_library")]
+unsafe extern "C" {
+    fn reader_only(n: i32) -> i32;
+}
+fn main() { println!("{}", unsafe { reader_only(1) }); }
+```
+
+```rust
+#[link(name = "reader_only_library")]
+unsafe extern "C" {
+    fn reader_only(n: i32) -> i32;
+}
+fn main() { println!("{}", unsafe { reader_only(1) }); }
+```
+
+```rust
+println!("beside them");
+```
+"#,
+    )]);
+    let output = book.test(&["--quiet"]);
+    output.code(1);
+    output.stdout_contains("unable to find library -lreader_only_library");
+    expect![[r#"
+        failures:
+            src/a.md:11 (does not compile, src_a_md_2)
+
+        finished in [TIME]
+        2 passed, 1 failed
+    "#]]
+    .assert_eq(&tail_from(&output.stdout(), "failures:"));
+}
