@@ -113,6 +113,7 @@ pub fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) -> Genera
     // Per edition: the manifest's target tables, and the merged snippets' ids.
     let mut packages: BTreeMap<&str, (String, Vec<Vec<&str>>)> = BTreeMap::new();
     let chunks = settings.merged_binaries.max(1);
+    let mut used_names = std::collections::HashSet::new();
     for snippet in snippets {
         let (targets, merged) = packages.entry(&snippet.edition).or_default();
         let file = module_file(snippet);
@@ -132,7 +133,11 @@ pub fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) -> Genera
                 )
             }
             Placement::OwnBinary | Placement::CompileFail => {
-                let target = format!("{}-{}", snippet.placement.prefix(), snippet.id);
+                // rustc insists that `#![crate_name = ".."]` match the crate's name, which
+                // cargo takes from the target's: rustdoc's doctests honour the attribute.
+                let target = crate_name_attribute(&snippet.code)
+                    .filter(|name| used_names.insert(name.clone()))
+                    .unwrap_or_else(|| format!("{}-{}", snippet.placement.prefix(), snippet.id));
                 write_target(targets, "bin", &target, &in_package);
                 (target, Vec::new())
             }
@@ -182,6 +187,19 @@ pub fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) -> Genera
         ),
     );
     GeneratedCrate { files, modules }
+}
+
+/// The name a `#![crate_name = "rary"]` line gives the crate, if it is a valid one.
+fn crate_name_attribute(code: &str) -> Option<String> {
+    code.lines().map(unhide).find_map(|line| {
+        let rest = line.trim().strip_prefix("#![crate_name")?.trim_start();
+        let rest = rest.strip_prefix('=')?.trim_start().strip_prefix('"')?;
+        let (name, _) = rest.split_once('"')?;
+        let valid = !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit());
+        valid.then(|| name.to_owned())
+    })
 }
 
 fn package_name(package_name: &str, edition: &str) -> String {

@@ -458,3 +458,37 @@ fn merged_snippets_spread_over_binaries() {
         e2024/src/main1.rs: mod a_2;"#]]
     .assert_eq(&[targets, mains].concat().join("\n"));
 }
+
+#[test]
+fn a_crate_name_attribute_names_the_binary() {
+    let snippet = PlannedSnippet {
+        id: "a_1".to_owned(),
+        code: "#![crate_type = \"lib\"]\n#![crate_name = \"rary\"]\npub fn f() {}\n".to_owned(),
+        edition: "2021".to_owned(),
+        placement: Placement::OwnBinary,
+        no_run: false,
+    };
+    let settings = CrateSettings {
+        package_name: "s".to_owned(),
+        harness: None,
+        dependencies: BTreeMap::new(),
+        merged_binaries: 1,
+        profiles: String::new(),
+    };
+    let generated = generate(
+        &[
+            snippet.clone(),
+            PlannedSnippet {
+                id: "a_2".to_owned(),
+                ..snippet
+            },
+        ],
+        &settings,
+    );
+    let targets: Vec<&str> = generated
+        .modules
+        .iter()
+        .map(|module| module.target.as_str())
+        .collect();
+    assert_eq!(targets, ["rary", "own-a_2"]);
+}
