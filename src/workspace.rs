@@ -140,7 +140,7 @@ impl Workspace {
 
 /// Locks `dir/.mdbook-snippets.lock` with `flock`, creating both as needed.
 pub fn lock_dir(dir: &Path) -> anyhow::Result<CrateLock> {
-    use std::os::fd::AsRawFd;
+    use rustix::fs::{FlockOperation, flock};
 
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let path = dir.join(".mdbook-snippets.lock");
@@ -150,27 +150,25 @@ pub fn lock_dir(dir: &Path) -> anyhow::Result<CrateLock> {
         .write(true)
         .open(&path)
         .with_context(|| format!("opening {}", path.display()))?;
-    let flock = |operation| {
-        // SAFETY: flock only acts on the descriptor, which `file` keeps open.
-        if unsafe { libc::flock(file.as_raw_fd(), operation) } == 0 {
-            Ok(())
-        } else {
-            Err(std::io::Error::last_os_error())
-        }
-    };
-    match flock(libc::LOCK_EX | libc::LOCK_NB) {
+    match flock(&file, FlockOperation::NonBlockingLockExclusive) {
         Ok(()) => return Ok(CrateLock { _file: file }),
-        Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => eprintln!(
+        Err(rustix::io::Errno::WOULDBLOCK) => eprintln!(
             "waiting for {} (another mdbook-snippets run is building this book)",
             path.display()
         ),
-        Err(error) => return Err(error).with_context(|| format!("locking {}", path.display())),
+        Err(error) => {
+            return Err(std::io::Error::from(error))
+                .with_context(|| format!("locking {}", path.display()));
+        }
     }
     loop {
-        match flock(libc::LOCK_EX) {
+        match flock(&file, FlockOperation::LockExclusive) {
             Ok(()) => return Ok(CrateLock { _file: file }),
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error).with_context(|| format!("locking {}", path.display())),
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(error) => {
+                return Err(std::io::Error::from(error))
+                    .with_context(|| format!("locking {}", path.display()));
+            }
         }
     }
 }
