@@ -122,49 +122,8 @@ EOF
     } >"$dir/src/lib.rs"
 }
 
-# time_it LABEL EXPECTED_EXIT COMMAND...: runs COMMAND, records its wall time in seconds.
-declare -A seconds
-time_it() {
-    local label=$1 expected=$2
-    shift 2
-    echo "timing: $label" >&2
-    local start end status=0
-    start=$(date +%s.%N)
-    "$@" >"$work/$label.log" 2>&1 || status=$?
-    end=$(date +%s.%N)
-    if [[ $status != "$expected" ]]; then
-        echo "error: $label exited with $status (expected $expected); see $work/$label.log" >&2
-        tail -n 30 "$work/$label.log" >&2
-        exit 2
-    fi
-    local taken
-    taken=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }')
-    echo "  $label: $taken s" >&2
-    seconds[$label]="${seconds[$label]:-} $taken"
-}
-
-# The median of the runs recorded for LABEL.
-median() {
-    tr ' ' '\n' <<<"${seconds[$1]}" | grep . | sort -n \
-        | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.2f", v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-# record_ratio NAME A B: the ratio of the latest runs of A and B, so that each ratio compares
-# two figures measured moments apart.
-record_ratio() {
-    local a b
-    a=$(awk '{ print $NF }' <<<"${seconds[$2]}")
-    b=$(awk '{ print $NF }' <<<"${seconds[$3]}")
-    seconds[$1]="${seconds[$1]:-} $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')"
-}
-
-# Removes every generated snippet crate and its build output (not the dependencies'), so the
-# next run of mdbook-snippets is cold.
-forget_generated() {
-    rm -rf "$CARGO_TARGET_DIR/mdbook-snippets"
-    rm -rf "$CARGO_TARGET_DIR"/debug/{deps,.fingerprint,incremental,build}/snippets[-_]* \
-        "$CARGO_TARGET_DIR"/debug/snippets-*
-}
+# time_it, median, record_ratio, forget_generated: shared with the other benchmarks.
+source "$repo/scripts/bench-common.sh"
 
 # edit_snippet INDEX VALUE: a new edit of snippet INDEX of book-green: its code gains a line
 # (`let edited = VALUE;`), its output stays the same.

@@ -21,7 +21,8 @@ pub fn load(config: &Config) -> anyhow::Result<BookSource> {
         let text = read_text(&summary, &summary)?;
         summary_chapters(&text)
             .into_iter()
-            .map(|link| config.src_dir.join(link))
+            // `./vec/layout.md` and `vec/layout.md` are one chapter, named the second way.
+            .map(|link| crate::config::normalize(&config.src_dir.join(link)))
             .collect()
     } else {
         let mut files = Vec::new();

@@ -1,51 +1,56 @@
-//! Builds the generated crate with `cargo build --message-format=json` and turns cargo's
-//! messages into the executables built and the compile errors, each attributed to the module
-//! file (so the snippet) it is in. The caller drops broken snippets and builds the rest once
-//! more.
+//! Builds the generated crate with `cargo build --message-format=json` (read with
+//! `cargo_metadata`) and turns cargo's messages into the executables built and the compile
+//! errors, each attributed to the file (so the snippet) it is in. Broken merged snippets are
+//! dropped and the rest built once more; an error in a dependency is the tool's error, naming
+//! the crate.
 
 use std::collections::{HashMap, HashSet};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use anyhow::{Context, bail};
-use serde::Deserialize;
+use cargo_metadata::Message;
+use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel};
 
 use crate::cache::Record;
-use crate::generate::{GeneratedCrate, PlannedSnippet, generate, module_file};
-use crate::verify::{Located, Plan, VerifyOptions};
+use crate::generate::{GeneratedCrate, Placement, PlannedSnippet, generate, module_file};
 use crate::workspace::Workspace;
 
 /// What building did for one snippet.
 #[derive(Debug)]
 pub enum Built {
-    /// Built; run it as `PROGRAM <id>`.
-    Executable(PathBuf),
+    /// Built; run it as `PROGRAM ARGS`.
+    Executable { program: PathBuf, args: Vec<String> },
     /// Nothing to run: a `no_run` snippet that compiled, a `compile_fail` snippet either way,
     /// or a snippet that did not compile.
     Record(Record),
 }
 
-/// Generates the crate for `plans`, builds it, and if some snippets are broken, builds the
-/// others once more without them (one broken module would otherwise keep its whole binary from
-/// linking). Returns one [`Built`] per plan, in order.
+/// How many times one verification builds at most: the first build, and one per compiler phase
+/// whose errors can hide those of a later one.
+const MAX_BUILDS: usize = 5;
+
+/// Generates the crate for `snippets`, builds it, and while some merged snippets are broken,
+/// builds the others again without them (one broken module would otherwise keep its whole
+/// binary from linking). Returns one [`Built`] per snippet, in order. `incremental: false` builds a crate
+/// that does not exist yet without rustc's incremental state (see [`cargo_build`]).
 pub fn build(
-    located: &[Located],
-    plans: &[Plan],
+    snippets: &[PlannedSnippet],
     workspace: &Workspace,
-    options: &VerifyOptions,
+    incremental: bool,
 ) -> anyhow::Result<Vec<Built>> {
     let mut broken: HashMap<usize, Vec<CompileError>> = HashMap::new();
-    let incremental =
-        !options.cold_build_without_incremental || workspace.crate_dir.join("Cargo.toml").is_file();
+    let incremental = incremental || workspace.crate_dir.join("Cargo.toml").is_file();
     let mut attempt = 0;
     let output = loop {
         attempt += 1;
-        let active: Vec<usize> = (0..plans.len())
+        let active: Vec<usize> = (0..snippets.len())
             .filter(|index| !broken.contains_key(index))
             .collect();
         let planned: Vec<PlannedSnippet> = active
             .iter()
-            .map(|&index| plans[index].planned.clone())
+            .map(|&index| snippets[index].clone())
             .collect();
         let generated = generate(&planned, &workspace.settings);
         write_crate(
@@ -54,37 +59,52 @@ pub fn build(
             workspace.lock_file.as_deref(),
         )?;
         let output = cargo_build(&workspace.crate_dir, &workspace.target_dir, incremental)?;
+        if let Some(error) = output.dependency_errors.first() {
+            bail!(
+                "the dependency `{}` of the snippets does not build (from `harness` or \
+                 [preprocessor.snippets.dependencies] in book.toml):\n{}",
+                error.crate_name,
+                error.rendered
+            );
+        }
         let files: HashMap<PathBuf, usize> = active
             .iter()
-            .map(|&index| (module_file(&plans[index].planned), index))
+            .map(|&index| (module_file(&snippets[index]), index))
             .collect();
         let mut newly_broken = HashSet::new();
         for error in &output.errors {
             let Some(&index) = error.file.as_ref().and_then(|file| files.get(file)) else {
                 continue;
             };
-            if !plans[index].planned.compile_fail {
+            // A snippet alone in its target breaks nothing else: no need to build again.
+            if snippets[index].placement == Placement::Merged {
                 newly_broken.insert(index);
+            }
+            if snippets[index].placement != Placement::CompileFail {
                 broken.entry(index).or_default().push(error.clone());
             }
         }
-        if newly_broken.is_empty() || attempt == 2 {
+        // rustc reports errors phase by phase (resolution, then types, then borrows, then
+        // what only monomorphization finds), so dropping the broken snippets can reveal others.
+        if newly_broken.is_empty() || attempt == MAX_BUILDS {
             break (output, generated, files);
         }
     };
     let (output, generated, files) = output;
-    let bin_of: HashMap<&str, &str> = generated
+    let module_of: HashMap<&str, _> = generated
         .modules
         .iter()
-        .map(|module| (module.id.as_str(), module.bin.as_str()))
+        .map(|module| (module.id.as_str(), module))
         .collect();
 
     // A failed build that no snippet explains is the tool's problem (a harness that does not
     // build, a dependency that cannot be resolved), not the book's.
     let runnable_built = generated.modules.iter().any(|module| {
-        !module.bin.starts_with("cf-") && output.executables.contains_key(&module.bin)
+        !module.target.starts_with("cf-") && output.executables.contains_key(&module.target)
     });
-    let has_runnable = plans.iter().any(|plan| !plan.planned.compile_fail);
+    let has_runnable = snippets
+        .iter()
+        .any(|snippet| snippet.placement != Placement::CompileFail);
     if has_runnable && !runnable_built && broken.is_empty() && output.errors.is_empty() {
         bail!(
             "the generated crate at {} did not build, and no snippet is to blame:\n{}",
@@ -94,29 +114,46 @@ pub fn build(
     }
 
     let mut built = Vec::new();
-    for (index, plan) in plans.iter().enumerate() {
-        let planned = &plan.planned;
-        if let Some(errors) = broken.get(&index) {
-            built.push(Built::Record(did_not_compile(errors)));
-            continue;
-        }
-        let bin = bin_of.get(planned.id.as_str()).copied().unwrap_or_default();
-        let executable = output.executables.get(bin);
+    for (index, snippet) in snippets.iter().enumerate() {
         let own_errors: Vec<CompileError> = output
             .errors
             .iter()
             .filter(|error| error.file.as_ref().and_then(|file| files.get(file)) == Some(&index))
             .cloned()
             .collect();
-        built.push(match (planned.compile_fail, executable) {
+        if let Some(errors) = broken.get(&index) {
+            // Errors of the last build, when it saw the snippet again (a target of its own).
+            let errors = if own_errors.is_empty() {
+                errors
+            } else {
+                &own_errors
+            };
+            built.push(Built::Record(did_not_compile(errors)));
+            continue;
+        }
+        let module = module_of.get(snippet.id.as_str());
+        let target = module.map_or("", |module| module.target.as_str());
+        let executable = output.executables.get(target);
+        let compile_fail = snippet.placement == Placement::CompileFail;
+        built.push(match (compile_fail, executable) {
             (true, Some(_)) => Built::Record(Record::Compiled),
             (true, None) if !own_errors.is_empty() => Built::Record(did_not_compile(&own_errors)),
+            // rustdoc does not link a `no_run` snippet (it stops at metadata), so a library
+            // only the reader's machine has (`#[link(name = "extlib")]`) does not fail it; a
+            // snippet alone in its binary is judged the same way.
+            (false, None)
+                if snippet.no_run
+                    && snippet.placement == Placement::OwnBinary
+                    && only_link_errors(&output.errors, target) =>
+            {
+                Built::Record(Record::Compiled)
+            }
             (_, None) => {
                 // Its binary failed for a reason outside any snippet (a linker error, say).
                 let others: Vec<&CompileError> = output
                     .errors
                     .iter()
-                    .filter(|error| error.bin == bin)
+                    .filter(|error| error.target == target)
                     .collect();
                 let message = if others.is_empty() {
                     tail(&output.cargo_stderr, 20)
@@ -127,15 +164,24 @@ pub fn build(
                     message: format!("the binary holding this snippet did not build:\n{message}"),
                 })
             }
-            (false, Some(_)) if plan_is_no_run(located, plan) => Built::Record(Record::Compiled),
-            (false, Some(executable)) => Built::Executable(executable.clone()),
+            (false, Some(_)) if snippet.no_run => Built::Record(Record::Compiled),
+            (false, Some(executable)) => Built::Executable {
+                program: executable.clone(),
+                args: module.map(|module| module.args.clone()).unwrap_or_default(),
+            },
         });
     }
     Ok(built)
 }
 
-fn plan_is_no_run(located: &[Located], plan: &Plan) -> bool {
-    located[plan.index].snippet.attributes.no_run
+/// Whether every error of `target` is the linker's (and there is one).
+fn only_link_errors(errors: &[CompileError], target: &str) -> bool {
+    let mut of_target = errors
+        .iter()
+        .filter(|error| error.target == target)
+        .peekable();
+    of_target.peek().is_some()
+        && of_target.all(|error| error.file.is_none() && error.message.starts_with("linking with"))
 }
 
 fn did_not_compile(errors: &[CompileError]) -> Record {
@@ -154,7 +200,7 @@ fn tail(text: &str, lines: usize) -> String {
 }
 
 /// Writes the generated files, touching only those whose content changed (so cargo rebuilds
-/// only what changed) and removing module files of snippets no longer there.
+/// only what changed) and removing files of snippets no longer there.
 fn write_crate(
     dir: &Path,
     generated: &GeneratedCrate,
@@ -165,9 +211,21 @@ fn write_crate(
         .iter()
         .map(|(path, _)| dir.join(path))
         .collect();
-    let src = dir.join("src");
-    if src.is_dir() {
-        remove_unwanted(&src, &wanted)?;
+    if dir.is_dir() {
+        for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+            let path = entry
+                .with_context(|| format!("reading {}", dir.display()))?
+                .path();
+            let is_package = path
+                .file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| {
+                    name.starts_with('e') && name[1..].chars().all(|c| c.is_ascii_digit())
+                });
+            if path.is_dir() && is_package {
+                remove_unwanted(&path, &wanted)?;
+            }
+        }
     }
     for (relative, content) in &generated.files {
         let path = dir.join(relative);
@@ -181,11 +239,26 @@ fn write_crate(
         std::fs::write(&path, content).with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(lock_file) = lock_file {
-        let target = dir.join("Cargo.lock");
-        std::fs::copy(lock_file, &target)
-            .with_context(|| format!("copying {} to {}", lock_file.display(), target.display()))?;
+        copy_lock(lock_file, dir)?;
     }
     Ok(())
+}
+
+/// Starts the generated crate's `Cargo.lock` from the book's workspace lock, so shared
+/// dependencies resolve to the same versions (and artifacts). Copied only when that lock
+/// changed since the last copy: cargo adds what only the snippets need to the copy, and
+/// copying it over again on every run would make it resolve those once more each time.
+fn copy_lock(lock_file: &Path, dir: &Path) -> anyhow::Result<()> {
+    let source =
+        std::fs::read(lock_file).with_context(|| format!("reading {}", lock_file.display()))?;
+    let marker = dir.join(".mdbook-snippets-lock-source");
+    let target = dir.join("Cargo.lock");
+    let copied_from = std::fs::read(&marker).ok();
+    if target.is_file() && copied_from.as_deref() == Some(source.as_slice()) {
+        return Ok(());
+    }
+    std::fs::write(&target, &source).with_context(|| format!("writing {}", target.display()))?;
+    std::fs::write(&marker, &source).with_context(|| format!("writing {}", marker.display()))
 }
 
 fn remove_unwanted(dir: &Path, wanted: &HashSet<PathBuf>) -> anyhow::Result<()> {
@@ -205,21 +278,21 @@ fn remove_unwanted(dir: &Path, wanted: &HashSet<PathBuf>) -> anyhow::Result<()> 
 /// What one `cargo build` produced.
 #[derive(Debug, Default)]
 pub struct BuildOutput {
-    /// Binary target name -> the executable.
+    /// Target name -> the executable (binaries, and test targets built as tests).
     pub executables: HashMap<String, PathBuf>,
     /// Compile errors of the generated crate (warnings are left out).
     pub errors: Vec<CompileError>,
-    /// Whether cargo reported success.
-    pub success: bool,
+    /// Compile errors of other packages: the harness, a dependency of the book.
+    pub dependency_errors: Vec<DependencyError>,
     /// Cargo's own text (stderr): what explains a failure with no compile error of ours, such as
-    /// a harness that does not build or a dependency that cannot be resolved.
+    /// a dependency that cannot be resolved.
     pub cargo_stderr: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompileError {
-    /// The binary target being compiled.
-    pub bin: String,
+    /// The cargo target being compiled.
+    pub target: String,
     /// The primary span's file, relative to the generated crate's root; `None` when the error
     /// has no span (a linker error, say).
     pub file: Option<PathBuf>,
@@ -230,6 +303,14 @@ pub struct CompileError {
     /// The one-line message.
     pub message: String,
     /// rustc's full rendering, source excerpt included.
+    pub rendered: String,
+}
+
+/// An error compiling a crate the snippets depend on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DependencyError {
+    /// The crate (target) name, e.g. `helper`.
+    pub crate_name: String,
     pub rendered: String,
 }
 
@@ -250,7 +331,14 @@ pub fn cargo_build(
     let manifest = crate_dir.join("Cargo.toml");
     let mut command = Command::new(&cargo);
     command
-        .args(["build", "--bins", "--keep-going", "--message-format=json"])
+        .args([
+            "build",
+            "--workspace",
+            "--bins",
+            "--tests",
+            "--keep-going",
+            "--message-format=json",
+        ])
         .arg("--manifest-path")
         .arg(&manifest)
         .env("CARGO_TARGET_DIR", target_dir)
@@ -262,45 +350,48 @@ pub fn cargo_build(
     let output = command
         .output()
         .with_context(|| format!("running cargo build for {}", manifest.display()))?;
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let mut build = parse_messages(&stdout, &manifest);
+    let mut build = parse_messages(&output.stdout, crate_dir);
     build.cargo_stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     Ok(build)
 }
 
-/// Reads cargo's JSON lines. Messages about other packages (the harness, its dependencies) are
-/// not ours to attribute and are left to `cargo_stderr`.
-pub fn parse_messages(stdout: &str, manifest: &Path) -> BuildOutput {
+/// Reads cargo's JSON messages. Ours are those of targets under `crate_dir` (canonical, as
+/// cargo reports it); errors of other packages are dependency errors.
+pub fn parse_messages(stdout: &[u8], crate_dir: &Path) -> BuildOutput {
     let mut build = BuildOutput::default();
-    for line in stdout.lines() {
-        let Ok(message) = serde_json::from_str::<CargoMessage>(line) else {
-            continue;
-        };
-        match message.reason.as_str() {
-            "compiler-artifact" => {
-                if let (Some(target), Some(executable)) = (message.target, message.executable) {
-                    build.executables.insert(target.name, executable);
+    for message in Message::parse_stream(BufReader::new(stdout)).flatten() {
+        match message {
+            Message::CompilerArtifact(artifact) => {
+                if let Some(executable) = artifact.executable {
+                    build
+                        .executables
+                        .insert(artifact.target.name, executable.into_std_path_buf());
                 }
             }
-            "compiler-message" => {
-                let (Some(target), Some(diagnostic)) = (message.target, message.message) else {
+            Message::CompilerMessage(message) => {
+                let diagnostic = message.message;
+                if diagnostic.level != DiagnosticLevel::Error || is_summary(&diagnostic) {
                     continue;
-                };
-                let ours = message.manifest_path.as_deref() == Some(manifest);
-                if ours && diagnostic.level == "error" && !is_summary(&diagnostic) {
-                    let primary = diagnostic.spans.iter().find(|span| span.is_primary);
-                    build.errors.push(CompileError {
-                        bin: target.name,
-                        file: primary.map(|span| PathBuf::from(&span.file_name)),
-                        line: primary.map_or(0, |span| span.line_start),
-                        column: primary.map_or(0, |span| span.column_start),
-                        code: diagnostic.code.map(|code| code.code),
-                        message: diagnostic.message,
-                        rendered: diagnostic.rendered.unwrap_or_default(),
-                    });
                 }
+                let ours = message.target.src_path.as_std_path().starts_with(crate_dir);
+                if !ours {
+                    build.dependency_errors.push(DependencyError {
+                        crate_name: message.target.name,
+                        rendered: diagnostic.rendered.unwrap_or(diagnostic.message),
+                    });
+                    continue;
+                }
+                let primary = diagnostic.spans.iter().find(|span| span.is_primary);
+                build.errors.push(CompileError {
+                    target: message.target.name,
+                    file: primary.map(|span| PathBuf::from(&span.file_name)),
+                    line: primary.map_or(0, |span| span.line_start),
+                    column: primary.map_or(0, |span| span.column_start),
+                    code: diagnostic.code.map(|code| code.code),
+                    message: diagnostic.message,
+                    rendered: diagnostic.rendered.unwrap_or_default(),
+                });
             }
-            "build-finished" => build.success = message.success.unwrap_or(false),
             _ => {}
         }
     }
@@ -314,68 +405,53 @@ fn is_summary(diagnostic: &Diagnostic) -> bool {
             || diagnostic.message.starts_with("could not compile"))
 }
 
-#[derive(Deserialize)]
-struct CargoMessage {
-    reason: String,
-    manifest_path: Option<PathBuf>,
-    target: Option<Target>,
-    executable: Option<PathBuf>,
-    message: Option<Diagnostic>,
-    success: Option<bool>,
-}
-
-#[derive(Deserialize)]
-struct Target {
-    name: String,
-}
-
-#[derive(Deserialize)]
-struct Diagnostic {
-    message: String,
-    level: String,
-    code: Option<DiagnosticCode>,
-    spans: Vec<DiagnosticSpan>,
-    rendered: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct DiagnosticCode {
-    code: String,
-}
-
-#[derive(Deserialize)]
-struct DiagnosticSpan {
-    file_name: String,
-    line_start: usize,
-    column_start: usize,
-    is_primary: bool,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn target(name: &str, src_path: &str) -> String {
+        format!(
+            r#"{{"kind":["bin"],"crate_types":["bin"],"name":"{name}","src_path":"{src_path}","edition":"2021","doc":false,"doctest":false,"test":false}}"#
+        )
+    }
+
     #[test]
     fn errors_and_executables_of_our_package_only() {
-        let manifest = Path::new("/t/gen/Cargo.toml");
-        let stdout = r#"{"reason":"compiler-message","package_id":"x","manifest_path":"/t/gen/Cargo.toml","target":{"name":"gen-e2021"},"message":{"message":"cannot find value `y` in this scope","level":"error","code":{"code":"E0425","explanation":null},"spans":[{"file_name":"src/e2021/a_1.rs","line_start":5,"column_start":9,"is_primary":true}],"rendered":"error[E0425]: cannot find value `y`\n"}}
-{"reason":"compiler-message","package_id":"x","manifest_path":"/t/gen/Cargo.toml","target":{"name":"gen-e2021"},"message":{"message":"unused variable","level":"warning","code":null,"spans":[],"rendered":"warning\n"}}
-{"reason":"compiler-message","package_id":"x","manifest_path":"/t/gen/Cargo.toml","target":{"name":"gen-e2021"},"message":{"message":"aborting due to 1 previous error","level":"error","code":null,"spans":[],"rendered":"error: aborting\n"}}
-{"reason":"compiler-message","package_id":"h","manifest_path":"/t/harness/Cargo.toml","target":{"name":"harness"},"message":{"message":"broken harness","level":"error","code":null,"spans":[],"rendered":"error\n"}}
-{"reason":"compiler-artifact","manifest_path":"/t/gen/Cargo.toml","target":{"name":"gen-e2024"},"executable":"/t/target/debug/gen-e2024"}
+        let crate_dir = Path::new("/t/gen");
+        let ours = target("gen-e2021", "/t/gen/e2021/src/main.rs");
+        let helper = target("helper", "/t/helper/src/lib.rs");
+        let stdout = format!(
+            r#"{{"reason":"compiler-message","package_id":"x","manifest_path":"/t/gen/e2021/Cargo.toml","target":{ours},"message":{{"message":"cannot find value `y` in this scope","level":"error","code":{{"code":"E0425","explanation":null}},"spans":[{{"file_name":"e2021/src/a_1.rs","byte_start":0,"byte_end":1,"line_start":5,"line_end":5,"column_start":9,"column_end":10,"is_primary":true,"text":[],"label":null,"suggested_replacement":null,"suggestion_applicability":null,"expansion":null}}],"children":[],"rendered":"error[E0425]: cannot find value `y`\n"}}}}
+{{"reason":"compiler-message","package_id":"x","manifest_path":"/t/gen/e2021/Cargo.toml","target":{ours},"message":{{"message":"unused variable","level":"warning","code":null,"spans":[],"children":[],"rendered":"warning\n"}}}}
+{{"reason":"compiler-message","package_id":"x","manifest_path":"/t/gen/e2021/Cargo.toml","target":{ours},"message":{{"message":"aborting due to 1 previous error","level":"error","code":null,"spans":[],"children":[],"rendered":"error: aborting\n"}}}}
+{{"reason":"compiler-message","package_id":"h","manifest_path":"/t/helper/Cargo.toml","target":{helper},"message":{{"message":"broken helper","level":"error","code":null,"spans":[],"children":[],"rendered":"error: broken helper\n"}}}}
+{{"reason":"compiler-artifact","package_id":"x","manifest_path":"/t/gen/e2024/Cargo.toml","target":{},"profile":{{"opt_level":"0","debuginfo":0,"debug_assertions":true,"overflow_checks":true,"test":false}},"features":[],"filenames":["/t/target/debug/gen-e2024"],"executable":"/t/target/debug/gen-e2024","fresh":false}}
 Compiling is not JSON
-{"reason":"build-finished","success":false}"#;
-        let build = parse_messages(stdout, manifest);
+{{"reason":"build-finished","success":false}}"#,
+            target("gen-e2024", "/t/gen/e2024/src/main.rs")
+        );
+        let build = parse_messages(stdout.as_bytes(), crate_dir);
         assert_eq!(
             build.errors,
             vec![CompileError {
-                bin: "gen-e2021".to_owned(),
-                file: Some(PathBuf::from("src/e2021/a_1.rs")),
+                target: "gen-e2021".to_owned(),
+                file: Some(PathBuf::from("e2021/src/a_1.rs")),
                 line: 5,
                 column: 9,
                 code: Some("E0425".to_owned()),
                 message: "cannot find value `y` in this scope".to_owned(),
-                rendered: "error[E0425]: cannot find value `y`\n".to_owned(),
+                rendered: "error[E0425]: cannot find value `y`
+"
+                .to_owned(),
+            }]
+        );
+        assert_eq!(
+            build.dependency_errors,
+            vec![DependencyError {
+                crate_name: "helper".to_owned(),
+                rendered: "error: broken helper
+"
+                .to_owned(),
             }]
         );
         assert_eq!(
@@ -385,6 +461,5 @@ Compiling is not JSON
                 PathBuf::from("/t/target/debug/gen-e2024")
             )])
         );
-        assert!(!build.success);
     }
 }

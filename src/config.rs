@@ -1,36 +1,34 @@
 //! What the verifier will do for one book: the `[preprocessor.snippets]` table of `book.toml`
 //! (plus `[book] src` and `[rust] edition`), checked and resolved to absolute paths. Command-line
-//! flags refine it afterwards (see `cli`); nothing else reads `book.toml`.
+//! flags refine it afterwards (see `cli`); nothing else reads `book.toml`. Paths are made
+//! canonical here, so `..`, absolute paths and symlinks all name the same files later.
 
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-
-/// Keys of `[preprocessor.snippets]` that belong to mdBook itself, not to us.
-const MDBOOK_KEYS: &[&str] = &["command", "after", "before", "renderers", "optional"];
-/// Keys of `[preprocessor.snippets]` that we own.
-const OUR_KEYS: &[&str] = &[
-    "harness",
-    "default-attributes",
-    "edition",
-    "timeout",
-    "output-limit",
-    "jobs",
-];
+use serde::Deserialize;
 
 /// The resolved configuration of a verification run.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Config {
-    /// The directory holding `book.toml`.
+    /// The directory holding `book.toml`, canonical (symlinks resolved), so every path derived
+    /// from it compares equal to the paths cargo and rustc report.
     pub book_root: PathBuf,
-    /// `[book] src`, absolute (default `<book_root>/src`).
+    /// `[book] src`, absolute (default `<book_root>/src`), `..` resolved.
     pub src_dir: PathBuf,
-    /// `harness = "snippets"`: the harness crate's directory, absolute.
+    /// `harness = "snippets"`: the harness crate's directory, canonical.
     pub harness: Option<PathBuf>,
+    /// `[preprocessor.snippets.dependencies]`: crates every snippet can use, in Cargo's
+    /// dependency syntax, `path`s made canonical.
+    pub dependencies: BTreeMap<String, toml::Value>,
     /// `default-attributes = ["revision=2025-11-25"]`: merged under each snippet's own harness
     /// attributes (a snippet's own value for a key wins).
     pub default_attributes: Vec<String>,
+    /// `unknown-attributes = "error"`: a bare info-string word that is not an attribute fails
+    /// its chapter instead of being ignored (rustdoc ignores it; default `"ignore"`).
+    pub unknown_attributes: UnknownAttributes,
     /// The edition of snippets without an `editionNNNN` attribute: `edition` here, else
     /// `[rust] edition`, else 2021 (what mdBook assumes).
     pub edition: String,
@@ -46,6 +44,64 @@ pub struct Config {
     pub target_dir: Option<PathBuf>,
     /// Reuse results of unchanged snippets (see `cache`).
     pub use_cache: bool,
+}
+
+/// What a bare info-string word the verifier does not know does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UnknownAttributes {
+    /// As rustdoc: the word is ignored; one that resembles an attribute we act on
+    /// (`should-panic`) is a warning naming the line.
+    #[default]
+    Ignore,
+    /// Every unknown word is an error naming the line (for books that own all their words).
+    Error,
+}
+
+/// `[preprocessor.snippets]` as written. mdBook's own keys are accepted and left alone.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct Table {
+    // mdBook's keys.
+    #[allow(dead_code)]
+    command: Option<toml::Value>,
+    #[allow(dead_code)]
+    after: Option<toml::Value>,
+    #[allow(dead_code)]
+    before: Option<toml::Value>,
+    #[allow(dead_code)]
+    renderers: Option<toml::Value>,
+    #[allow(dead_code)]
+    optional: Option<toml::Value>,
+    // Ours.
+    harness: Option<String>,
+    dependencies: Option<BTreeMap<String, toml::Value>>,
+    default_attributes: Option<Vec<String>>,
+    unknown_attributes: Option<UnknownAttributes>,
+    edition: Option<String>,
+    timeout: Option<u64>,
+    output_limit: Option<u64>,
+    jobs: Option<u64>,
+}
+
+/// A dependency given as a table, in Cargo's syntax; only the keys Cargo accepts for a
+/// dependency of a binary crate.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[allow(dead_code)]
+struct DetailedDependency {
+    version: Option<String>,
+    path: Option<String>,
+    git: Option<String>,
+    branch: Option<String>,
+    tag: Option<String>,
+    rev: Option<String>,
+    features: Option<Vec<String>>,
+    default_features: Option<bool>,
+    #[serde(rename = "default_features")]
+    default_features_underscore: Option<bool>,
+    package: Option<String>,
+    registry: Option<String>,
 }
 
 impl Config {
@@ -91,64 +147,50 @@ impl Config {
 
     /// Builds a configuration from the `[preprocessor.snippets]` table (as the preprocessor gets
     /// it from mdBook's context: `ctx.config.get::<toml::Table>("preprocessor.snippets")`),
-    /// `[book] src` and `[rust] edition`. Unknown keys are an error naming the key.
+    /// `[book] src` and `[rust] edition`. Unknown keys are an error naming the key; so is a
+    /// path (`harness`, a dependency's `path`) that does not exist.
     pub fn from_table(
         book_root: &Path,
         src: &Path,
         rust_edition: Option<&str>,
         table: &toml::Table,
     ) -> anyhow::Result<Config> {
-        for key in table.keys() {
-            if !OUR_KEYS.contains(&key.as_str()) && !MDBOOK_KEYS.contains(&key.as_str()) {
-                bail!(
-                    "unknown key `{key}` in [preprocessor.snippets] (expected one of: {})",
-                    OUR_KEYS.join(", ")
-                );
-            }
-        }
-        let book_root = absolute(book_root)?;
-        let harness = match table.get("harness") {
+        let table: Table = toml::Value::Table(table.clone())
+            .try_into()
+            .map_err(|error: toml::de::Error| table_error(&error, "[preprocessor.snippets]"))?;
+        let book_root = std::fs::canonicalize(book_root)
+            .with_context(|| format!("resolving the book root {}", book_root.display()))?;
+        let harness = match &table.harness {
             None => None,
-            Some(toml::Value::String(path)) => Some(book_root.join(path)),
-            Some(other) => bail!(
-                "`harness` must be a path string, found {}",
-                other.type_str()
-            ),
+            Some(path) => Some(existing_dir(&book_root, path, "harness")?),
         };
-        let default_attributes = match table.get("default-attributes") {
-            None => Vec::new(),
-            Some(toml::Value::Array(items)) => items
-                .iter()
-                .map(|item| match item {
-                    toml::Value::String(attribute) => Ok(attribute.clone()),
-                    other => bail!(
-                        "`default-attributes` must hold strings, found {}",
-                        other.type_str()
-                    ),
-                })
-                .collect::<anyhow::Result<_>>()?,
-            Some(other) => bail!(
-                "`default-attributes` must be an array of strings, found {}",
-                other.type_str()
-            ),
-        };
-        let edition = match table.get("edition") {
-            Some(toml::Value::String(edition)) => edition.clone(),
-            Some(other) => bail!("`edition` must be a string, found {}", other.type_str()),
+        let mut dependencies = BTreeMap::new();
+        for (name, spec) in table.dependencies.unwrap_or_default() {
+            dependencies.insert(name.clone(), dependency(&book_root, &name, spec)?);
+        }
+        let edition = match table.edition {
+            Some(edition) => edition,
             None => rust_edition.unwrap_or("2021").to_owned(),
         };
         check_edition(&edition)?;
-        let timeout = Duration::from_secs(positive_integer(table, "timeout")?.unwrap_or(60));
-        let output_limit = positive_integer(table, "output-limit")?.unwrap_or(1 << 20) as usize;
-        let jobs = match positive_integer(table, "jobs")? {
+        let positive = |value: Option<u64>, key: &str| match value {
+            Some(0) => bail!("`{key}` must be a positive integer, found 0"),
+            other => Ok(other),
+        };
+        let timeout = Duration::from_secs(positive(table.timeout, "timeout")?.unwrap_or(60));
+        let output_limit =
+            positive(table.output_limit, "output-limit")?.unwrap_or(1 << 20) as usize;
+        let jobs = match positive(table.jobs, "jobs")? {
             Some(jobs) => jobs as usize,
             None => std::thread::available_parallelism().map_or(1, |jobs| jobs.get()),
         };
         Ok(Config {
-            src_dir: book_root.join(src),
+            src_dir: normalize(&book_root.join(src)),
             book_root,
             harness,
-            default_attributes,
+            dependencies,
+            default_attributes: table.default_attributes.unwrap_or_default(),
+            unknown_attributes: table.unknown_attributes.unwrap_or_default(),
             edition,
             timeout,
             output_limit,
@@ -159,6 +201,89 @@ impl Config {
     }
 }
 
+/// serde's message about `table`, with an unknown field called what it is to the user: an
+/// unknown key, named.
+fn table_error(error: &toml::de::Error, table: &str) -> anyhow::Error {
+    let message = error.message();
+    match message
+        .strip_prefix("unknown field ")
+        .and_then(|rest| rest.split_once(", expected one of "))
+    {
+        Some((key, expected)) => {
+            anyhow::anyhow!("unknown key {key} in {table} (expected one of: {expected})")
+        }
+        None => anyhow::anyhow!("in {table}: {message}"),
+    }
+}
+
+/// Checks one entry of `[preprocessor.snippets.dependencies]` and makes its `path` canonical.
+fn dependency(book_root: &Path, name: &str, spec: toml::Value) -> anyhow::Result<toml::Value> {
+    let context = || format!("in [preprocessor.snippets.dependencies] `{name}`");
+    match spec {
+        toml::Value::String(_) => Ok(spec),
+        toml::Value::Table(mut table) => {
+            let checked: DetailedDependency = toml::Value::Table(table.clone())
+                .try_into()
+                .map_err(|error: toml::de::Error| {
+                    table_error(
+                        &error,
+                        &format!("[preprocessor.snippets.dependencies] `{name}`"),
+                    )
+                })?;
+            if checked.version.is_none() && checked.path.is_none() && checked.git.is_none() {
+                bail!("{}: needs `version`, `path` or `git`", context());
+            }
+            if let Some(path) = checked.path {
+                let key = format!("dependencies.{name}.path");
+                let dir = existing_dir(book_root, &path, &key)?;
+                if !dir.join("Cargo.toml").is_file() {
+                    bail!("`{key}`: {} has no Cargo.toml", dir.display());
+                }
+                let dir = dir
+                    .to_str()
+                    .with_context(|| format!("`{key}`: {} is not valid UTF-8", dir.display()))?;
+                table.insert("path".to_owned(), toml::Value::String(dir.to_owned()));
+            }
+            Ok(toml::Value::Table(table))
+        }
+        other => bail!(
+            "{}: expected a version string or a table, found {}",
+            context(),
+            other.type_str()
+        ),
+    }
+}
+
+/// `path` (relative to the book root, or absolute, maybe through symlinks) as a canonical
+/// directory, or an error naming `key`.
+fn existing_dir(book_root: &Path, path: &str, key: &str) -> anyhow::Result<PathBuf> {
+    let joined = book_root.join(path);
+    match std::fs::canonicalize(&joined) {
+        Ok(dir) if dir.is_dir() => Ok(dir),
+        Ok(dir) => bail!("`{key}`: {} is not a directory", dir.display()),
+        Err(_) => bail!(
+            "`{key}`: {} does not exist (set in [preprocessor.snippets] of book.toml; \
+             relative paths start at the book root)",
+            joined.display()
+        ),
+    }
+}
+
+/// Resolves `.` and `..` without touching the file system (the path may not exist yet).
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// Accepts the editions cargo knows.
 pub fn check_edition(edition: &str) -> anyhow::Result<()> {
     match edition {
@@ -167,39 +292,39 @@ pub fn check_edition(edition: &str) -> anyhow::Result<()> {
     }
 }
 
-fn positive_integer(table: &toml::Table, key: &str) -> anyhow::Result<Option<u64>> {
-    match table.get(key) {
-        None => Ok(None),
-        Some(toml::Value::Integer(value)) if *value > 0 => Ok(Some(*value as u64)),
-        Some(other) => bail!("`{key}` must be a positive integer, found {other}"),
-    }
-}
-
-fn absolute(path: &Path) -> anyhow::Result<PathBuf> {
-    std::path::absolute(path).with_context(|| format!("resolving {}", path.display()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use expect_test::{Expect, expect};
 
-    fn parse(text: &str) -> String {
-        match Config::from_book_toml_str(Path::new("/book"), text) {
+    /// Parses `text` as the book.toml of a book that has `snippets/` and
+    /// `packages/helper/Cargo.toml`; the book's directory shows as `[ROOT]`.
+    fn check(text: &str, expect: Expect) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("snippets")).unwrap();
+        std::fs::create_dir_all(dir.path().join("packages/helper")).unwrap();
+        std::fs::write(dir.path().join("packages/helper/Cargo.toml"), "").unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let actual = match Config::from_book_toml_str(dir.path(), text) {
             Ok(config) => format!(
-                "src={} harness={:?} defaults={:?} edition={} timeout={:?}",
+                "src={} harness={:?} defaults={:?} edition={} timeout={:?} unknown={:?} dependencies={:?}",
                 config.src_dir.display(),
                 config.harness,
                 config.default_attributes,
                 config.edition,
-                config.timeout
+                config.timeout,
+                config.unknown_attributes,
+                config.dependencies,
             ),
             Err(error) => format!("error: {error:#}"),
-        }
+        };
+        expect.assert_eq(&actual.replace(&root.display().to_string(), "[ROOT]"));
     }
 
     #[test]
     fn reads_our_table_and_mdbook_keys() {
-        let text = r#"
+        check(
+            r#"
 [book]
 src = "book"
 [rust]
@@ -207,40 +332,129 @@ edition = "2024"
 [preprocessor.snippets]
 command = "mdbook-snippets"
 after = ["links"]
-harness = "snippets"
+harness = "./snippets/../snippets"
 default-attributes = ["revision=2025-11-25"]
+unknown-attributes = "error"
 timeout = 5
-"#;
-        expect_test::expect![[r#"src=/book/book harness=Some("/book/snippets") defaults=["revision=2025-11-25"] edition=2024 timeout=5s"#]]
-            .assert_eq(&parse(text));
+"#,
+            expect![[
+                r#"src=[ROOT]/book harness=Some("[ROOT]/snippets") defaults=["revision=2025-11-25"] edition=2024 timeout=5s unknown=Error dependencies={}"#
+            ]],
+        );
     }
 
     #[test]
     fn defaults_without_a_table() {
-        expect_test::expect!["src=/book/src harness=None defaults=[] edition=2021 timeout=60s"]
-            .assert_eq(&parse("[book]\ntitle = \"t\"\n"));
+        check(
+            "[book]\ntitle = \"t\"\n",
+            expect![
+                "src=[ROOT]/src harness=None defaults=[] edition=2021 timeout=60s unknown=Ignore dependencies={}"
+            ],
+        );
+    }
+
+    #[test]
+    fn dependencies_in_cargo_syntax_with_paths_made_canonical() {
+        check(
+            r#"
+[preprocessor.snippets.dependencies]
+tokio = { version = "1", features = ["full"] }
+serde_json = "1"
+helper = { path = "packages/../packages/helper" }
+"#,
+            expect![[
+                r#"src=[ROOT]/src harness=None defaults=[] edition=2021 timeout=60s unknown=Ignore dependencies={"helper": Table({"path": String("[ROOT]/packages/helper")}), "serde_json": String("1"), "tokio": Table({"features": Array([String("full")]), "version": String("1")})}"#
+            ]],
+        );
     }
 
     #[test]
     fn unknown_key_is_named() {
-        expect_test::expect!["error: unknown key `harnes` in [preprocessor.snippets] (expected one of: harness, default-attributes, edition, timeout, output-limit, jobs)"]
-            .assert_eq(&parse("[preprocessor.snippets]\nharnes = \"x\"\n"));
+        check(
+            "[preprocessor.snippets]\nharnes = \"x\"\n",
+            expect![
+                "error: unknown key `harnes` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`)"
+            ],
+        );
+    }
+
+    #[test]
+    fn malformed_dependencies_name_the_crate() {
+        check(
+            "[preprocessor.snippets.dependencies]\ntokio = { version = \"1\", featurs = [] }\n",
+            expect![
+                "error: unknown key `featurs` in [preprocessor.snippets.dependencies] `tokio` (expected one of: `version`, `path`, `git`, `branch`, `tag`, `rev`, `features`, `default-features`, `default_features`, `package`, `registry`)"
+            ],
+        );
+        check(
+            "[preprocessor.snippets.dependencies]\ntokio = 1\n",
+            expect![
+                "error: in [preprocessor.snippets.dependencies] `tokio`: expected a version string or a table, found integer"
+            ],
+        );
+        check(
+            "[preprocessor.snippets.dependencies]\ntokio = { features = [\"full\"] }\n",
+            expect![
+                "error: in [preprocessor.snippets.dependencies] `tokio`: needs `version`, `path` or `git`"
+            ],
+        );
+        check(
+            "[preprocessor.snippets]\ndependencies = [\"tokio\"]\n",
+            expect!["error: in [preprocessor.snippets]: invalid type: sequence, expected a map"],
+        );
+    }
+
+    #[test]
+    fn missing_paths_name_the_key() {
+        check(
+            "[preprocessor.snippets.dependencies]\nhelper = { path = \"../nowhere\" }\n",
+            expect![
+                "error: `dependencies.helper.path`: [ROOT]/../nowhere does not exist (set in [preprocessor.snippets] of book.toml; relative paths start at the book root)"
+            ],
+        );
+        check(
+            "[preprocessor.snippets.dependencies]\nhelper = { path = \"snippets\" }\n",
+            expect!["error: `dependencies.helper.path`: [ROOT]/snippets has no Cargo.toml"],
+        );
+        check(
+            "[preprocessor.snippets]\nharness = \"../harness\"\n",
+            expect![
+                "error: `harness`: [ROOT]/../harness does not exist (set in [preprocessor.snippets] of book.toml; relative paths start at the book root)"
+            ],
+        );
     }
 
     #[test]
     fn malformed_toml_is_an_error() {
-        let output = parse("[book\n");
+        let dir = tempfile::tempdir().unwrap();
+        let error = Config::from_book_toml_str(dir.path(), "[book\n").unwrap_err();
         assert!(
-            output.starts_with("error: malformed book.toml: "),
-            "{output}"
+            format!("{error:#}").starts_with("malformed book.toml: "),
+            "{error:#}"
         );
     }
 
     #[test]
     fn bad_values_are_errors() {
-        expect_test::expect!["error: `timeout` must be a positive integer, found 0"]
-            .assert_eq(&parse("[preprocessor.snippets]\ntimeout = 0\n"));
-        expect_test::expect!["error: unknown edition `2022` (expected 2015, 2018, 2021 or 2024)"]
-            .assert_eq(&parse("[preprocessor.snippets]\nedition = \"2022\"\n"));
+        check(
+            "[preprocessor.snippets]\ntimeout = 0\n",
+            expect!["error: `timeout` must be a positive integer, found 0"],
+        );
+        check(
+            "[preprocessor.snippets]\nedition = \"2022\"\n",
+            expect!["error: unknown edition `2022` (expected 2015, 2018, 2021 or 2024)"],
+        );
+        check(
+            "[preprocessor.snippets]\nunknown-attributes = \"warn\"\n",
+            expect![
+                "error: in [preprocessor.snippets]: unknown variant `warn`, expected `ignore` or `error`"
+            ],
+        );
+        check(
+            "[preprocessor.snippets]\ntimeout = \"5\"\n",
+            expect![[
+                r#"error: in [preprocessor.snippets]: invalid type: string "5", expected u64"#
+            ]],
+        );
     }
 }

@@ -1,13 +1,17 @@
-//! Snippets -> one crate, sans-IO. Each snippet becomes a module file of its own
-//! (`src/e2021/<id>.rs`, so a diagnostic's file names its snippet), gathered into one binary
-//! per edition whose `main` dispatches on `argv[1]`; each `compile_fail` snippet is a binary of
-//! its own. The generator returns the files *and* the line where each snippet's code starts, so
-//! every injected line is accounted for: code line `n` (0-based) is file line
-//! `first_code_line + n`.
+//! Snippets -> one crate, sans-IO. The generated directory is a cargo workspace with one
+//! package per edition (`e2021/`, ...; an edition is a package's, never a target's, so cargo has
+//! nothing to warn about). In each package, merged snippets are module files
+//! (`e2021/src/<id>.rs`, so a diagnostic's file names its snippet) of one binary whose `main`
+//! dispatches on `argv[1]`; a snippet that cannot live in a module (see `placement`) is a binary
+//! of its own, a `compile_fail` snippet too, and a `test_harness` snippet a test target. The
+//! generator returns the files *and* where each snippet's code starts, so every injected line is
+//! accounted for: code line `n` (0-based) is file line `FIRST_CODE_LINE + n`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::PathBuf;
+
+pub use crate::placement::Placement;
 
 /// One snippet as the generator needs it.
 #[derive(Debug, Clone)]
@@ -16,24 +20,35 @@ pub struct PlannedSnippet {
     /// The block's code, hidden lines (`# `) included.
     pub code: String,
     pub edition: String,
-    pub compile_fail: bool,
+    pub placement: Placement,
+    /// Built but not run (`no_run`, and every `compile_fail` snippet).
+    pub no_run: bool,
 }
 
-/// The harness crate every snippet links, when the book has one.
+/// The harness crate every snippet links, when the book has one; each part of its protocol is
+/// optional.
 #[derive(Debug, Clone)]
 pub struct HarnessDependency {
     pub package_name: String,
     pub lib_name: String,
-    /// Absolute path of the harness crate.
+    /// Canonical path of the harness crate.
     pub path: PathBuf,
+    /// It has a `prelude` module every snippet imports.
+    pub prelude: bool,
+    /// It has `snippet_main`, which runs snippets without their own `fn main`.
+    pub snippet_main: bool,
 }
 
-/// Everything that goes into `Cargo.toml` besides the snippets.
+/// Everything that goes into the manifests besides the snippets.
 #[derive(Debug, Clone)]
 pub struct CrateSettings {
     /// Unique per book, so books sharing a target dir do not overwrite each other's binaries.
     pub package_name: String,
     pub harness: Option<HarnessDependency>,
+    /// `[preprocessor.snippets.dependencies]`, paths already absolute.
+    pub dependencies: BTreeMap<String, toml::Value>,
+    /// How many dispatching binaries the merged snippets of one edition are spread over.
+    pub merged_binaries: usize,
     /// Copied from the harness workspace (`[profile.*]` tables, as TOML text) so that shared
     /// dependencies are built once.
     pub profiles: String,
@@ -50,112 +65,214 @@ pub struct GeneratedCrate {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GeneratedModule {
     pub id: String,
-    /// The cargo binary target holding it; run it as `<bin> <id>`.
-    pub bin: String,
-    /// The module's file, relative to the crate root (as rustc reports it).
-    pub file: PathBuf,
-    /// 1-based line of the file where the snippet's first code line is.
-    pub first_code_line: usize,
+    /// The cargo target holding it (a binary, or a test target for `test_harness`).
+    pub target: String,
+    /// The arguments that run this snippet's code in `target`.
+    pub args: Vec<String>,
 }
 
-/// Lines every snippet module starts with, before the user's code.
+/// Lines every snippet file starts with, before the user's code.
 const PREFIX_LINES: usize = 3;
 
-/// The 1-based line of a module file holding the snippet's first code line.
+/// The 1-based line of a snippet file holding the snippet's first code line.
 pub const FIRST_CODE_LINE: usize = PREFIX_LINES + 1;
 
-/// The module file of a snippet, relative to the crate root, as rustc and panics name it.
+/// The file of a snippet, relative to the generated workspace root, as rustc and panics name it.
 pub fn module_file(snippet: &PlannedSnippet) -> PathBuf {
-    if snippet.compile_fail {
-        PathBuf::from(format!("src/compile_fail/{}.rs", snippet.id))
-    } else {
-        PathBuf::from(format!("src/e{}/{}.rs", snippet.edition, snippet.id))
+    let package = format!("e{}/src", snippet.edition);
+    PathBuf::from(match snippet.placement {
+        Placement::Merged => format!("{package}/{}.rs", snippet.id),
+        Placement::OwnBinary => format!("{package}/own/{}.rs", snippet.id),
+        Placement::CompileFail => format!("{package}/compile_fail/{}.rs", snippet.id),
+        Placement::TestHarness => format!("{package}/test_harness/{}.rs", snippet.id),
+    })
+}
+
+/// The harness as the code of one snippet sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct HarnessParts<'a> {
+    pub lib: &'a str,
+    pub prelude: bool,
+    pub snippet_main: bool,
+}
+
+impl CrateSettings {
+    pub fn harness_parts(&self) -> Option<HarnessParts<'_>> {
+        self.harness.as_ref().map(|harness| HarnessParts {
+            lib: &harness.lib_name,
+            prelude: harness.prelude,
+            snippet_main: harness.snippet_main,
+        })
     }
 }
 
 pub fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) -> GeneratedCrate {
-    let lib = settings
-        .harness
-        .as_ref()
-        .map(|harness| harness.lib_name.as_str());
+    let harness = settings.harness_parts();
     let mut files = Vec::new();
     let mut modules = Vec::new();
-    let mut bins = String::new();
-    let mut by_edition: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    // Per edition: the manifest's target tables, and the merged snippets' ids.
+    let mut packages: BTreeMap<&str, (String, Vec<Vec<&str>>)> = BTreeMap::new();
+    let chunks = settings.merged_binaries.max(1);
+    let mut used_names = std::collections::HashSet::new();
     for snippet in snippets {
-        let module = snippet_module(&snippet.code, lib);
+        let (targets, merged) = packages.entry(&snippet.edition).or_default();
         let file = module_file(snippet);
-        let bin = if snippet.compile_fail {
-            let bin = format!("cf-{}", snippet.id);
-            write_bin(&mut bins, &bin, &file, &snippet.edition);
-            bin
-        } else {
-            by_edition
-                .entry(&snippet.edition)
-                .or_default()
-                .push(&snippet.id);
-            edition_bin(&settings.package_name, &snippet.edition)
+        let in_package = file
+            .strip_prefix(format!("e{}", snippet.edition))
+            .expect("module files live in their edition's package")
+            .to_path_buf();
+        let (target, args) = match snippet.placement {
+            Placement::Merged => {
+                let count: usize = merged.iter().map(Vec::len).sum();
+                let chunk = count % chunks;
+                merged.resize_with(merged.len().max(chunk + 1), Vec::new);
+                merged[chunk].push(&snippet.id);
+                (
+                    merged_bin(&settings.package_name, &snippet.edition, chunk),
+                    vec![snippet.id.clone()],
+                )
+            }
+            Placement::OwnBinary | Placement::CompileFail => {
+                // rustc insists that `#![crate_name = ".."]` match the crate's name, which
+                // cargo takes from the target's: rustdoc's doctests honour the attribute.
+                let target = crate_name_attribute(&snippet.code)
+                    .filter(|name| used_names.insert(name.clone()))
+                    .unwrap_or_else(|| format!("{}-{}", snippet.placement.prefix(), snippet.id));
+                write_target(targets, "bin", &target, &in_package);
+                (target, Vec::new())
+            }
+            Placement::TestHarness => {
+                let target = format!("{}-{}", snippet.placement.prefix(), snippet.id);
+                write_target(targets, "test", &target, &in_package);
+                // One test at a time and uncaptured: a failing test's panic reaches stderr
+                // under its own name (`thread 'tests::it_fails' panicked at ...`).
+                (
+                    target,
+                    vec!["--test-threads=1".to_owned(), "--nocapture".to_owned()],
+                )
+            }
         };
-        files.push((file.clone(), module));
+        files.push((file, snippet_file(snippet, harness)));
         modules.push(GeneratedModule {
             id: snippet.id.clone(),
-            bin,
-            file,
-            first_code_line: FIRST_CODE_LINE,
+            target,
+            args,
         });
     }
-    for (edition, ids) in &by_edition {
-        let file = PathBuf::from(format!("src/e{edition}/main.rs"));
-        write_bin(
-            &mut bins,
-            &edition_bin(&settings.package_name, edition),
-            &file,
-            edition,
-        );
-        files.push((file, dispatcher(ids)));
+    let mut members = Vec::new();
+    for (edition, (targets, merged)) in &packages {
+        let package = format!("e{edition}");
+        let name = package_name(&settings.package_name, edition);
+        let mut targets = targets.clone();
+        for (chunk, ids) in merged.iter().enumerate() {
+            let bin = merged_bin(&settings.package_name, edition, chunk);
+            let main = match chunk {
+                0 => "src/main.rs".to_owned(),
+                _ => format!("src/main{chunk}.rs"),
+            };
+            write_target(&mut targets, "bin", &bin, std::path::Path::new(&main));
+            files.push((PathBuf::from(format!("{package}/{main}")), dispatcher(ids)));
+        }
+        files.push((
+            PathBuf::from(format!("{package}/Cargo.toml")),
+            package_manifest(settings, &name, edition, &targets),
+        ));
+        members.push((package, name));
     }
-    files.insert(0, (PathBuf::from("Cargo.toml"), manifest(settings, &bins)));
+    files.insert(
+        0,
+        (
+            PathBuf::from("Cargo.toml"),
+            workspace_manifest(settings, &members),
+        ),
+    );
     GeneratedCrate { files, modules }
 }
 
-fn edition_bin(package_name: &str, edition: &str) -> String {
+/// The name a `#![crate_name = "rary"]` line gives the crate, if it is a valid one.
+fn crate_name_attribute(code: &str) -> Option<String> {
+    code.lines().map(unhide).find_map(|line| {
+        let rest = line.trim().strip_prefix("#![crate_name")?.trim_start();
+        let rest = rest.strip_prefix('=')?.trim_start().strip_prefix('"')?;
+        let (name, _) = rest.split_once('"')?;
+        let valid = !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit());
+        valid.then(|| name.to_owned())
+    })
+}
+
+fn package_name(package_name: &str, edition: &str) -> String {
     format!("{package_name}-e{edition}")
 }
 
-fn write_bin(bins: &mut String, name: &str, file: &std::path::Path, edition: &str) {
-    let path = file.display();
-    writeln!(
-        bins,
-        "[[bin]]\nname = \"{name}\"\npath = \"{path}\"\nedition = \"{edition}\""
-    )
-    .unwrap();
-    writeln!(bins, "test = false\nbench = false\ndoc = false\n").unwrap();
+/// The (first) dispatching binary of an edition's package has the package's name.
+fn merged_bin(package_name: &str, edition: &str, chunk: usize) -> String {
+    match chunk {
+        0 => self::package_name(package_name, edition),
+        _ => format!("{}-{chunk}", self::package_name(package_name, edition)),
+    }
 }
 
-fn manifest(settings: &CrateSettings, bins: &str) -> String {
+fn write_target(targets: &mut String, kind: &str, name: &str, path: &std::path::Path) {
+    let path = path.display();
+    writeln!(targets, "[[{kind}]]\nname = \"{name}\"\npath = \"{path}\"").unwrap();
+    match kind {
+        "bin" => writeln!(targets, "test = false\nbench = false\ndoc = false\n").unwrap(),
+        _ => writeln!(targets, "harness = true\nbench = false\n").unwrap(),
+    }
+}
+
+fn package_manifest(settings: &CrateSettings, name: &str, edition: &str, targets: &str) -> String {
     let mut manifest = format!(
-        "# Generated by mdbook-snippets; rewritten on every run.\n[package]\nname = \"{}\"\n\
-         version = \"0.0.0\"\nedition = \"2021\"\npublish = false\nautobins = false\n\n{bins}",
-        settings.package_name
+        "# Generated by mdbook-snippets; rewritten on every run.\n[package]\nname = \"{name}\"\n\
+         version = \"0.0.0\"\nedition = \"{edition}\"\npublish = false\nautobins = false\n\
+         autotests = false\nautoexamples = false\nautobenches = false\n\n{targets}"
     );
     manifest.push_str("[dependencies]\n");
     if let Some(harness) = &settings.harness {
         let path = harness.path.display().to_string();
         writeln!(manifest, "{} = {{ path = {path:?} }}", harness.package_name).unwrap();
     }
-    // An empty workspace table: the crate sits inside the book's workspace directory but is
-    // not one of its members.
-    manifest.push_str("\n[workspace]\n\n");
+    for (dependency, spec) in &settings.dependencies {
+        let is_harness = settings
+            .harness
+            .as_ref()
+            .is_some_and(|harness| harness.package_name == *dependency);
+        if !is_harness {
+            writeln!(manifest, "{} = {spec}", toml_key(dependency)).unwrap();
+        }
+    }
+    manifest
+}
+
+fn toml_key(key: &str) -> String {
+    if key
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        key.to_owned()
+    } else {
+        format!("{key:?}")
+    }
+}
+
+fn workspace_manifest(settings: &CrateSettings, members: &[(String, String)]) -> String {
+    // Its own workspace: the crate sits inside the book's workspace directory but is not one of
+    // its members.
+    let mut manifest = String::from(
+        "# Generated by mdbook-snippets; rewritten on every run.\n[workspace]\nresolver = \"2\"\nmembers = [",
+    );
+    let list: Vec<String> = members.iter().map(|(dir, _)| format!("{dir:?}")).collect();
+    manifest.push_str(&list.join(", "));
+    manifest.push_str("]\n\n");
     manifest.push_str(&settings.profiles);
     // The snippets' own code needs no debug info (a panic names its file and line without
-    // it), and leaving it out makes the crate build about a third faster. Only this package is
-    // affected: dependencies keep the workspace's settings, so their artifacts stay shared.
-    write!(
-        manifest,
-        "\n[profile.dev.package.{:?}]\ndebug = 0\n",
-        settings.package_name
-    )
-    .unwrap();
+    // it), and leaving it out makes the crate build about a third faster. Only these packages
+    // are affected: dependencies keep the workspace's settings, so their artifacts stay shared.
+    for (_, name) in members {
+        write!(manifest, "\n[profile.dev.package.{name:?}]\ndebug = 0\n").unwrap();
+    }
     manifest
 }
 
@@ -184,6 +301,30 @@ fn dispatcher(ids: &[&str]) -> String {
     out
 }
 
+/// The file of one snippet, as its placement needs it: a module of the dispatching binary, or
+/// the root of a crate of its own.
+pub fn snippet_file(snippet: &PlannedSnippet, harness: Option<HarnessParts<'_>>) -> String {
+    match snippet.placement {
+        Placement::Merged => snippet_module(&snippet.code, harness, Root::Module),
+        Placement::OwnBinary | Placement::CompileFail => {
+            snippet_module(&snippet.code, harness, Root::Binary)
+        }
+        Placement::TestHarness => snippet_module(&snippet.code, harness, Root::Test),
+    }
+}
+
+/// What the snippet's file is to rustc.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Root {
+    /// A module of the dispatching binary.
+    Module,
+    /// The root of a binary crate: crate-level lines (`#![..]`, `extern crate`) are lifted out
+    /// of the wrapper, as rustdoc does.
+    Binary,
+    /// The root of a test crate (`test_harness`): the code as written, never wrapped.
+    Test,
+}
+
 /// How the user's code is wrapped, chosen the way rustdoc does: by whether it has its own
 /// `fn main`, and by how it ends.
 #[derive(Debug, PartialEq, Eq)]
@@ -197,20 +338,47 @@ enum Shape {
     Statements,
 }
 
-/// One snippet's module file: `PREFIX_LINES` lines, the code (hidden lines unhidden, so each
-/// code line stays on its own line), then a suffix that closes the wrapper and exposes an entry
-/// point to the dispatcher.
-pub fn snippet_module(code: &str, harness_lib: Option<&str>) -> String {
-    let lines: Vec<String> = code.lines().map(unhide).collect();
-    let shape = shape(&lines);
-    let mut out = String::from("#![allow(unused, redundant_semicolons, unreachable_code)]\n");
-    match harness_lib {
-        Some(lib) => writeln!(out, "#[allow(unused_imports)] use ::{lib}::prelude::*;").unwrap(),
-        None => out.push_str("// (no harness)\n"),
+/// One snippet's file: `PREFIX_LINES` lines, the code (hidden lines unhidden, so each code
+/// line stays on its own line), then a suffix that closes the wrapper and, in a module, exposes
+/// an entry point to the dispatcher.
+pub fn snippet_module(code: &str, harness: Option<HarnessParts<'_>>, root: Root) -> String {
+    let mut lines: Vec<String> = code.lines().map(unhide).collect();
+    let shape = match root {
+        Root::Test => Shape::OwnMain,
+        _ => shape(&lines),
+    };
+    let mut out = String::from("#![allow(unused, redundant_semicolons, unreachable_code)]");
+    if root == Root::Binary && shape != Shape::OwnMain {
+        // Crate-level lines cannot sit inside `fn main`; they move to the first line (keeping
+        // every other line where it was) and leave a blank line behind.
+        for line in &mut lines {
+            let crate_level = line.starts_with("#![")
+                || line.starts_with("extern crate ")
+                || (line.starts_with("#[macro_use]") && line.contains("extern crate "));
+            if crate_level {
+                out.push(' ');
+                out.push_str(line);
+                line.clear();
+            }
+        }
     }
+    out.push('\n');
+    match harness {
+        Some(HarnessParts {
+            lib, prelude: true, ..
+        }) => writeln!(out, "#[allow(unused_imports)] use ::{lib}::prelude::*;").unwrap(),
+        _ => out.push_str("// (no harness prelude)\n"),
+    }
+    let harness_lib = harness
+        .filter(|harness| harness.snippet_main)
+        .map(|harness| harness.lib);
     let error =
         "::std::boxed::Box<dyn ::std::error::Error + ::std::marker::Send + ::std::marker::Sync>";
     let (open, close) = match (&shape, harness_lib) {
+        (Shape::OwnMain, _) if root == Root::Test => (
+            "// (a test crate: the code as written)".to_owned(),
+            String::new(),
+        ),
         (Shape::OwnMain, _) => ("// (the snippet's own fn main)".to_owned(), String::new()),
         (Shape::TypedOkTail, Some(lib)) => (
             format!("pub fn main() {{ ::{lib}::snippet_main(|| async move {{"),
@@ -248,10 +416,12 @@ pub fn snippet_module(code: &str, harness_lib: Option<&str>) -> String {
         out.push_str(&close);
         out.push('\n');
     }
-    out.push_str(
-        "#[allow(dead_code)]\npub(crate) fn __mdbook_snippets_entry() -> impl \
-         ::std::process::Termination {\n    main()\n}\n",
-    );
+    if root == Root::Module {
+        out.push_str(
+            "#[allow(dead_code)]\npub(crate) fn __mdbook_snippets_entry() -> impl \
+             ::std::process::Termination {\n    main()\n}\n",
+        );
+    }
     out
 }
 

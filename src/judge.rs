@@ -7,9 +7,9 @@ use std::path::Path;
 use crate::cache::Record;
 use crate::compare::compare;
 use crate::generate::FIRST_CODE_LINE;
+use crate::located::Located;
 use crate::run::{Exit, RunRecord};
 use crate::snippet::{Failure, FailureKind, Outcome, Snippet, SnippetResult, SourceSpan};
-use crate::verify::Located;
 
 /// The exit code of a Rust program that panicked.
 const PANIC_EXIT_CODE: i32 = 101;

@@ -109,6 +109,7 @@ fn kind_name(kind: FailureKind) -> &'static str {
         FailureKind::Run => "failed at run time",
         FailureKind::Timeout => "timed out",
         FailureKind::OutputMismatch => "output differs",
+        FailureKind::Attribute => "unknown attribute",
     }
 }
 

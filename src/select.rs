@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
+use crate::located::Located;
 use crate::snippet::ChapterFailure;
-use crate::verify::Located;
 
 /// What the command line asked for; the default selects every snippet.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -57,6 +57,8 @@ pub struct Attributes {
     pub ignore: bool,
     pub no_run: bool,
     pub should_panic: bool,
+    /// `test_harness`: compiled as a test crate (`rustc --test`), its `#[test]` functions run.
+    pub test_harness: bool,
     /// `compile_fail`, with the error codes it must produce (`compile_fail,E0425`).
     pub compile_fail: Option<Vec<String>>,
     /// `edition2015` .. `edition2024`.
@@ -66,6 +68,31 @@ pub struct Attributes {
     /// Attributes the verifier does not own, passed to the harness in `MDBOOK_SNIPPETS_ATTRS`
     /// (e.g. `revision=both`, `expect_violation=reused-id`).
     pub harness: Vec<String>,
+    /// Bare words the verifier does not know, in order. rustdoc ignores them (they belong to
+    /// other preprocessors, themes and CSS), and so does the verifier unless the book sets
+    /// `unknown-attributes = "error"`; one that resembles an attribute we act on is a warning.
+    pub unknown: Vec<UnknownWord>,
+}
+
+/// A bare info-string word that is not an attribute, e.g. `does_not_compile` or `should-panic`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownWord {
+    pub word: String,
+    /// The attribute it is a likely typo of (`should_panic` for `should-panic`), if any.
+    pub resembles: Option<&'static str>,
+}
+
+impl UnknownWord {
+    /// `unknown attribute `X`` plus what it resembles, for warnings and errors.
+    pub fn describe(&self) -> String {
+        match self.resembles {
+            Some(attribute) => format!(
+                "unknown attribute `{}`; did you mean `{attribute}`?",
+                self.word
+            ),
+            None => format!("unknown attribute `{}`", self.word),
+        }
+    }
 }
 
 /// What happened to one snippet.
@@ -107,6 +134,9 @@ pub enum FailureKind {
     Run,
     Timeout,
     OutputMismatch,
+    /// An info-string word that is not an attribute, in a book that sets
+    /// `unknown-attributes = "error"`.
+    Attribute,
 }
 
 /// A file a harness produced for a snippet, shown under it in the rendered page.

@@ -10,14 +10,18 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::cache::{Cache, Record};
-use crate::config::Config;
-use crate::extract::{extract, merge_harness_attributes};
-use crate::generate::{PlannedSnippet, module_file, snippet_module};
+use crate::config::{Config, UnknownAttributes};
+use crate::extract::extract;
+use crate::generate::module_file;
 use crate::include::SourceMap;
+use crate::located::Located;
+use crate::plan::{Plan, plan};
 use crate::progress::Progress;
 use crate::run::{RunRequest, run_all};
 use crate::select::{Selection, check_selection, select, selection_reports};
-use crate::snippet::{ChapterFailure, Outcome, Snippet, SnippetResult, SourceSpan};
+use crate::snippet::{
+    ChapterFailure, Failure, FailureKind, Outcome, Snippet, SnippetResult, SourceSpan,
+};
 use crate::workspace::Workspace;
 use crate::{build, judge};
 
@@ -95,7 +99,10 @@ pub fn verify(
     let progress = Progress::new(options.progress);
     let mut pending = Vec::new();
     for (index, selected) in select(&located, &options.selection).into_iter().enumerate() {
-        if selected {
+        let snippet = &located[index].snippet;
+        if selected && let Some(failure) = unknown_words(snippet, config.unknown_attributes) {
+            results[index] = Some(judge::result(snippet, Outcome::Failed(failure), None));
+        } else if selected {
             pending.push(index);
         } else {
             results[index] = Some(judge::result(
@@ -113,14 +120,10 @@ pub fn verify(
             workspace.fingerprint.clone(),
             config.use_cache,
         );
-        let lib = workspace
-            .settings
-            .harness
-            .as_ref()
-            .map(|harness| harness.lib_name.clone());
+        let harness = workspace.settings.harness_parts();
         let plans: Vec<Plan> = pending
             .iter()
-            .map(|&index| plan(&located[index], index, config, lib.as_deref(), &cache))
+            .map(|&index| plan(&located[index], index, config, harness, &cache))
             .collect();
         progress.add(plans.len());
         let (cached, to_build): (Vec<Plan>, Vec<Plan>) = plans
@@ -159,48 +162,41 @@ pub fn verify(
     })
 }
 
-/// A snippet, its spans mapped to the source files, and how to map its code lines.
-pub struct Located {
-    pub snippet: Snippet,
-    /// The opening fence's line in the chapter text as extracted (includes expanded).
-    expanded_fence_line: usize,
-    source_map: Option<Arc<SourceMap>>,
-}
-
-impl Located {
-    /// A snippet extracted at `expanded_fence_line` of a chapter whose lines `source_map` maps
-    /// back to their files (`None`: the chapter itself).
-    pub fn new(
-        snippet: Snippet,
-        expanded_fence_line: usize,
-        source_map: Option<Arc<SourceMap>>,
-    ) -> Located {
-        Located {
-            snippet,
-            expanded_fence_line,
-            source_map,
+/// What the info string's unknown words mean for a snippet: with `unknown-attributes =
+/// "error"`, a failure at the fence naming them; otherwise nothing, after a warning on stderr
+/// for each word that resembles an attribute we act on (the snippet is verified without it, as
+/// rustdoc would).
+fn unknown_words(snippet: &Snippet, mode: UnknownAttributes) -> Option<Failure> {
+    let SourceSpan { path, line, .. } = &snippet.span;
+    match mode {
+        UnknownAttributes::Error if !snippet.attributes.unknown.is_empty() => {
+            let words: Vec<String> = snippet
+                .attributes
+                .unknown
+                .iter()
+                .map(|word| word.describe())
+                .collect();
+            Some(Failure {
+                kind: FailureKind::Attribute,
+                span: snippet.span.clone(),
+                message: format!(
+                    "{} (this book sets `unknown-attributes = \"error\"`)",
+                    words.join("; ")
+                ),
+            })
         }
-    }
-
-    /// The source position of 0-based code line `code_line`, 1-based `column` of the code as
-    /// compiled (hidden-line markers removed).
-    pub fn code_span(&self, code_line: usize, column: usize) -> SourceSpan {
-        let original = self.snippet.code.lines().nth(code_line).unwrap_or_default();
-        let shown = original.trim_start();
-        let marker = if shown == "#" || shown.starts_with("# ") || shown.starts_with("##") {
-            original.len() - crate::generate::unhide(original).len()
-        } else {
-            0
-        };
-        let column = column + marker + self.snippet.span.column - 1;
-        let line = self.expanded_fence_line + 1 + code_line;
-        match &self.source_map {
-            Some(map) => map.locate(line, column),
-            None => SourceSpan {
-                path: self.snippet.chapter_path.clone(),
-                line,
-                column,
-            },
+        UnknownAttributes::Error => None,
+        UnknownAttributes::Ignore => {
+            for word in &snippet.attributes.unknown {
+                if word.resembles.is_some() {
+                    eprintln!(
+                        "warning: {}:{line}: {} (verified without it)",
+                        path.display(),
+                        word.describe()
+                    );
+                }
+            }
+            None
         }
     }
 }
@@ -250,54 +246,6 @@ fn extract_book(book: &BookSource) -> (Vec<Located>, Vec<ChapterFailure>) {
     (located, failures)
 }
 
-/// What the pipeline needs to know about one snippet to build, run and cache it.
-#[derive(Debug, Clone)]
-pub struct Plan {
-    pub index: usize,
-    pub planned: PlannedSnippet,
-    pub harness_attributes: String,
-    pub timeout: Duration,
-    pub cache_key: String,
-}
-
-fn plan(
-    located: &Located,
-    index: usize,
-    config: &Config,
-    lib: Option<&str>,
-    cache: &Cache,
-) -> Plan {
-    let snippet = &located.snippet;
-    let attributes = &snippet.attributes;
-    let edition = attributes
-        .edition
-        .clone()
-        .unwrap_or_else(|| config.edition.clone());
-    let harness_attributes =
-        merge_harness_attributes(&config.default_attributes, &attributes.harness).join(",");
-    let module = snippet_module(&snippet.code, lib);
-    let mode = match (&attributes.compile_fail, attributes.no_run) {
-        (Some(codes), _) => format!("compile_fail {codes:?}"),
-        (None, true) => "no_run".to_owned(),
-        (None, false) => "run".to_owned(),
-    };
-    let cache_key = cache.key(&[&module, &edition, &harness_attributes, &mode]);
-    Plan {
-        index,
-        planned: PlannedSnippet {
-            id: snippet.id.clone(),
-            code: snippet.code.clone(),
-            edition,
-            compile_fail: attributes.compile_fail.is_some(),
-        },
-        harness_attributes,
-        timeout: attributes
-            .timeout_secs
-            .map_or(config.timeout, Duration::from_secs),
-        cache_key,
-    }
-}
-
 /// Builds what the cache did not know, runs what must run, and judges everything.
 fn build_and_run(
     located: &[Located],
@@ -312,7 +260,8 @@ fn build_and_run(
         plans.len(),
         workspace.crate_dir.display()
     ));
-    let built = build::build(located, &plans, workspace, options)?;
+    let planned: Vec<_> = plans.iter().map(|plan| plan.planned.clone()).collect();
+    let built = build::build(&planned, workspace, !options.cold_build_without_incremental)?;
     let mut finished = Vec::new();
     let mut to_run = Vec::new();
     for (plan, outcome) in plans.into_iter().zip(built) {
@@ -323,14 +272,14 @@ fn build_and_run(
                 progress.finished(&result);
                 finished.push((plan, (record, result)));
             }
-            build::Built::Executable(program) => to_run.push((plan, program)),
+            build::Built::Executable { program, args } => to_run.push((plan, program, args)),
         }
     }
     let requests: Vec<RunRequest> = to_run
         .iter()
-        .map(|(plan, program)| RunRequest {
+        .map(|(plan, program, args)| RunRequest {
             program: program.clone(),
-            args: vec![plan.planned.id.clone()],
+            args: args.clone(),
             harness_attributes: plan.harness_attributes.clone(),
             timeout: plan.timeout,
             output_limit: config.output_limit,
@@ -345,7 +294,7 @@ fn build_and_run(
         );
         progress.finished(&result);
     });
-    for ((plan, program), record) in to_run.into_iter().zip(records) {
+    for ((plan, program, _), record) in to_run.into_iter().zip(records) {
         let record = Record::Ran(record.with_context(|| format!("running {}", program.display()))?);
         let result = judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
         finished.push((plan, (record, result)));

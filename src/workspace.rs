@@ -15,13 +15,15 @@ use crate::generate::{CrateSettings, HarnessDependency};
 #[derive(Debug)]
 pub struct Workspace {
     pub target_dir: PathBuf,
-    /// `<target>/mdbook-snippets/<book key>/`: the generated crate.
+    /// `<target>/mdbook-snippets/<book key>/`: the generated crate, canonical (cargo reports
+    /// paths that way, and they are compared with it).
     pub crate_dir: PathBuf,
     /// `<target>/mdbook-snippets/cache/`.
     pub cache_dir: PathBuf,
     pub settings: CrateSettings,
-    /// The harness workspace's lock file, copied next to the generated manifest so versions
-    /// match.
+    /// The lock file of the workspace the harness (else the book) lives in, the starting point
+    /// of the generated crate's own lock so versions match; `None` outside a workspace (the
+    /// generated crate keeps a lock of its own).
     pub lock_file: Option<PathBuf>,
     /// The environment part of every cache key.
     pub fingerprint: String,
@@ -34,20 +36,31 @@ impl Workspace {
             None => None,
         };
         let workspace_root = match &harness {
-            Some(harness) => workspace_root(&harness.path)?,
-            None => config.book_root.clone(),
+            Some(harness) => Some(workspace_root(&harness.path)?.unwrap_or(harness.path.clone())),
+            None => workspace_root(&config.book_root)?,
         };
         let target_dir = match (&config.target_dir, std::env::var_os("CARGO_TARGET_DIR")) {
             (Some(dir), _) => dir.clone(),
             (None, Some(dir)) => PathBuf::from(dir),
-            (None, None) => workspace_root.join("target"),
+            (None, None) => workspace_root
+                .as_deref()
+                .unwrap_or(&config.book_root)
+                .join("target"),
         };
-        let target_dir = std::path::absolute(&target_dir)
-            .with_context(|| format!("resolving {}", target_dir.display()))?;
         let book_key = &cache::hash_str(&config.book_root.to_string_lossy())[..10];
-        let lock_file = Some(workspace_root.join("Cargo.lock")).filter(|lock| lock.is_file());
-        let profiles = match &harness {
-            Some(_) => profiles(&workspace_root.join("Cargo.toml"))?,
+        let crate_dir = target_dir.join("mdbook-snippets").join(book_key);
+        std::fs::create_dir_all(&crate_dir)
+            .with_context(|| format!("creating {}", crate_dir.display()))?;
+        let crate_dir = std::fs::canonicalize(&crate_dir)
+            .with_context(|| format!("resolving {}", crate_dir.display()))?;
+        let target_dir = std::fs::canonicalize(&target_dir)
+            .with_context(|| format!("resolving {}", target_dir.display()))?;
+        let lock_file = workspace_root
+            .as_ref()
+            .map(|root| root.join("Cargo.lock"))
+            .filter(|lock| lock.is_file());
+        let profiles = match &workspace_root {
+            Some(root) => profiles(&root.join("Cargo.toml"))?,
             None => String::new(),
         };
 
@@ -61,24 +74,51 @@ impl Workspace {
         if let Some(harness) = &harness {
             fingerprint.push_str(&format!("harness {}\n", cache::hash_tree(&harness.path)?));
         }
+        for (name, spec) in &config.dependencies {
+            fingerprint.push_str(&format!("dependency {name} = {spec}\n"));
+            if let Some(path) = spec.get("path").and_then(|path| path.as_str()) {
+                fingerprint.push_str(&format!("  tree {}\n", cache::hash_tree(Path::new(path))?));
+            }
+        }
         if let Some(lock) = &lock_file {
             let text = std::fs::read_to_string(lock)
                 .with_context(|| format!("reading {}", lock.display()))?;
             fingerprint.push_str(&format!("lock {}\n", cache::hash_str(&text)));
         }
 
+        let merged_binaries = merged_binaries(config, harness.as_ref());
         Ok(Workspace {
-            crate_dir: target_dir.join("mdbook-snippets").join(book_key),
             cache_dir: target_dir.join("mdbook-snippets").join("cache"),
+            crate_dir,
             target_dir,
             settings: CrateSettings {
                 package_name: format!("snippets-{book_key}"),
                 harness,
+                dependencies: config.dependencies.clone(),
+                merged_binaries,
                 profiles,
             },
             lock_file,
             fingerprint,
         })
+    }
+}
+
+/// Over how many binaries the merged snippets of an edition are spread. rustc's front end
+/// (expansion, type and borrow checking) is one thread per crate: snippets that are programs of
+/// their own over external crates (`#[tokio::main] async fn main`, `json!`) spend most of their
+/// build there, and on a book of 60 such snippets two binaries on two cores built ~20% faster
+/// than one (measured with `scripts/bench-books.sh`). Snippets run by a harness's
+/// `snippet_main` instantiate the same large generic code in every binary instead, and splitting
+/// them measured 35% slower; std-only books gained nothing (their crate-root and
+/// `compile_fail` binaries already fill the cores). So: one binary per CPU only for a book with
+/// `dependencies` and no `snippet_main`.
+fn merged_binaries(config: &Config, harness: Option<&HarnessDependency>) -> usize {
+    let wraps_with_harness = harness.is_some_and(|harness| harness.snippet_main);
+    if config.dependencies.is_empty() || wraps_with_harness {
+        1
+    } else {
+        config.jobs.clamp(1, 4)
     }
 }
 
@@ -100,7 +140,7 @@ impl Workspace {
 
 /// Locks `dir/.mdbook-snippets.lock` with `flock`, creating both as needed.
 pub fn lock_dir(dir: &Path) -> anyhow::Result<CrateLock> {
-    use std::os::fd::AsRawFd;
+    use rustix::fs::{FlockOperation, flock};
 
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let path = dir.join(".mdbook-snippets.lock");
@@ -110,27 +150,25 @@ pub fn lock_dir(dir: &Path) -> anyhow::Result<CrateLock> {
         .write(true)
         .open(&path)
         .with_context(|| format!("opening {}", path.display()))?;
-    let flock = |operation| {
-        // SAFETY: flock only acts on the descriptor, which `file` keeps open.
-        if unsafe { libc::flock(file.as_raw_fd(), operation) } == 0 {
-            Ok(())
-        } else {
-            Err(std::io::Error::last_os_error())
-        }
-    };
-    match flock(libc::LOCK_EX | libc::LOCK_NB) {
+    match flock(&file, FlockOperation::NonBlockingLockExclusive) {
         Ok(()) => return Ok(CrateLock { _file: file }),
-        Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => eprintln!(
+        Err(rustix::io::Errno::WOULDBLOCK) => eprintln!(
             "waiting for {} (another mdbook-snippets run is building this book)",
             path.display()
         ),
-        Err(error) => return Err(error).with_context(|| format!("locking {}", path.display())),
+        Err(error) => {
+            return Err(std::io::Error::from(error))
+                .with_context(|| format!("locking {}", path.display()));
+        }
     }
     loop {
-        match flock(libc::LOCK_EX) {
+        match flock(&file, FlockOperation::LockExclusive) {
             Ok(()) => return Ok(CrateLock { _file: file }),
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error).with_context(|| format!("locking {}", path.display())),
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(error) => {
+                return Err(std::io::Error::from(error))
+                    .with_context(|| format!("locking {}", path.display()));
+            }
         }
     }
 }
@@ -155,32 +193,59 @@ fn harness_dependency(path: &Path) -> anyhow::Result<HarnessDependency> {
     else {
         bail!("{} has no `package.name`", manifest.display());
     };
-    let lib_name = table
-        .get("lib")
+    let lib = table.get("lib");
+    let lib_name = lib
         .and_then(|lib| lib.get("name"))
         .and_then(|name| name.as_str())
         .map_or_else(|| package_name.replace('-', "_"), str::to_owned);
+    let lib_file = path.join(
+        lib.and_then(|lib| lib.get("path"))
+            .and_then(|path| path.as_str())
+            .unwrap_or("src/lib.rs"),
+    );
+    let lib_text = std::fs::read_to_string(&lib_file)
+        .with_context(|| format!("reading the harness library {}", lib_file.display()))?;
+    let (prelude, snippet_main) = harness_parts(&lib_text);
     Ok(HarnessDependency {
         package_name: package_name.to_owned(),
         lib_name,
-        path: std::path::absolute(path).with_context(|| format!("resolving {}", path.display()))?,
+        path: path.to_path_buf(),
+        prelude,
+        snippet_main,
     })
 }
 
-/// The nearest directory at or above `crate_dir` whose manifest has a `[workspace]` table, else
-/// `crate_dir` itself.
-fn workspace_root(crate_dir: &Path) -> anyhow::Result<PathBuf> {
-    for dir in crate_dir.ancestors() {
+/// Which parts of the harness protocol a harness library's root file provides: a `prelude`
+/// module, and `snippet_main` (defined or re-exported there). A harness with neither is just a
+/// dependency. Read from the source, before building, so the generated code can rely on it.
+fn harness_parts(lib_text: &str) -> (bool, bool) {
+    let code: String = lib_text
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let prelude = code.contains("mod prelude") || code.contains(" as prelude");
+    let re_exported = code.contains("pub use")
+        && code
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|word| word == "snippet_main");
+    let snippet_main = code.contains("fn snippet_main") || re_exported;
+    (prelude, snippet_main)
+}
+
+/// The nearest directory at or above `dir` whose manifest has a `[workspace]` table.
+fn workspace_root(dir: &Path) -> anyhow::Result<Option<PathBuf>> {
+    for dir in dir.ancestors() {
         let manifest = dir.join("Cargo.toml");
         if let Ok(text) = std::fs::read_to_string(&manifest) {
             let table: toml::Table =
                 toml::from_str(&text).with_context(|| format!("parsing {}", manifest.display()))?;
             if table.contains_key("workspace") {
-                return Ok(dir.to_path_buf());
+                return Ok(Some(dir.to_path_buf()));
             }
         }
     }
-    Ok(crate_dir.to_path_buf())
+    Ok(None)
 }
 
 /// The `[profile.*]` tables of a workspace manifest, as TOML text.

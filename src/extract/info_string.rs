@@ -2,12 +2,12 @@
 //! block is a snippet, an expected-output block or neither, and the snippet's [`Attributes`].
 //! Tokens are separated by commas or whitespace, as rustdoc does.
 
-use crate::snippet::Attributes;
+use crate::snippet::{Attributes, UnknownWord};
 
 /// What a fenced block is, judged by its info string.
 #[derive(Debug, PartialEq, Eq)]
 pub enum BlockKind {
-    /// A Rust snippet: the first token is `rust`.
+    /// A Rust snippet: the first token is `rust`, or an attribute rustdoc acts on.
     Snippet,
     /// An expected-output block: one of the tokens is `output` (e.g. `text,output`).
     ExpectedOutput,
@@ -21,8 +21,21 @@ const IGNORED: &[&str] = &[
     "noplayground",
     "noplaypen",
     "mdbook-runnable",
-    "test_harness",
     "allow_fail",
+];
+
+/// The bare attributes the verifier acts on: an unknown word close to one of them is a likely
+/// typo (rustdoc's `invalid_codeblock_attributes` lint catches the same near-misses).
+const ACTED_ON: &[&str] = &[
+    "ignore",
+    "no_run",
+    "should_panic",
+    "compile_fail",
+    "test_harness",
+    "edition2015",
+    "edition2018",
+    "edition2021",
+    "edition2024",
 ];
 
 pub fn tokens(info: &str) -> impl Iterator<Item = &str> {
@@ -34,6 +47,9 @@ pub fn block_kind(info: &str) -> BlockKind {
     let mut tokens = tokens(info);
     match tokens.next() {
         Some("rust") => BlockKind::Snippet,
+        // rustdoc reads a fence that starts with one of its attributes (```` ```no_run ````) as
+        // Rust too.
+        Some(first) if ACTED_ON.contains(&first) => BlockKind::Snippet,
         Some(first) if first == "output" || tokens.any(|token| token == "output") => {
             BlockKind::ExpectedOutput
         }
@@ -41,27 +57,26 @@ pub fn block_kind(info: &str) -> BlockKind {
     }
 }
 
-/// Parses a snippet's info string. Bare words we do not know are an error (a typo such as
-/// `should_pnic` must not silently turn a check off); `key=value` tokens we do not own go to the
-/// harness.
+/// Parses a snippet's info string. Bare words we do not know are kept in
+/// [`Attributes::unknown`] (the caller ignores, warns or fails, as the book asks), each with the
+/// attribute it resembles; `key=value` tokens we do not own go to the harness. `Err` only for a
+/// value of ours that is malformed (`timeout=x`).
 pub fn parse_attributes(info: &str) -> Result<Attributes, String> {
     let mut attributes = Attributes::default();
-    for token in tokens(info).skip(1) {
+    let mut codes = Vec::new();
+    let skip = usize::from(tokens(info).next() == Some("rust"));
+    for token in tokens(info).skip(skip) {
         match token {
             "ignore" => attributes.ignore = true,
             "no_run" => attributes.no_run = true,
             "should_panic" => attributes.should_panic = true,
+            "test_harness" => attributes.test_harness = true,
             "compile_fail" => {
                 attributes.compile_fail.get_or_insert_with(Vec::new);
             }
-            code if is_error_code(code) => match &mut attributes.compile_fail {
-                Some(codes) => codes.push(code.to_owned()),
-                None => return Err(format!("error code `{code}` without `compile_fail`")),
-            },
-            edition if edition.starts_with("edition") => {
-                let year = &edition["edition".len()..];
-                crate::config::check_edition(year).map_err(|error| error.to_string())?;
-                attributes.edition = Some(year.to_owned());
+            code if is_error_code(code) => codes.push(code),
+            "edition2015" | "edition2018" | "edition2021" | "edition2024" => {
+                attributes.edition = Some(token["edition".len()..].to_owned());
             }
             ignored if IGNORED.contains(&ignored) => {}
             key_value if key_value.contains('=') => {
@@ -76,15 +91,78 @@ pub fn parse_attributes(info: &str) -> Result<Attributes, String> {
                     _ => attributes.harness.push(key_value.to_owned()),
                 }
             }
-            unknown => {
-                return Err(format!(
-                    "unknown attribute `{unknown}` (known: ignore, no_run, should_panic, \
-                     compile_fail, editionNNNN, timeout=N, or key=value for the harness)"
-                ));
-            }
+            unknown => attributes.unknown.push(UnknownWord {
+                word: unknown.to_owned(),
+                resembles: resembles(unknown),
+            }),
         }
     }
+    // rustdoc takes error codes in any order; without `compile_fail` they do nothing, which is
+    // most likely a forgotten `compile_fail`.
+    match &mut attributes.compile_fail {
+        Some(wanted) => wanted.extend(codes.into_iter().map(str::to_owned)),
+        None => attributes
+            .unknown
+            .extend(codes.into_iter().map(|code| UnknownWord {
+                word: code.to_owned(),
+                resembles: Some("compile_fail"),
+            })),
+    }
     Ok(attributes)
+}
+
+/// The attribute `word` is a likely typo of: the same once case, `-` and `_` are set aside
+/// (`Should-Panic`, `shouldpanic`), or within a small edit distance (`shold_panic`,
+/// `edition2O21`, `no_rnu`).
+fn resembles(word: &str) -> Option<&'static str> {
+    let squash = |text: &str| -> String {
+        text.chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let squashed = squash(word);
+    if let Some(attribute) = ACTED_ON
+        .iter()
+        .find(|attribute| squash(attribute) == squashed)
+    {
+        return Some(attribute);
+    }
+    let word = word.to_lowercase();
+    let limit = if word.chars().count() >= 6 { 2 } else { 1 };
+    ACTED_ON
+        .iter()
+        .map(|attribute| (edit_distance(&word, attribute), *attribute))
+        .filter(|(distance, _)| *distance <= limit)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, attribute)| attribute)
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
+/// neighbours each cost one.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
 }
 
 /// Merges the book's default attributes under a snippet's own: a snippet's value for a key wins
@@ -117,6 +195,17 @@ mod tests {
         expect.assert_eq(&actual);
     }
 
+    /// Each word of `words` and what the parser makes of it when it is not an attribute.
+    fn check_unknown(words: &str, expect: Expect) {
+        let attributes = parse_attributes(&format!("rust,{words}")).expect("parses");
+        let actual: Vec<String> = attributes
+            .unknown
+            .iter()
+            .map(UnknownWord::describe)
+            .collect();
+        expect.assert_eq(&actual.join("\n"));
+    }
+
     #[test]
     fn kinds() {
         check("", expect!["Other"]);
@@ -124,9 +213,15 @@ mod tests {
         check("text,output", expect!["ExpectedOutput"]);
         check("output", expect!["ExpectedOutput"]);
         check(
+            "no_run",
+            expect![[
+                r#"Ok(Attributes { ignore: false, no_run: true, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, harness: [], unknown: [] })"#
+            ]],
+        );
+        check(
             "rust",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, compile_fail: None, edition: None, timeout_secs: None, harness: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, harness: [], unknown: [] })"#
             ]],
         );
     }
@@ -136,13 +231,19 @@ mod tests {
         check(
             "rust,compile_fail,E0425 edition2018",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, compile_fail: Some(["E0425"]), edition: Some("2018"), timeout_secs: None, harness: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: Some(["E0425"]), edition: Some("2018"), timeout_secs: None, harness: [], unknown: [] })"#
             ]],
         );
         check(
-            "rust,should_panic,no_run,ignore,editable",
+            "rust,E0425,compile_fail",
             expect![[
-                r#"Ok(Attributes { ignore: true, no_run: true, should_panic: true, compile_fail: None, edition: None, timeout_secs: None, harness: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: Some(["E0425"]), edition: None, timeout_secs: None, harness: [], unknown: [] })"#
+            ]],
+        );
+        check(
+            "rust,should_panic,no_run,ignore,editable,test_harness",
+            expect![[
+                r#"Ok(Attributes { ignore: true, no_run: true, should_panic: true, test_harness: true, compile_fail: None, edition: None, timeout_secs: None, harness: [], unknown: [] })"#
             ]],
         );
     }
@@ -152,30 +253,50 @@ mod tests {
         check(
             "rust,revision=both,expect_violation=reused-id,timeout=3",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, compile_fail: None, edition: None, timeout_secs: Some(3), harness: ["revision=both", "expect_violation=reused-id"] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: Some(3), harness: ["revision=both", "expect_violation=reused-id"], unknown: [] })"#
             ]],
         );
     }
 
     #[test]
-    fn mistakes_are_errors() {
-        check(
-            "rust,should_pnic",
-            expect![[
-                r#"Err("unknown attribute `should_pnic` (known: ignore, no_run, should_panic, compile_fail, editionNNNN, timeout=N, or key=value for the harness)")"#
-            ]],
-        );
-        check(
-            "rust,E0425",
-            expect![[r#"Err("error code `E0425` without `compile_fail`")"#]],
-        );
+    fn malformed_values_of_ours_are_errors() {
         check(
             "rust,timeout=x",
             expect![[r#"Err("`timeout` needs whole seconds, found `x`")"#]],
         );
-        check(
-            "rust,edition2020",
-            expect![[r#"Err("unknown edition `2020` (expected 2015, 2018, 2021 or 2024)")"#]],
+    }
+
+    #[test]
+    fn near_misses_name_the_attribute_they_resemble() {
+        check_unknown(
+            "should-panic shouldpanic compile-fail no-run edition2O21 shold_panic Ignore \
+             no_rnu test-harness edition2020 E0425",
+            expect![[r#"
+                unknown attribute `should-panic`; did you mean `should_panic`?
+                unknown attribute `shouldpanic`; did you mean `should_panic`?
+                unknown attribute `compile-fail`; did you mean `compile_fail`?
+                unknown attribute `no-run`; did you mean `no_run`?
+                unknown attribute `edition2O21`; did you mean `edition2021`?
+                unknown attribute `shold_panic`; did you mean `should_panic`?
+                unknown attribute `Ignore`; did you mean `ignore`?
+                unknown attribute `no_rnu`; did you mean `no_run`?
+                unknown attribute `test-harness`; did you mean `test_harness`?
+                unknown attribute `edition2020`; did you mean `edition2021`?
+                unknown attribute `E0425`; did you mean `compile_fail`?"#]],
+        );
+    }
+
+    #[test]
+    fn other_words_are_unknown_but_resemble_nothing() {
+        check_unknown(
+            "does_not_compile panics not_desired_behavior hide-boring run edition",
+            expect![[r#"
+                unknown attribute `does_not_compile`
+                unknown attribute `panics`
+                unknown attribute `not_desired_behavior`
+                unknown attribute `hide-boring`
+                unknown attribute `run`
+                unknown attribute `edition`"#]],
         );
     }
 

@@ -158,7 +158,10 @@ fn bad_attribute_is_an_error_with_position() {
     check(
         "text\n\n```rust,shoud_panic\n```\n",
         expect![[r#"
-            error: src/ch1.md:3:1: unknown attribute `shoud_panic` (known: ignore, no_run, should_panic, compile_fail, editionNNNN, timeout=N, or key=value for the harness)
+            src_ch1_md_1 at 3:1
+              info: "rust,shoud_panic"
+              code: ""
+              block: "```rust,shoud_panic\n```"
         "#]],
     );
 }

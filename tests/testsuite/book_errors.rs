@@ -147,7 +147,8 @@ fn missing_harness() {
     ]);
     book.test(&[])
         .code(2)
-        .stderr_contains("harness crate not found");
+        .stderr_contains("`harness`: ")
+        .stderr_contains("/no-such-crate does not exist");
 }
 
 #[test]

@@ -6,6 +6,7 @@ mod support;
 mod bless;
 mod book_errors;
 mod cache;
+mod compat;
 mod harness;
 mod isolation;
 mod mdbook;

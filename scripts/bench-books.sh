@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# The benchmark of books shaped like public ones (issue 12, "Speed"), side by side in one run:
+#
+# 1. A std-only book of N snippets (default 300, 10 a chapter) in the shapes real books have:
+#    short programs with and without `fn main`, `?` with a typed `Ok`, hidden lines,
+#    `should_panic`, `no_run`, `compile_fail,E0308`, `ignore`, `crate::` paths and
+#    `{{#include}}`d listings. Timed: `mdbook test` (rustdoc, one compile per snippet in
+#    edition 2021) against `mdbook-snippets test --no-cache` cold (same verdicts: both must
+#    pass), the unchanged book (warm), and one edited snippet.
+# 2. A `dependencies` book (tokio + serde_json): 60 async snippets in 6 chapters, each with its
+#    own `#[tokio::main] async fn main`, against `cargo test --doc` of the same snippets as 2024
+#    merged doctests (same lock, same `[profile.dev]`, dependencies built before timing).
+#
+# Each figure is the median of BENCH_RUNS runs (default 3), the two sides of each comparison
+# back to back in alternating order; ratios are medians of per-run ratios.
+#
+# Usage: scripts/bench-books.sh [N]
+#   BENCH_DIR  the work directory (default target/bench-books)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+count=${1:-300}
+runs=${BENCH_RUNS:-3}
+work=${BENCH_DIR:-$repo/target/bench-books}
+export CARGO_TERM_COLOR=never
+export PATH="$HOME/.cargo/bin:$PATH"
+command -v mdbook >/dev/null || { echo "error: mdbook not found (scripts/install-mdbook.sh)" >&2; exit 2; }
+
+echo "building mdbook-snippets (release)" >&2
+cargo build --release --quiet --bin mdbook-snippets
+tool=${CARGO_TARGET_DIR:-$repo/target}/release/mdbook-snippets
+
+export CARGO_TARGET_DIR=$work/target
+source "$repo/scripts/bench-common.sh"
+rm -rf "$work/std-book" "$work/deps-book" "$work/deps-doctests"
+mkdir -p "$work"
+
+# std_snippet I: the I-th snippet of the std book, with its fence, and an expected block when
+# it prints something checkable. Ten shapes, in turn.
+std_snippet() {
+    local i=$1
+    case $((i % 10)) in
+    0) printf '```rust\nstruct Point { x: i32, y: i32 }\nimpl Point { fn sum(&self) -> i32 { self.x + self.y } }\nfn main() {\n    let p = Point { x: %d, y: 1 };\n    println!("{}", p.sum());\n}\n```\n\n```text,output\n%d\n```\n' "$i" "$((i + 1))" ;;
+    1) printf '```rust\nlet v: Vec<u32> = (0..%d).collect();\nlet total: u32 = v.iter().sum();\nprintln!("total {}", total);\n```\n' "$i" ;;
+    2) printf '```rust,should_panic\nlet v = vec![1, 2, 3];\nlet _ = v[%d];\n```\n' "$((i + 3))" ;;
+    3) printf '```rust,no_run\nuse std::net::TcpListener;\nfn main() {\n    let listener = TcpListener::bind("127.0.0.1:%d").unwrap();\n    for stream in listener.incoming() { let _ = stream; }\n}\n```\n' "$((7000 + i))" ;;
+    4) printf '```rust,compile_fail,E0308\nlet n: u32 = "snippet %d";\n```\n' "$i" ;;
+    5) printf '```rust\nmod shapes {\n    pub mod circle {\n        pub(in crate::shapes) fn area(r: f64) -> f64 { 3.0 * r * r }\n        pub fn describe(r: f64) -> String { format!("{:.1}", area(r)) }\n    }\n}\nuse crate::shapes::circle::describe;\nfn main() { println!("{}", describe(%d.0)); }\n```\n' "$i" ;;
+    6) printf '```rust\n{{#include ../listings/l%d.rs}}\n```\n' "$i" ;;
+    7) printf '```rust\n# use std::num::ParseIntError;\nlet n: u32 = "%d".parse()?;\nassert_eq!(n, %d);\nOk::<(), ParseIntError>(())\n```\n' "$i" "$i" ;;
+    8) printf '```rust\n# fn helper(n: u64) -> u64 { (1..=n).product() }\nlet f = helper(%d);\nassert!(f > 0);\n```\n' "$((i % 15 + 1))" ;;
+    9) printf '```rust,ignore\nthis is not %d lines of Rust\n```\n' "$i" ;;
+    esac
+}
+
+make_std_book() {
+    local dir=$1 chapter=0 i
+    mkdir -p "$dir/src" "$dir/listings"
+    printf '[book]\ntitle = "bench"\n\n[rust]\nedition = "2021"\n' >"$dir/book.toml"
+    printf '# Summary\n\n' >"$dir/src/SUMMARY.md"
+    for ((i = 1; i <= count; i++)); do
+        if (((i - 1) % 10 == 0)); then
+            chapter=$((chapter + 1))
+            printf -- '- [Chapter %d](ch%d.md)\n' "$chapter" "$chapter" >>"$dir/src/SUMMARY.md"
+            printf '# Chapter %d\n' "$chapter" >"$dir/src/ch$chapter.md"
+        fi
+        if ((i % 10 == 6)); then
+            printf 'use std::collections::HashMap;\nfn main() {\n    let mut m = HashMap::new();\n    m.insert("k", %d);\n    println!("{:?}", m.get("k"));\n}\n' "$i" >"$dir/listings/l$i.rs"
+        fi
+        { printf '\nSnippet %d.\n\n' "$i"; std_snippet "$i"; } >>"$dir/src/ch$chapter.md"
+    done
+}
+
+# The async snippet I, with its own runtime.
+async_body() {
+    cat <<EOF
+#[tokio::main]
+async fn main() {
+    let (tx, mut rx) = tokio::sync::mpsc::channel(8);
+    tokio::spawn(async move {
+        for n in 0..$(($1 % 5 + 2)) { tx.send(n).await.unwrap(); }
+    });
+    let mut seen = Vec::new();
+    while let Some(n) = rx.recv().await { seen.push(n); }
+    let value = serde_json::json!({ "snippet": $1, "seen": seen });
+    tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+    println!("{}", serde_json::to_string(&value).unwrap());
+}
+EOF
+}
+
+make_deps_book() {
+    local dir=$1 chapter=0 i
+    mkdir -p "$dir/src"
+    cat >"$dir/book.toml" <<EOF
+[book]
+title = "bench"
+
+[rust]
+edition = "2024"
+
+[preprocessor.snippets.dependencies]
+tokio = { version = "1", features = ["full"] }
+serde_json = "1"
+EOF
+    printf '# Summary\n\n' >"$dir/src/SUMMARY.md"
+    for ((i = 1; i <= 60; i++)); do
+        if (((i - 1) % 10 == 0)); then
+            chapter=$((chapter + 1))
+            printf -- '- [Chapter %d](ch%d.md)\n' "$chapter" "$chapter" >>"$dir/src/SUMMARY.md"
+            printf '# Chapter %d\n' "$chapter" >"$dir/src/ch$chapter.md"
+        fi
+        { printf '\nSnippet %d.\n\n```rust\n' "$i"; async_body "$i"; printf '```\n'; } >>"$dir/src/ch$chapter.md"
+    done
+}
+
+make_deps_doctests() {
+    local dir=$1 i
+    mkdir -p "$dir/src"
+    cat >"$dir/Cargo.toml" <<EOF
+[package]
+name = "bench-deps-doctests"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+tokio = { version = "1", features = ["full"] }
+serde_json = "1"
+
+[workspace]
+
+# As this repository's (the workspace the bench book lives in, whose profiles the generated
+# crate copies).
+[profile.dev]
+debug = "line-tables-only"
+EOF
+    {
+        echo '//! The async benchmark snippets as doctests.'
+        for ((i = 1; i <= 60; i++)); do
+            printf '\n/// Snippet %d.\n///\n/// ```\n' "$i"
+            async_body "$i" | sed 's|^|/// |'
+            echo '/// ```'
+            printf 'pub fn snippet_%d() {}\n' "$i"
+        done
+    } >"$dir/src/lib.rs"
+}
+
+echo "generating the books under $work" >&2
+make_std_book "$work/std-book"
+make_deps_book "$work/deps-book"
+make_deps_doctests "$work/deps-doctests"
+
+echo "warm-up: building dependencies, and mdbook's first run (not timed)" >&2
+"$tool" test --quiet "$work/deps-book" >"$work/warmup.log" 2>&1 \
+    || { tail -n 30 "$work/warmup.log" >&2; exit 2; }
+# The bench books live in this repository's workspace, so the generated crate starts from its
+# lock; the doctests do too, so both sides use the same versions and dependency artifacts.
+cp "$repo/Cargo.lock" "$work/deps-doctests/Cargo.lock"
+(cd "$work/deps-doctests" && cargo build --quiet --lib && cargo test --doc --quiet >/dev/null)
+
+edit_std_snippet() {
+    sed -i "s|^let v: Vec<u32> = (0..11)\\(\\.collect();.*\\)\\?$|let v: Vec<u32> = (0..11).collect(); // edit $1|" "$work/std-book/src/ch2.md"
+    grep -q "// edit $1" "$work/std-book/src/ch2.md" || { echo "error: the edit did not apply" >&2; exit 2; }
+}
+
+for ((run = 1; run <= runs; run++)); do
+    echo "run $run of $runs" >&2
+    if ((run % 2)); then
+        time_it mdbook_test 0 bash -c "cd '$work/std-book' && mdbook test"
+        forget_generated
+        time_it std_cold 0 "$tool" test --quiet --no-cache "$work/std-book"
+    else
+        forget_generated
+        time_it std_cold 0 "$tool" test --quiet --no-cache "$work/std-book"
+        time_it mdbook_test 0 bash -c "cd '$work/std-book' && mdbook test"
+    fi
+    record_ratio std_ratio std_cold mdbook_test
+    time_it std_warm 0 "$tool" test --quiet "$work/std-book"
+    edit_std_snippet "$run"
+    time_it std_edited 0 "$tool" test --quiet "$work/std-book"
+    edit_std_snippet "$((run + 1000))"
+    time_it std_edited_again 0 "$tool" test --quiet "$work/std-book"
+
+    if ((run % 2)); then
+        forget_generated
+        time_it deps_cold 0 "$tool" test --quiet --no-cache "$work/deps-book"
+        time_it deps_doctests 0 bash -c "cd '$work/deps-doctests' && cargo test --doc --quiet"
+    else
+        time_it deps_doctests 0 bash -c "cd '$work/deps-doctests' && cargo test --doc --quiet"
+        forget_generated
+        time_it deps_cold 0 "$tool" test --quiet --no-cache "$work/deps-book"
+    fi
+    record_ratio deps_ratio deps_cold deps_doctests
+done
+
+passed=$(grep -o '[0-9]* passed, [0-9]* failed.*' "$work/std_cold.log" | tail -n 1)
+printf '\n%s std snippets (%s), 60 async snippets; %s cores, %s; medians of %s runs\n\n' \
+    "$count" "$passed" "$(nproc)" "$(rustc --version)" "$runs"
+row() { printf '| %-58s | %8s | %-40s |\n' "$1" "$2" "$3"; }
+row "run" "seconds" "ratio"
+printf '|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..60})" "$(printf -- '-%.0s' {1..10})" "$(printf -- '-%.0s' {1..42})"
+row "std book: mdbook test (rustdoc)" "$(median mdbook_test)" ""
+row "std book: mdbook-snippets test, cold (no cache)" "$(median std_cold)" \
+    "cold / mdbook test = $(median std_ratio) (target <= 0.25)"
+row "std book: unchanged (warm)" "$(median std_warm)" "target < 1 s"
+row "std book: one snippet edited, first edit after cold" "$(median std_edited)" "target < 1 s"
+row "std book: the same snippet edited again" "$(median std_edited_again)" "target < 1 s"
+row "deps book: cargo test --doc, 2024 merged doctests" "$(median deps_doctests)" ""
+row "deps book: mdbook-snippets test, cold (no cache)" "$(median deps_cold)" \
+    "cold / doctests = $(median deps_ratio) (target <= 0.8)"

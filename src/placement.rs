@@ -1,0 +1,194 @@
+//! Where a snippet goes in the generated crate, decided before building from its attributes
+//! and a syntactic look at its code, sans-IO. Most snippets are modules of one binary per
+//! edition; a snippet whose code assumes it is a crate's root cannot be one, and becomes a
+//! binary of its own (in the same cargo invocation, so it builds in parallel with the rest),
+//! as rustdoc would compile it.
+
+/// Where one snippet's code lives in the generated crate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Placement {
+    /// A module of its edition's dispatching binary.
+    Merged,
+    /// The root of a binary of its own: the code names `crate::` paths (which in a module
+    /// would name the generated crate), has crate-level `#![..]` attributes, exports macros,
+    /// needs `extern crate` at the root, or defines symbols that must be unique in a binary.
+    OwnBinary,
+    /// `compile_fail`: a binary of its own, so its (expected) errors break nothing else.
+    CompileFail,
+    /// `test_harness`: a test target, its `#[test]` functions run by libtest.
+    TestHarness,
+}
+
+impl Placement {
+    /// The prefix of the cargo target name of a snippet placed on its own.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Placement::Merged => "merged",
+            Placement::OwnBinary => "own",
+            Placement::CompileFail => "cf",
+            Placement::TestHarness => "th",
+        }
+    }
+}
+
+/// Decides where a snippet goes: `compile_fail` and `test_harness` by attribute, the others by
+/// [`needs_crate_root`].
+pub fn placement(code: &str, edition: &str, compile_fail: bool, test_harness: bool) -> Placement {
+    if compile_fail {
+        Placement::CompileFail
+    } else if test_harness {
+        Placement::TestHarness
+    } else if needs_crate_root(code, edition) {
+        Placement::OwnBinary
+    } else {
+        Placement::Merged
+    }
+}
+
+/// Whether `code` (hidden lines included) only works at a crate's root. Comments are skipped;
+/// a match inside a string literal errs on the safe side (a binary of its own works for every
+/// snippet, it is only slower to build).
+pub fn needs_crate_root(code: &str, edition: &str) -> bool {
+    code.lines().any(|line| {
+        let line = crate::generate::unhide(line);
+        let code = line.split("//").next().unwrap_or_default();
+        let trimmed = code.trim_start();
+        let names_crate_root = code.match_indices("crate::").any(|(at, _)| {
+            // `$crate::` counts: in a macro it names the crate root too. `my_crate::` is
+            // another crate.
+            let before = code[..at].chars().next_back();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        });
+        names_crate_root
+            || trimmed.starts_with("#![")
+            || trimmed.starts_with("#[macro_export]")
+            || trimmed.starts_with("#[macro_use]")
+            || code.contains("no_mangle")
+            // Foreign items: a library to link (`#[link(name = "..")]`) or symbols to resolve
+            // can fail the link of the whole binary, which no file position explains.
+            || trimmed.starts_with("#[link")
+            || is_extern_block(trimmed)
+            || code.contains("#[export_name")
+            || trimmed.starts_with("#[global_allocator]")
+            || trimmed.starts_with("#[panic_handler]")
+            // In 2015, `use` paths start at the crate root and `extern crate` binds a name in
+            // the module it is in, so both mean the root.
+            || (edition == "2015"
+                && (trimmed.starts_with("use ")
+                    || trimmed.starts_with("pub use ")
+                    || trimmed.starts_with("extern crate ")))
+    })
+}
+
+/// `extern "C" {`, `extern {`, `unsafe extern "C" {` (not `extern "C" fn`, not `extern crate`).
+fn is_extern_block(trimmed: &str) -> bool {
+    let rest = trimmed.strip_prefix("unsafe ").unwrap_or(trimmed);
+    let Some(rest) = rest.strip_prefix("extern") else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    let rest = match rest.strip_prefix('"') {
+        Some(abi) => abi
+            .split_once('"')
+            .map_or("", |(_, after)| after)
+            .trim_start(),
+        None => rest,
+    };
+    rest.starts_with('{')
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+
+    use super::*;
+
+    /// One line per snippet: its placement, then its first line.
+    fn check(snippets: &[(&str, &str)], expect: Expect) {
+        let actual: Vec<String> = snippets
+            .iter()
+            .map(|(edition, code)| {
+                let placement = placement(code, edition, false, false);
+                format!("{placement:?}: {}", code.lines().next().unwrap_or_default())
+            })
+            .collect();
+        expect.assert_eq(&actual.join("\n"));
+    }
+
+    #[test]
+    fn crate_root_snippets_get_a_binary_of_their_own() {
+        check(
+            &[
+                (
+                    "2021",
+                    "use crate::List::*;\nenum List { Nil }\nfn main() {}",
+                ),
+                ("2021", "pub(in crate::my_mod) fn f() {}"),
+                ("2021", "    crate::deeply::nested::function();"),
+                ("2021", "#![allow(dead_code)]\nfn main() {}"),
+                ("2021", "# #![feature(never_type)]"),
+                ("2021", "#[macro_export]\nmacro_rules! m { () => {} }"),
+                ("2021", "#[macro_use]\nextern crate helper;"),
+                (
+                    "2021",
+                    "#[unsafe(no_mangle)] pub extern \"C\" fn hello() {}",
+                ),
+                ("2021", "#[link(name = \"extlib\")]\nextern { fn f(); }"),
+                (
+                    "2021",
+                    "unsafe extern \"C\" {\n    fn abs(n: i32) -> i32;\n}",
+                ),
+                ("2021", "macro_rules! m { () => { $crate::f() } }"),
+                ("2015", "use std::fmt;"),
+                ("2015", "extern crate helper;"),
+            ],
+            expect![[r#"
+                OwnBinary: use crate::List::*;
+                OwnBinary: pub(in crate::my_mod) fn f() {}
+                OwnBinary:     crate::deeply::nested::function();
+                OwnBinary: #![allow(dead_code)]
+                OwnBinary: # #![feature(never_type)]
+                OwnBinary: #[macro_export]
+                OwnBinary: #[macro_use]
+                OwnBinary: #[unsafe(no_mangle)] pub extern "C" fn hello() {}
+                OwnBinary: #[link(name = "extlib")]
+                OwnBinary: unsafe extern "C" {
+                OwnBinary: macro_rules! m { () => { $crate::f() } }
+                OwnBinary: use std::fmt;
+                OwnBinary: extern crate helper;"#]],
+        );
+    }
+
+    #[test]
+    fn module_safe_snippets_are_merged() {
+        check(
+            &[
+                ("2021", "use std::fmt;\nfn main() {}"),
+                ("2021", "extern crate helper;\nuse helper::greet;"),
+                ("2021", "pub(crate) fn f() {}"),
+                ("2021", "pub extern \"C\" fn callback(n: i32) -> i32 { n }"),
+                ("2021", "macro_rules! m { () => { $crate::f() } }"),
+                ("2021", "let my_crate::x = 1; // crate::in_a_comment"),
+            ],
+            expect![[r#"
+                Merged: use std::fmt;
+                Merged: extern crate helper;
+                Merged: pub(crate) fn f() {}
+                Merged: pub extern "C" fn callback(n: i32) -> i32 { n }
+                OwnBinary: macro_rules! m { () => { $crate::f() } }
+                Merged: let my_crate::x = 1; // crate::in_a_comment"#]],
+        );
+    }
+
+    #[test]
+    fn attributes_decide_first() {
+        assert_eq!(
+            placement("use crate::x;", "2021", true, false),
+            Placement::CompileFail
+        );
+        assert_eq!(
+            placement("fn t() {}", "2021", false, true),
+            Placement::TestHarness
+        );
+    }
+}

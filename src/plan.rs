@@ -1,0 +1,76 @@
+//! What the pipeline decides about one snippet before building it: where it goes in the
+//! generated crate (see `placement`), its edition, the harness attributes and timeout of its
+//! run, and its cache key.
+
+use std::time::Duration;
+
+use crate::cache::Cache;
+use crate::config::Config;
+use crate::extract::merge_harness_attributes;
+use crate::generate::{HarnessParts, PlannedSnippet, snippet_file};
+use crate::located::Located;
+use crate::placement::placement;
+
+/// What the pipeline needs to know about one snippet to build, run and cache it.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub index: usize,
+    pub planned: PlannedSnippet,
+    pub harness_attributes: String,
+    pub timeout: Duration,
+    pub cache_key: String,
+}
+
+/// Plans `located` (the `index`-th snippet of the book).
+pub fn plan(
+    located: &Located,
+    index: usize,
+    config: &Config,
+    harness: Option<HarnessParts<'_>>,
+    cache: &Cache,
+) -> Plan {
+    let snippet = &located.snippet;
+    let attributes = &snippet.attributes;
+    let edition = attributes
+        .edition
+        .clone()
+        .unwrap_or_else(|| config.edition.clone());
+    let harness_attributes =
+        merge_harness_attributes(&config.default_attributes, &attributes.harness).join(",");
+    let compile_fail = attributes.compile_fail.is_some();
+    let planned = PlannedSnippet {
+        id: snippet.id.clone(),
+        code: snippet.code.clone(),
+        placement: placement(
+            &snippet.code,
+            &edition,
+            compile_fail,
+            attributes.test_harness,
+        ),
+        edition,
+        no_run: attributes.no_run || compile_fail,
+    };
+    let file = snippet_file(&planned, harness);
+    let mode = match (&attributes.compile_fail, attributes.no_run) {
+        (Some(codes), _) => format!("compile_fail {codes:?}"),
+        (None, true) => "no_run".to_owned(),
+        (None, false) => "run".to_owned(),
+    };
+    let placement = format!("{:?}", planned.placement);
+    let cache_key = cache.key(&[
+        &file,
+        &planned.edition,
+        &harness_attributes,
+        &mode,
+        &placement,
+    ]);
+    Plan {
+        index,
+        planned,
+        harness_attributes,
+        timeout: attributes
+            .timeout_secs
+            .map_or(config.timeout, Duration::from_secs),
+        cache_key,
+    }
+}
