@@ -11,6 +11,8 @@ pub const INVALID_REQUEST: i64 = -32600;
 pub const METHOD_NOT_FOUND: i64 = -32601;
 /// Invalid method parameters (also: unknown tool, bad tool arguments).
 pub const INVALID_PARAMS: i64 = -32602;
+/// The server failed while handling the request.
+pub const INTERNAL_ERROR: i64 = -32603;
 /// 2026-07-28: the request needs a client capability it did not declare.
 pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
 /// 2026-07-28: the request's protocol version is not supported.

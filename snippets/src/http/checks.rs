@@ -33,9 +33,13 @@ pub fn error(status: StatusCode, id: Value, code: i64, message: &str) -> Respons
     body::json(status, &jsonrpc::error(id, code, message, None))
 }
 
-/// A header's value as text, when present and visible ASCII.
+/// A header's value as text, when present and visible ASCII, without the optional whitespace
+/// around it (RFC 9110 section 5.5: a field value never includes it).
 pub fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers.get(name).and_then(|value| value.to_str().ok())
+    headers
+        .get(name)
+        .and_then(|value| value.to_str().ok())
+        .map(|value| value.trim_matches([' ', '\t']))
 }
 
 /// Rejects a request whose `Origin` or `Host` names anything but this machine, as the spec
@@ -74,15 +78,31 @@ fn is_loopback(authority: &str) -> bool {
     )
 }
 
-/// Whether the `Accept` header lists `media_type` (or `*/*`).
+/// Whether the `Accept` header admits `media_type` (`type/subtype`): a media range naming it,
+/// `type/*` or `*/*` (RFC 9110 section 12.5.1), unless that range has `q=0` ("not acceptable").
 pub fn accepts(headers: &HeaderMap, media_type: &str) -> bool {
+    let (wanted_type, _) = media_type.split_once('/').unwrap_or((media_type, ""));
     headers
         .get_all(ACCEPT)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(','))
-        .map(|item| item.split(';').next().unwrap_or("").trim())
-        .any(|item| item.eq_ignore_ascii_case(media_type) || item == "*/*")
+        .any(|item| {
+            let mut parts = item.split(';');
+            let range = parts.next().unwrap_or("").trim();
+            let refused = parts.any(|parameter| {
+                parameter.split_once('=').is_some_and(|(name, value)| {
+                    name.trim().eq_ignore_ascii_case("q")
+                        && value.trim().parse::<f32>().is_ok_and(|q| q == 0.0)
+                })
+            });
+            let matches = match range.split_once('/') {
+                Some(("*", "*")) => true,
+                Some((range_type, "*")) => range_type.eq_ignore_ascii_case(wanted_type),
+                _ => range.eq_ignore_ascii_case(media_type),
+            };
+            matches && !refused
+        })
 }
 
 /// A POST must accept both JSON and SSE (406 otherwise) and carry JSON (415 otherwise).
@@ -135,13 +155,23 @@ pub fn protocol_version(headers: &HeaderMap, id: &Value) -> Result<(), Rejection
     Err(Box::new(body::json(StatusCode::BAD_REQUEST, &message)))
 }
 
-/// 2026-07-28: `MCP-Protocol-Version`, `Mcp-Method` and (for calls, reads and prompt gets)
-/// `Mcp-Name` must be present and equal to the body's values (otherwise -32020), and a request
+/// An argument a tool mirrors into a header (`x-mcp-header`, SEP-2243): the argument's name and
+/// the header's, without the `Mcp-Param-` prefix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MirroredArgument {
+    pub argument: String,
+    pub header: String,
+}
+
+/// 2026-07-28: `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` (for calls, reads, prompt gets
+/// and the tasks methods) and the `Mcp-Param-*` headers of the called tool's `mirrored`
+/// arguments must be present and equal to the body's values (otherwise -32020), and a request
 /// must carry `_meta` with its protocol version and client capabilities (otherwise -32602).
 /// Both are answered with 400; the error carries the violation rule to record.
 pub fn request_metadata(
     headers: &HeaderMap,
     message: &Value,
+    mirrored: &[MirroredArgument],
 ) -> Result<(), (i64, &'static str, String)> {
     use crate::server::session::{CAPABILITIES_KEY, VERSION_KEY};
     use crate::violations::rules;
@@ -203,6 +233,8 @@ pub fn request_metadata(
     let name_field = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" => "uri",
+        // SEP-2663: the tasks methods route by task id.
+        "tasks/get" | "tasks/update" | "tasks/cancel" => "taskId",
         _ => return Ok(()),
     };
     let Some(body_name) = message
@@ -213,13 +245,77 @@ pub fn request_metadata(
         return Ok(());
     };
     match header(headers, NAME_HEADER).map(decode_header_value) {
-        None => mismatch("the Mcp-Name header is missing".to_owned()),
-        Some(Err(problem)) => mismatch(format!("Mcp-Name header: {problem}")),
-        Some(Ok(name)) if name != body_name => mismatch(format!(
-            "Mcp-Name header value '{name}' does not match body value '{body_name}'"
-        )),
-        Some(Ok(_)) => Ok(()),
+        None => return mismatch("the Mcp-Name header is missing".to_owned()),
+        Some(Err(problem)) => return mismatch(format!("Mcp-Name header: {problem}")),
+        Some(Ok(name)) if name != body_name => {
+            return mismatch(format!(
+                "Mcp-Name header value '{name}' does not match body value '{body_name}'"
+            ));
+        }
+        Some(Ok(_)) => {}
     }
+    let arguments = message.pointer("/params/arguments");
+    for MirroredArgument {
+        argument,
+        header: suffix,
+    } in mirrored
+    {
+        let name = format!("Mcp-Param-{suffix}");
+        // A null or absent argument has no header (SEP-2243, *Custom Header Handling*).
+        let Some(body) = arguments
+            .and_then(|arguments| arguments.get(argument))
+            .filter(|value| !value.is_null())
+        else {
+            continue;
+        };
+        let body = match body {
+            Value::String(text) => text.clone(),
+            Value::Bool(_) | Value::Number(_) => body.to_string(),
+            // Annotations are on primitive types only; nothing to compare.
+            _ => continue,
+        };
+        let Some(raw) = headers.get(name.as_str()) else {
+            return mismatch(format!(
+                "the {name} header is missing (argument `{argument}` is in the body)"
+            ));
+        };
+        let Ok(raw) = raw.to_str() else {
+            return mismatch(format!(
+                "the {name} header has characters outside visible ASCII"
+            ));
+        };
+        match decode_header_value(raw.trim_matches([' ', '\t'])) {
+            Err(problem) => return mismatch(format!("{name} header: {problem}")),
+            Ok(value) if value != body => {
+                return mismatch(format!(
+                    "{name} header value '{value}' does not match body value '{body}'"
+                ));
+            }
+            Ok(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// The arguments a tool definition mirrors into headers: properties of its `inputSchema` with
+/// an `x-mcp-header` annotation.
+pub fn mirrored_arguments(tool: &Value) -> Vec<MirroredArgument> {
+    let Some(properties) = tool
+        .pointer("/inputSchema/properties")
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    properties
+        .iter()
+        .filter_map(|(argument, schema)| {
+            let header = schema.get("x-mcp-header")?.as_str()?;
+            Some(MirroredArgument {
+                argument: argument.clone(),
+                header: header.to_owned(),
+            })
+        })
+        .collect()
 }
 
 /// Decodes the `=?base64?...?=` sentinel form of a mirrored header value.
@@ -255,4 +351,149 @@ pub fn modern_status(message: &Value) -> StatusCode {
 /// The HTTP status for a 2025-11-25 JSON answer: a JSON-RPC error is still a delivered answer.
 pub fn legacy_status(_message: &Value) -> StatusCode {
     StatusCode::OK
+}
+
+#[cfg(test)]
+mod tests {
+    use hyper::header::{HeaderMap, HeaderName, HeaderValue};
+    use serde_json::{Value, json};
+
+    use super::{MirroredArgument, accepts, request_metadata};
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            let name = HeaderName::from_bytes(name.as_bytes()).unwrap();
+            map.append(name, HeaderValue::from_bytes(value.as_bytes()).unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn accept_admits_media_ranges_and_refuses_q_zero() {
+        let check =
+            |accept: &str, media_type: &str| accepts(&headers(&[("accept", accept)]), media_type);
+        let cases = [
+            ("application/json", "application/json", true),
+            ("APPLICATION/JSON; charset=utf-8", "application/json", true),
+            ("*/*", "text/event-stream", true),
+            ("application/*", "application/json", true),
+            ("application/*", "text/event-stream", false),
+            ("text/*;q=0.5", "text/event-stream", true),
+            ("text/html, text/*", "text/event-stream", true),
+            ("text/html", "text/event-stream", false),
+            ("*/*;q=0", "application/json", false),
+            ("application/json;q=0, */*", "application/json", true),
+            ("", "application/json", false),
+        ];
+        for (accept, media_type, expected) in cases {
+            assert_eq!(
+                check(accept, media_type),
+                expected,
+                "Accept: {accept} for {media_type}"
+            );
+        }
+        assert!(
+            !accepts(&HeaderMap::new(), "application/json"),
+            "no Accept header"
+        );
+        let split = headers(&[("accept", "application/json"), ("accept", "text/*")]);
+        assert!(accepts(&split, "text/event-stream"), "two Accept lines");
+    }
+
+    fn call(arguments: Value) -> Value {
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "tool", "arguments": arguments,
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": {}}}})
+    }
+
+    /// The outcome of `request_metadata` for `message` with the standard headers plus `extra`:
+    /// "ok" or the error code and message.
+    fn check(message: &Value, name: Option<&str>, extra: &[(&str, &str)]) -> String {
+        let method = message["method"].as_str().unwrap();
+        let mut pairs = vec![
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", method),
+        ];
+        if let Some(name) = name {
+            pairs.push(("mcp-name", name));
+        }
+        pairs.extend_from_slice(extra);
+        let mirrored = [MirroredArgument {
+            argument: "region".into(),
+            header: "Region".into(),
+        }];
+        match request_metadata(&headers(&pairs), message, &mirrored) {
+            Ok(()) => "ok".to_owned(),
+            Err((code, _, message)) => format!("{code} {message}"),
+        }
+    }
+
+    #[test]
+    fn mcp_name_ignores_surrounding_whitespace_and_routes_tasks_by_task_id() {
+        let plain = call(json!({}));
+        assert_eq!(check(&plain, Some("  tool\t"), &[]), "ok");
+        assert_eq!(
+            check(&plain, Some("other"), &[]),
+            "-32020 Header mismatch: Mcp-Name header value 'other' does not match body value 'tool'"
+        );
+        let get = json!({"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"taskId": "tsk-1",
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": {}}}});
+        assert_eq!(check(&get, Some("tsk-1"), &[]), "ok");
+        assert_eq!(
+            check(&get, None, &[]),
+            "-32020 Header mismatch: the Mcp-Name header is missing"
+        );
+        assert_eq!(
+            check(&get, Some("tsk-2"), &[]),
+            "-32020 Header mismatch: Mcp-Name header value 'tsk-2' does not match body value 'tsk-1'"
+        );
+    }
+
+    #[test]
+    fn mirrored_arguments_must_match_their_mcp_param_headers() {
+        let hello = call(json!({"region": "Hello"}));
+        let with = |value: &str| check(&hello, Some("tool"), &[("mcp-param-region", value)]);
+        assert_eq!(with("Hello"), "ok");
+        assert_eq!(with("=?base64?SGVsbG8=?="), "ok", "Base64 decoded");
+        assert!(
+            with("=?base64?SGVsbG8?=").starts_with("-32020 "),
+            "bad padding"
+        );
+        assert!(
+            with("=?base64?SGVs!!!bG8=?=").starts_with("-32020 "),
+            "not Base64"
+        );
+        assert!(with("Goodbye").starts_with("-32020 "), "another value");
+        assert_eq!(
+            check(&hello, Some("tool"), &[]),
+            "-32020 Header mismatch: the Mcp-Param-Region header is missing (argument `region` is in the body)"
+        );
+        // Without the sentinel's both ends, a value is literal.
+        let literal = call(json!({"region": "=?base64?SGVsbG8="}));
+        let header = [("mcp-param-region", "=?base64?SGVsbG8=")];
+        assert_eq!(check(&literal, Some("tool"), &header), "ok");
+        // Null or absent: no header expected.
+        assert_eq!(
+            check(&call(json!({"region": null})), Some("tool"), &[]),
+            "ok"
+        );
+        assert_eq!(check(&call(json!({})), Some("tool"), &[]), "ok");
+    }
+
+    #[test]
+    fn mirrored_arguments_come_from_x_mcp_header_annotations() {
+        let tool = json!({"name": "t", "inputSchema": {"type": "object", "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"}, "query": {"type": "string"}}}});
+        assert_eq!(
+            super::mirrored_arguments(&tool),
+            [MirroredArgument {
+                argument: "region".into(),
+                header: "Region".into()
+            }]
+        );
+        assert!(super::mirrored_arguments(&json!({"name": "bare"})).is_empty());
+    }
 }

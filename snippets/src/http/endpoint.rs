@@ -190,7 +190,8 @@ impl Endpoint {
         bytes: &Bytes,
     ) -> Reply {
         let id = message.get("id").cloned();
-        if let Err((code, rule, problem)) = checks::request_metadata(headers, &message) {
+        let mirrored = self.mirrored_arguments(&message);
+        if let Err((code, rule, problem)) = checks::request_metadata(headers, &message, &mirrored) {
             self.core
                 .transcript
                 .record(crate::transcript::Direction::In, message.clone());
@@ -241,6 +242,22 @@ impl Endpoint {
             guard,
         };
         stream.into_response(checks::modern_status, &[]).await
+    }
+
+    /// The arguments the tool a `tools/call` names mirrors into headers (none for other
+    /// messages and unknown tools).
+    fn mirrored_arguments(&self, message: &Value) -> Vec<checks::MirroredArgument> {
+        if message.get("method").and_then(Value::as_str) != Some("tools/call") {
+            return Vec::new();
+        }
+        let Some(name) = message.pointer("/params/name").and_then(Value::as_str) else {
+            return Vec::new();
+        };
+        crate::server::session::tool_definitions(&self.core, crate::revision::Revision::V2026_07_28)
+            .iter()
+            .find(|tool| tool["name"] == name)
+            .map(checks::mirrored_arguments)
+            .unwrap_or_default()
     }
 
     /// A 2026-07-28 notification. The only one a client sends is `notifications/cancelled`,

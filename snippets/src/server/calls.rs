@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::session::{CAPABILITIES_KEY, InFlight, Session, TASKS_EXTENSION, stamp};
+use super::session::{CAPABILITIES_KEY, InFlight, Session, stamp};
 use super::tools;
 use crate::jsonrpc::{self, id_key};
 use crate::revision::Revision;
@@ -148,10 +148,7 @@ impl Session {
         }
         let wants_task = match revision {
             Revision::V2025_11_25 => params.get("task").is_some(),
-            Revision::V2026_07_28 => client_capabilities
-                .pointer("/extensions")
-                .and_then(|e| e.get(TASKS_EXTENSION))
-                .is_some(),
+            Revision::V2026_07_28 => super::tasks::declares_extension(&params),
         };
         let task = wants_task && tool.supports_tasks();
         if wants_task && !task && revision == Revision::V2025_11_25 {
@@ -172,9 +169,9 @@ impl Session {
                     format!("progress token {token_key} is already used by an active request"),
                 );
             }
-            if task {
-                state.task_requests.insert(key.clone());
-            } else {
+            // A task's request is answered at once (`tasks::create` records it); its work is
+            // cancelled with `tasks/cancel`, so it is not in flight.
+            if !task {
                 let entry = InFlight {
                     token: token.clone(),
                     progress_token: token_key,

@@ -278,10 +278,7 @@ impl Session {
                 Ok(cacheable(result, Revision::V2026_07_28))
             }
             ("tools/list", _) => {
-                let mut tools = tools::definitions();
-                if super::fixtures::enabled(&self.core) {
-                    tools.extend(super::fixtures::tool_definitions(revision));
-                }
+                let tools = tool_definitions(&self.core, revision);
                 Ok(cacheable(json!({"tools": tools}), revision))
             }
             ("tools/call", _)
@@ -336,6 +333,18 @@ impl Session {
         };
         self.send(message);
     }
+}
+
+/// The `tools/list` entries `core` serves under `revision`. With the conformance fixtures, they
+/// come first: the suite calls the first tool listed with no arguments, which the fixed tool
+/// contract's `echo` would refuse.
+pub fn tool_definitions(core: &Core, revision: Revision) -> Vec<Value> {
+    let mut tools = Vec::new();
+    if super::fixtures::enabled(core) {
+        tools.extend(super::fixtures::tool_definitions(revision));
+    }
+    tools.extend(tools::definitions());
+    tools
 }
 
 /// Adds `resultType: "complete"` to a 2026-07-28 result that does not name its type.

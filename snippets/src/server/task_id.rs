@@ -1,6 +1,6 @@
 //! Task ids: receiver-generated strings that must not be mistaken for request ids. A task's
 //! number (1, 2, … in creation order) goes through a fixed 32-bit permutation and is shown as
-//! `tsk-` and eight hex digits (`tsk-1b9e4c07`), so ids are the same on every run yet share no
+//! `tsk-` and eight hex digits (task 1 is `tsk-a0565851`), so ids are the same on every run yet share no
 //! digits with the request ids of a simple flow. The permutation is invertible, so a task id
 //! maps back to its number without a second table.
 
@@ -68,8 +68,10 @@ mod tests {
         }
         let distinct: std::collections::HashSet<&String> = ids.iter().collect();
         assert_eq!(distinct.len(), ids.len());
-        // Stable across runs and builds: the book's transcripts show these.
-        assert_eq!(encode(1), encode(1));
+        // Stable across runs and builds: the book's transcripts show these (book/tasks.md).
+        assert_eq!(encode(1), "tsk-a0565851");
+        assert_eq!(encode(2), "tsk-c33d9190");
+        assert_eq!(decode(&encode(u32::MAX)), Some(u32::MAX));
         assert_eq!(decode("task-1"), None);
         assert_eq!(decode("tsk-1"), None);
         assert_eq!(decode("tsk-zzzzzzzz"), None);

@@ -175,15 +175,18 @@ pub async fn tasks_2025_lifecycle(connect: Connect) {
 pub async fn tasks_2026_extension(connect: Connect) {
     let mut conn = ready(connect, Revision::V2026_07_28).await;
     let capabilities = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
-    let params = json!({"name": "slow", "arguments": {"steps": 2, "step_ms": 20},
-        "_meta": {"io.modelcontextprotocol/clientCapabilities": capabilities}});
+    let declared = |mut params: Value| {
+        params["_meta"] = json!({"io.modelcontextprotocol/clientCapabilities": capabilities});
+        params
+    };
+    let params = declared(json!({"name": "slow", "arguments": {"steps": 2, "step_ms": 20}}));
     let created = conn.request(json!(1), "tools/call", params).await;
     assert_eq!(created["result"]["resultType"], "task", "{created}");
+    assert!(created["result"].get("task").is_none(), "flat: {created}");
     let task_id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let get = declared(json!({"taskId": task_id}));
     loop {
-        let status = conn
-            .request(json!(2), "tasks/get", json!({"taskId": task_id}))
-            .await;
+        let status = conn.request(json!(2), "tasks/get", get.clone()).await;
         if status["result"]["status"] == "completed" {
             assert_eq!(
                 status["result"]["result"]["content"][0]["text"],
@@ -194,9 +197,7 @@ pub async fn tasks_2026_extension(connect: Connect) {
         assert_eq!(status["result"]["status"], "working");
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    let ack = conn
-        .request(json!(3), "tasks/cancel", json!({"taskId": task_id}))
-        .await;
+    let ack = conn.request(json!(3), "tasks/cancel", get.clone()).await;
     assert_eq!(
         ack["result"],
         json!({"resultType": "complete"}),
@@ -206,6 +207,21 @@ pub async fn tasks_2026_extension(connect: Connect) {
         code(&conn.request(json!(4), "tasks/list", json!({})).await),
         -32601,
         "no tasks/list in the extension"
+    );
+    assert_eq!(
+        code(
+            &conn
+                .request(json!(5), "tasks/get", json!({"taskId": task_id}))
+                .await
+        ),
+        -32021,
+        "tasks/get from a request that does not declare the extension"
+    );
+    let unknown = declared(json!({"taskId": "tsk-00000000"}));
+    assert_eq!(
+        code(&conn.request(json!(6), "tasks/cancel", unknown).await),
+        -32602,
+        "-32602 only for an unknown task"
     );
 }
 
