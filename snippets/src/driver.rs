@@ -187,7 +187,7 @@ impl Driver {
                     ),
                 },
             };
-            if is_response(&message) && message.get("id") == Some(id) {
+            if crate::jsonrpc::is_response_to(&message, id) {
                 break message;
             }
             skipped.push(message);
@@ -308,7 +308,7 @@ impl Driver {
         self.send_request(id.clone(), method, params, None).await;
         let response = loop {
             match self.try_recv(RECV_TIMEOUT).await {
-                Some(message) if is_response(&message) && message.get("id") == Some(id) => {
+                Some(message) if crate::jsonrpc::is_response_to(&message, id) => {
                     break message;
                 }
                 Some(other) => self.backlog.push_back(other),
@@ -347,10 +347,4 @@ fn request_meta(revision: Revision) -> serde_json::Map<String, Value> {
         Value::Object(map) => map,
         _ => unreachable!("a json! object literal"),
     }
-}
-
-/// Whether a message is a JSON-RPC response (result or error) rather than a request/notification.
-fn is_response(message: &Value) -> bool {
-    message.get("method").is_none()
-        && (message.get("result").is_some() || message.get("error").is_some())
 }

@@ -143,6 +143,18 @@ fn invalid(id: Value, reason: &str, null_id: bool) -> Incoming {
     }
 }
 
+/// Whether `message` is a response (a result or an error, and no `method`).
+pub fn is_response(message: &Value) -> bool {
+    message.get("method").is_none()
+        && (message.get("result").is_some() || message.get("error").is_some())
+}
+
+/// Whether `message` is the response to the request with id `id`: matched by id alone, and
+/// exactly (`"4"` and `4` are different ids).
+pub fn is_response_to(message: &Value, id: &Value) -> bool {
+    is_response(message) && message.get("id") == Some(id)
+}
+
 /// A success response.
 pub fn result(id: Value, result: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": result})

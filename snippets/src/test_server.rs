@@ -99,7 +99,7 @@ impl TestServer {
 
     /// A raw JSON-RPC client on a fresh connection, for anti-pattern demos.
     pub fn connect_raw(&self) -> RawClient {
-        RawClient::new(self.connect_transport(), self.revision)
+        RawClient::over(self.connect_transport(), self.revision)
     }
 
     /// Opens a gate: `wait_gate` calls on it finish, later ones pass at once.

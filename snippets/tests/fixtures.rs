@@ -13,7 +13,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{Conn, code, in_process_core, text};
+use common::{Conn, code, text};
 use mcp_testserver::Revision;
 use mcp_testserver::server::Core;
 use serde_json::{Value, json};
@@ -22,7 +22,7 @@ const CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 const SUBSCRIPTION: &str = "io.modelcontextprotocol/subscriptionId";
 
 fn connect() -> Conn {
-    in_process_core(
+    Conn::serve(
         Arc::new(Core::with_conformance_fixtures()),
         Revision::V2026_07_28,
     )
@@ -181,7 +181,7 @@ async fn mrtr_asks_only_for_declared_capabilities_and_checks_input_responses() {
 
 /// Everything that arrives within `wait` (tokio time: free under the paused clock).
 async fn drain(conn: &mut Conn, wait: Duration) -> Vec<Value> {
-    let mut messages = std::mem::take(&mut conn.backlog);
+    let mut messages = conn.take_backlog();
     while let Some(message) = conn.try_recv(wait).await {
         messages.push(message);
     }
@@ -240,7 +240,7 @@ async fn listen_needs_a_filter_and_2026_07_28() {
         .request(json!(1), "subscriptions/listen", json!({}))
         .await;
     assert_eq!(code(&response), -32602, "{response}");
-    let mut legacy = in_process_core(
+    let mut legacy = Conn::serve(
         Arc::new(Core::with_conformance_fixtures()),
         Revision::V2025_11_25,
     );

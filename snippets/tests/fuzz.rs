@@ -3,12 +3,10 @@
 //! each line a sentinel request proves the server is still serving and bounds what the line
 //! produced.
 
-mod common;
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use common::Conn;
+use mcp_testserver::RawClient as Conn;
 use mcp_testserver::Revision;
 use serde_json::{Value, json};
 
@@ -172,7 +170,7 @@ async fn fuzz(mut conn: Conn, seed: u64, lines: usize) {
             answer.get("result").is_some() || answer.get("error").is_some(),
             "sentinel: {answer}"
         );
-        let produced: Vec<Value> = std::mem::take(&mut conn.backlog);
+        let produced: Vec<Value> = conn.take_backlog();
         let shown = String::from_utf8_lossy(&bytes);
         assert!(
             produced.iter().all(well_formed),
@@ -211,7 +209,7 @@ async fn random_and_mutated_lines_in_process() {
         eprintln!("{info}");
     }));
     for seed in [1, 0x5eed, 0xdead_beef] {
-        let conn = common::in_process(Revision::V2025_11_25);
+        let conn = mcp_testserver::TestServer::start_with(Revision::V2025_11_25).connect_raw();
         tokio::time::timeout(Duration::from_secs(3600), fuzz(conn, seed, 1500))
             .await
             .expect("no hang");
@@ -221,7 +219,11 @@ async fn random_and_mutated_lines_in_process() {
 
 #[tokio::test]
 async fn random_and_mutated_lines_over_stdio() {
-    let conn = common::stdio(Revision::V2025_11_25);
+    let conn = Conn::spawn(
+        env!("CARGO_BIN_EXE_mcp-testserver"),
+        &[],
+        Revision::V2025_11_25,
+    );
     tokio::time::timeout(Duration::from_secs(120), fuzz(conn, 42, 400))
         .await
         .expect("no hang");

@@ -2,7 +2,14 @@
 //! The same scenarios run in-process in `protocol.rs`.
 
 mod common;
+#[path = "common/rules/mod.rs"]
+mod rules;
 
-use common::stdio;
+use common::Conn;
+use mcp_testserver::Revision;
+
+fn stdio(revision: Revision) -> Conn {
+    Conn::spawn(env!("CARGO_BIN_EXE_mcp-testserver"), &[], revision)
+}
 
 every_rule_test!(stdio, #[tokio::test]);

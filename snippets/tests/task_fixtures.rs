@@ -11,7 +11,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{Conn, code, in_process_core, text};
+use common::{Conn, code, text};
 use mcp_testserver::Revision;
 use mcp_testserver::server::Core;
 use serde_json::{Value, json};
@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 const CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 
 fn connect() -> Conn {
-    in_process_core(
+    Conn::serve(
         Arc::new(Core::with_conformance_fixtures()),
         Revision::V2026_07_28,
     )

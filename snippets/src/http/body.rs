@@ -14,7 +14,7 @@ use hyper::{Response, StatusCode, header};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::jsonrpc::id_key;
+use crate::jsonrpc::{self, id_key};
 
 /// Every response body this endpoint sends.
 pub type HttpBody = BoxBody<Bytes, Infallible>;
@@ -71,8 +71,7 @@ pub struct ResponseStream {
 
 /// Whether `message` is the response (result or error) to the request with `request_key`.
 pub fn is_response_to(message: &Value, request_key: &str) -> bool {
-    message.get("method").is_none()
-        && (message.get("result").is_some() || message.get("error").is_some())
+    jsonrpc::is_response(message)
         && message
             .get("id")
             .is_some_and(|id| id_key(id) == request_key)

@@ -130,7 +130,7 @@ async fn write_loop<W: AsyncWrite + Unpin>(
     let _ = writer.shutdown().await;
 }
 
-/// Records an incoming message and returns it (a small helper for the session).
+/// Records an incoming message in the core's transcript.
 fn record_in(core: &Core, message: serde_json::Value) {
     core.transcript.record(Direction::In, message);
 }

@@ -11,7 +11,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, RoleClient};
 use serde_json::{Value, json};
 
-use crate::common::rmcp::{
+use crate::rmcp_support::{
     ProgressRecorder, answered, assert_no_violations, call, call_request, received, serve_as, text,
 };
 use crate::{start, within};

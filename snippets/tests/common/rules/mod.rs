@@ -11,7 +11,7 @@ use std::time::Duration;
 use mcp_testserver::Revision;
 use serde_json::Value;
 
-use super::Conn;
+use crate::common::Conn;
 
 // Each test binary uses its own subset.
 #[allow(unused_imports)]
@@ -29,7 +29,13 @@ const QUIET: Duration = Duration::from_millis(300);
 
 async fn ready(connect: Connect, revision: Revision) -> Conn {
     let mut conn = connect(revision);
-    conn.initialize().await;
+    let initialized = conn.initialize().await;
+    if revision == Revision::V2025_11_25 {
+        assert_eq!(
+            initialized["protocolVersion"], "2025-11-25",
+            "{initialized}"
+        );
+    }
     conn
 }
 
