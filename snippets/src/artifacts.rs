@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 
+use crate::render::RenderTranscript;
 use crate::revision::Revision;
 use crate::transcript::Transcript;
 use crate::violations::ViolationLog;

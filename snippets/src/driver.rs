@@ -20,6 +20,7 @@ use tokio::io::{
 use tokio::task::JoinHandle;
 
 use crate::artifacts::{Registration, register};
+use crate::render::RenderTranscript;
 use crate::revision::{Revision, current_revision};
 use crate::transcript::{Direction, Side, Transcript};
 use crate::violations::{Violation, ViolationLog};

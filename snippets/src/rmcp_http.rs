@@ -13,8 +13,9 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 
-use super::HttpServer;
+use crate::http_server::HttpServer;
 use crate::revision::Revision;
+use crate::rmcp_revision::RmcpRevision;
 
 impl HttpServer {
     /// Connects rmcp's Streamable HTTP client to this endpoint with rmcp's defaults for the

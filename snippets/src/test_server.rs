@@ -12,6 +12,7 @@ use tokio::io::DuplexStream;
 use crate::artifacts::{Registration, register};
 use crate::raw_client::RawClient;
 use crate::revision::{Revision, current_revision};
+use crate::rmcp_revision::RmcpRevision;
 use crate::server::{Core, serve_connection};
 use crate::transcript::Transcript;
 use crate::violations::Violation;

@@ -132,7 +132,7 @@ fn check_each_call_ended_once(server: &TestServer, cancelled: usize) {
     }
     let mut calls: HashMap<String, Seen> = HashMap::new();
     for wire in server.transcript().messages() {
-        let message = &wire.message;
+        let message = &wire.value();
         match (
             wire.direction,
             message.get("method").and_then(Value::as_str),

@@ -201,11 +201,11 @@ fn check_exactly_once(http: &HttpServer, round: usize) {
     );
     let mut responses: HashMap<String, usize> = HashMap::new();
     for wire in http.transcript().messages() {
-        let in_round = wire.message["id"]
+        let in_round = wire.value()["id"]
             .as_str()
             .is_some_and(|id| id.starts_with(&prefix[1..]));
-        if in_round && wire.direction == Direction::Out && wire.message.get("method").is_none() {
-            *responses.entry(wire.message["id"].to_string()).or_default() += 1;
+        if in_round && wire.direction == Direction::Out && wire.value().get("method").is_none() {
+            *responses.entry(wire.value()["id"].to_string()).or_default() += 1;
         }
     }
     let doubled: Vec<_> = responses.iter().filter(|(_, count)| **count > 1).collect();

@@ -2,8 +2,6 @@
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use rmcp::model::ProtocolVersion;
-
 /// A live revision of the MCP specification.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Revision {
@@ -38,14 +36,6 @@ impl Revision {
             .into_iter()
             .find(|revision| revision.as_str() == text)
     }
-
-    /// rmcp's name for the revision.
-    pub fn protocol_version(self) -> ProtocolVersion {
-        match self {
-            Revision::V2025_11_25 => ProtocolVersion::V_2025_11_25,
-            Revision::V2026_07_28 => ProtocolVersion::V_2026_07_28,
-        }
-    }
 }
 
 impl std::fmt::Display for Revision {
@@ -60,20 +50,6 @@ impl std::str::FromStr for Revision {
     fn from_str(text: &str) -> Result<Revision, String> {
         Revision::parse(text)
             .ok_or_else(|| format!("unknown revision `{text}` (expected 2025-11-25 or 2026-07-28)"))
-    }
-}
-
-impl From<Revision> for ProtocolVersion {
-    fn from(revision: Revision) -> ProtocolVersion {
-        revision.protocol_version()
-    }
-}
-
-impl TryFrom<&ProtocolVersion> for Revision {
-    type Error = String;
-
-    fn try_from(version: &ProtocolVersion) -> Result<Revision, String> {
-        version.as_str().parse()
     }
 }
 

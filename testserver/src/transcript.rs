@@ -1,6 +1,7 @@
 //! The wire transcript: every JSON-RPC message seen on one connection, in order, in both
 //! directions. A `Transcript` is a cheap shared handle; the server (or the `Driver`) records into
-//! it while a snippet reads it. Rendering lives in `render` (compact text) and `svg` (diagram).
+//! it while a snippet reads it. Plain data: rendering it (compact text, sequence diagrams) is
+//! the harness's business, which depends on this module and never the reverse.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -28,17 +29,97 @@ pub enum Side {
     Client,
 }
 
-/// One message on the wire. Lines that were not JSON are kept as a JSON string holding the raw
-/// text (possibly shortened), so a transcript always holds every line.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One entry of a transcript, in the order the owner saw it. Serialised as
+/// `{"direction": "in"|"out", "message": ...}`, where `message` is the JSON-RPC message, a JSON
+/// string for a line that was not JSON, or an object without `jsonrpc` for a transport event or
+/// the dropped-entries marker (the JSON the `transcript` tool and `interop/` read).
+#[derive(Clone, Debug, PartialEq)]
 pub struct WireMessage {
-    /// Which way the message went, seen from the owner.
+    /// Which way it went, seen from the owner.
     pub direction: Direction,
-    /// The message as parsed JSON, or a JSON string holding an unparseable line.
-    pub message: Value,
+    /// What it was.
+    pub entry: Entry,
+}
+
+/// What a transcript entry records.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entry {
+    /// A JSON value read or sent as one message (a JSON-RPC message, or JSON that is not one).
+    Message(Value),
+    /// A line that was not JSON (possibly shortened), so a transcript holds every line.
+    Unparseable(String),
+    /// Something the transport did that is no message but matters to a reader.
+    Transport(TransportEvent),
+    /// Stands for the `dropped` earlier entries a bounded transcript no longer keeps.
+    Dropped { dropped: u64, limit: usize },
+}
+
+/// A transport event: so far, a Streamable HTTP client closing a request's response stream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TransportEvent {
+    /// The request whose response stream was closed.
+    pub request_id: Value,
+    /// Whether closing it cancels the request (2026-07-28) or only loses the stream (2025-11-25).
+    pub cancels: bool,
+}
+
+impl TransportEvent {
+    /// The value of the `transport` key.
+    pub const TRANSPORT: &str = "http";
+    /// The value of the `event` key.
+    pub const DISCONNECT: &str = "disconnect";
+}
+
+impl Entry {
+    /// The JSON form (the `message` of a serialised entry).
+    pub fn to_json(&self) -> Value {
+        match self {
+            Entry::Message(message) => message.clone(),
+            Entry::Unparseable(line) => Value::String(line.clone()),
+            Entry::Transport(event) => {
+                let detail = if event.cancels {
+                    "the client closed the response stream: the request is cancelled"
+                } else {
+                    "the client closed the response stream: not a cancel under 2025-11-25; the request runs on"
+                };
+                json!({"transport": TransportEvent::TRANSPORT, "event": TransportEvent::DISCONNECT,
+                       "requestId": event.request_id, "cancels": event.cancels, "detail": detail})
+            }
+            Entry::Dropped { dropped, limit } => json!({
+                "transcript": "dropped",
+                "dropped": dropped,
+                "limit": limit,
+                "detail": format!("{dropped} earlier messages dropped: the transcript keeps the last {limit}"),
+            }),
+        }
+    }
+
+    /// The message, when the entry is one.
+    pub fn message(&self) -> Option<&Value> {
+        match self {
+            Entry::Message(message) => Some(message),
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for WireMessage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut entry = serializer.serialize_struct("WireMessage", 2)?;
+        entry.serialize_field("direction", &self.direction)?;
+        entry.serialize_field("message", &self.entry.to_json())?;
+        entry.end()
+    }
 }
 
 impl WireMessage {
+    /// The entry's JSON form (see [`Entry::to_json`]); `null`-safe to index, e.g.
+    /// `wire.value()["method"]`.
+    pub fn value(&self) -> Value {
+        self.entry.to_json()
+    }
+
     /// Whether this message went from the client to the server, given who recorded it.
     pub fn is_client_to_server(&self, side: Side) -> bool {
         matches!(
@@ -99,8 +180,13 @@ impl Transcript {
 
     /// Appends one message (dropping the oldest when a limit is set and reached).
     pub fn record(&self, direction: Direction, message: Value) {
+        self.record_entry(direction, Entry::Message(message));
+    }
+
+    /// Appends one entry of any kind.
+    pub fn record_entry(&self, direction: Direction, entry: Entry) {
         let mut log = self.lock();
-        log.messages.push_back(WireMessage { direction, message });
+        log.messages.push_back(WireMessage { direction, entry });
         log.trim();
     }
 
@@ -109,15 +195,16 @@ impl Transcript {
         self.side
     }
 
-    /// A snapshot of the messages so far, in order. When earlier messages were dropped (see
-    /// [`Transcript::set_limit`]), the first entry is a marker saying how many: an `In` entry
-    /// whose message is `{"transcript": "dropped", "dropped": N, "limit": L, "detail": ...}`, an
-    /// object without `jsonrpc`, like the transport events.
+    /// A snapshot of the entries so far, in order. When earlier ones were dropped (see
+    /// [`Transcript::set_limit`]), the first is an `In` [`Entry::Dropped`] saying how many.
     pub fn messages(&self) -> Vec<WireMessage> {
         let log = self.lock();
         let marker = (log.dropped > 0).then(|| WireMessage {
             direction: Direction::In,
-            message: dropped_marker(log.dropped, log.limit.unwrap_or(0)),
+            entry: Entry::Dropped {
+                dropped: log.dropped,
+                limit: log.limit.unwrap_or(0),
+            },
         });
         marker
             .into_iter()
@@ -140,29 +227,8 @@ impl Transcript {
         serde_json::to_value(self.messages()).expect("wire messages serialize")
     }
 
-    /// One stable, compact line per message, fit to print in a book, e.g.
-    /// `→ req 2 tools/call slow {"step_ms":100,"steps":3} _meta.progressToken=1`.
-    pub fn render(&self) -> String {
-        crate::render::render_messages(&self.messages(), self.side)
-    }
-
-    /// A sequence diagram of the transcript as a self-contained SVG document.
-    pub fn to_svg(&self) -> String {
-        crate::svg::sequence_diagram(&self.messages(), self.side)
-    }
-
     fn lock(&self) -> std::sync::MutexGuard<'_, Log> {
         // A panic while holding the lock cannot leave the log half-written.
         self.log.lock().unwrap_or_else(|poison| poison.into_inner())
     }
-}
-
-/// The marker standing for `dropped` messages no longer kept.
-fn dropped_marker(dropped: u64, limit: usize) -> Value {
-    json!({
-        "transcript": "dropped",
-        "dropped": dropped,
-        "limit": limit,
-        "detail": format!("{dropped} earlier messages dropped: the transcript keeps the last {limit}"),
-    })
 }

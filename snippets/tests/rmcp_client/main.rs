@@ -16,7 +16,7 @@ mod timeouts;
 
 use std::time::Duration;
 
-use mcp_testserver::TestServer;
+use mcp_testserver::{RmcpRevision, TestServer};
 use rmcp::RoleClient;
 use rmcp::service::RunningService;
 use serde_json::Value;

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use mcp_testserver::server::DEFAULT_HISTORY_LIMIT;
+use mcp_testserver_core::server::DEFAULT_HISTORY_LIMIT;
 
 const USAGE: &str = "\
 mcp-testserver: a spec-strict MCP test server
@@ -49,12 +49,12 @@ fn main() -> ExitCode {
         }
     };
     let result = match options.http_address {
-        Some(address) => runtime.block_on(mcp_testserver::http::serve_address(
+        Some(address) => runtime.block_on(mcp_testserver_core::http::serve_address(
             address,
             options.conformance,
             options.history_limit,
         )),
-        None => runtime.block_on(mcp_testserver::serve_stdio(options.history_limit)),
+        None => runtime.block_on(mcp_testserver_core::serve_stdio(options.history_limit)),
     };
     // Handlers that ignore cancellation must not keep the process alive after stdin closed.
     runtime.shutdown_timeout(Duration::from_millis(100));

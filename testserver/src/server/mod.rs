@@ -5,7 +5,7 @@
 
 mod ask;
 mod calls;
-mod fixtures;
+mod conformance;
 mod handlers;
 mod lines;
 mod negotiation;
@@ -50,7 +50,7 @@ pub struct Core {
     /// Whether the conformance suite's fixtures (`test_*` tools, resources, prompts) are served.
     conformance_fixtures: bool,
     /// Open `subscriptions/listen` streams (fixtures only).
-    listeners: fixtures::listen::Listeners,
+    listeners: conformance::listen::Listeners,
 }
 
 impl Default for Core {
@@ -77,7 +77,7 @@ impl Core {
         self.handlers.set_log_limit(limit);
     }
 
-    /// A core that also serves the official conformance suite's fixtures (see `fixtures`).
+    /// A core that also serves the official conformance suite's fixtures (see `conformance`).
     pub fn with_conformance_fixtures() -> Core {
         Core {
             conformance_fixtures: true,

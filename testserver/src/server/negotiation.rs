@@ -6,7 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use super::session::{CAPABILITIES_KEY, Era, Session, TASKS_EXTENSION, VERSION_KEY};
-use super::{SERVER_NAME, fixtures};
+use super::{SERVER_NAME, conformance};
 use crate::jsonrpc;
 use crate::revision::Revision;
 use crate::violations::rules;
@@ -108,7 +108,7 @@ impl Session {
             "tools": {},
             "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
         });
-        fixtures::extend_capabilities(&self.core, &mut capabilities, Revision::V2025_11_25);
+        conformance::extend_capabilities(&self.core, &mut capabilities, Revision::V2025_11_25);
         Ok(json!({
             "protocolVersion": Revision::V2025_11_25.as_str(),
             "capabilities": capabilities,

@@ -10,11 +10,12 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
+use super::conformance::Dispatch;
 use super::negotiation::discover_result;
 use super::{Core, record_in, tools};
 use crate::jsonrpc::{self, Incoming, id_key};
 use crate::revision::Revision;
-use crate::transcript::Direction;
+use crate::transcript::{Direction, Entry};
 use crate::violations::rules;
 
 /// The `_meta` key carrying a 2026-07-28 request's protocol version.
@@ -167,10 +168,10 @@ impl Session {
 
     /// Handles a line longer than the limit.
     pub fn handle_oversized(&self, length: usize) {
-        record_in(
-            &self.core,
-            Value::String(format!("<{length} bytes, over the line limit>")),
-        );
+        let shown = format!("<{length} bytes, over the line limit>");
+        self.core
+            .transcript
+            .record_entry(Direction::In, Entry::Unparseable(shown));
         self.core.violations.record(
             rules::PARSE_ERROR,
             format!("a {length}-byte line exceeds the limit"),
@@ -197,7 +198,9 @@ impl Session {
             Err(error) => {
                 let text = String::from_utf8_lossy(bytes);
                 let shown: String = text.chars().take(200).collect();
-                record_in(&self.core, Value::String(shown));
+                self.core
+                    .transcript
+                    .record_entry(Direction::In, Entry::Unparseable(shown));
                 self.core
                     .violations
                     .record(rules::PARSE_ERROR, format!("unparseable line: {error}"));
@@ -268,44 +271,38 @@ impl Session {
                 );
             }
         }
+        // The conformance suite's fixtures (only with `--conformance`): one dispatch point.
+        match super::conformance::dispatch(self, id, key, method, revision, params) {
+            Dispatch::Handled => {}
+            Dispatch::NotAFixture { id, key, params } => {
+                self.route(id, key, method, revision, params)
+            }
+        }
+    }
+
+    /// Routes a request the conformance fixtures do not handle.
+    fn route(
+        self: &Arc<Self>,
+        id: Value,
+        key: String,
+        method: &str,
+        revision: Revision,
+        params: Map<String, Value>,
+    ) {
         let answer = match (method, revision) {
             ("initialize", _) => self.initialize(&key, &params),
             ("ping", Revision::V2025_11_25) => Ok(json!({})),
             ("server/discover", _) => {
                 let mut result = discover_result();
                 let capabilities = &mut result["capabilities"];
-                super::fixtures::extend_capabilities(&self.core, capabilities, revision);
+                super::conformance::extend_capabilities(&self.core, capabilities, revision);
                 Ok(cacheable(result, Revision::V2026_07_28))
             }
             ("tools/list", _) => {
                 let tools = tool_definitions(&self.core, revision);
                 Ok(cacheable(json!({"tools": tools}), revision))
             }
-            ("tools/call", _)
-                if super::fixtures::is_fixture_call(&self.core, &params, revision) =>
-            {
-                return super::fixtures::call_tool(self, id, key, revision, params);
-            }
             ("tools/call", _) => return self.call_tool(id, key, revision, params),
-            (method, _) if super::fixtures::handles(&self.core, method, revision) => {
-                let answer = super::fixtures::handle(self, &key, method, revision, &params);
-                let cached = matches!(
-                    method,
-                    "resources/list"
-                        | "resources/templates/list"
-                        | "resources/read"
-                        | "prompts/list"
-                );
-                match answer {
-                    Ok(result) if cached => Ok(cacheable(result, revision)),
-                    other => other,
-                }
-            }
-            ("subscriptions/listen", Revision::V2026_07_28)
-                if super::fixtures::enabled(&self.core) =>
-            {
-                return super::fixtures::listen::listen(self, id, key, &params);
-            }
             ("tasks/get" | "tasks/cancel", _)
             | ("tasks/result" | "tasks/list", Revision::V2025_11_25)
             | ("tasks/update", Revision::V2026_07_28) => {
@@ -340,8 +337,8 @@ impl Session {
 /// contract's `echo` would refuse.
 pub fn tool_definitions(core: &Core, revision: Revision) -> Vec<Value> {
     let mut tools = Vec::new();
-    if super::fixtures::enabled(core) {
-        tools.extend(super::fixtures::tool_definitions(revision));
+    if super::conformance::enabled(core) {
+        tools.extend(super::conformance::tool_definitions(revision));
     }
     tools.extend(tools::definitions());
     tools
@@ -361,7 +358,7 @@ pub fn stamp(mut result: Value, revision: Revision) -> Value {
 
 /// 2026-07-28 cacheable results carry a cache hint; this server's answers are never to be
 /// reused (`ttlMs: 0`), so every call shows on the wire.
-fn cacheable(mut result: Value, revision: Revision) -> Value {
+pub(super) fn cacheable(mut result: Value, revision: Revision) -> Value {
     if revision == Revision::V2026_07_28 {
         result["ttlMs"] = json!(0);
         result["cacheScope"] = json!("private");

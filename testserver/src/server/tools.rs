@@ -314,7 +314,7 @@ fn transcript_text(call: &Call) -> String {
         .messages()
         .into_iter()
         .map(|wire| {
-            let mut message = wire.message;
+            let mut message = wire.value();
             let is_reply = wire.direction == Direction::Out
                 && message.get("result").is_some()
                 && message
