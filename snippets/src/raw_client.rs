@@ -284,12 +284,33 @@ impl RawClient {
     }
 
     async fn read(&mut self, wait: Duration) -> Option<Value> {
+        match self.read_line(wait).await? {
+            Ok(message) => Some(message),
+            Err(line) => panic!("RawClient: the peer sent a line that is not JSON: {line}"),
+        }
+    }
+
+    /// The next line from the peer, parsed (`Err`: the line, without its newline, when it is
+    /// not JSON), or `None` after `wait` or at end of file. For a caller with its own policy
+    /// for bad lines (`Driver` records them); ignores the backlog.
+    pub(crate) async fn read_line(&mut self, wait: Duration) -> Option<Result<Value, String>> {
         let mut line = String::new();
         match tokio::time::timeout(wait, self.reader.read_line(&mut line)).await {
-            Ok(Ok(read)) if read > 0 => Some(serde_json::from_str(&line).unwrap_or_else(|error| {
-                panic!("RawClient: the server sent a line that is not JSON ({error}): {line}")
-            })),
+            Ok(Ok(read)) if read > 0 => {
+                let line = line.trim_end_matches(['\r', '\n']);
+                Some(serde_json::from_str(line).map_err(|_| line.to_owned()))
+            }
             _ => None,
         }
+    }
+
+    /// Writes one message as one line; an error when the peer is gone (no panic), for a caller
+    /// that reports that later with more context (`Driver`).
+    pub(crate) async fn write_message(&mut self, message: &Value) -> std::io::Result<()> {
+        let mut line = serde_json::to_vec(message).expect("a JSON value serializes");
+        line.push(b'\n');
+        let writer = self.writer.as_mut().ok_or(std::io::ErrorKind::BrokenPipe)?;
+        writer.write_all(&line).await?;
+        writer.flush().await
     }
 }

@@ -39,6 +39,9 @@ pub struct Endpoint {
     /// 2026-07-28 requests whose response is still owed: serial -> (id key, session).
     live: Mutex<HashMap<u64, (String, Arc<Session>)>>,
     next_serial: AtomicU64,
+    /// The 2026-07-28 tools that mirror arguments into headers, by name (the tool list is fixed
+    /// for a core, so it is read once).
+    mirrored: std::sync::OnceLock<HashMap<String, Vec<checks::MirroredArgument>>>,
 }
 
 type Reply = Response<HttpBody>;
@@ -50,6 +53,7 @@ impl Endpoint {
             sessions: Mutex::default(),
             live: Mutex::default(),
             next_serial: AtomicU64::new(1),
+            mirrored: std::sync::OnceLock::new(),
         }
     }
 
@@ -253,11 +257,18 @@ impl Endpoint {
         let Some(name) = message.pointer("/params/name").and_then(Value::as_str) else {
             return Vec::new();
         };
-        crate::server::session::tool_definitions(&self.core, crate::revision::Revision::V2026_07_28)
-            .iter()
-            .find(|tool| tool["name"] == name)
-            .map(checks::mirrored_arguments)
-            .unwrap_or_default()
+        let mirrored = self.mirrored.get_or_init(|| {
+            let revision = crate::revision::Revision::V2026_07_28;
+            crate::server::session::tool_definitions(&self.core, revision)
+                .iter()
+                .filter_map(|tool| {
+                    let arguments = checks::mirrored_arguments(tool);
+                    let name = tool["name"].as_str()?.to_owned();
+                    (!arguments.is_empty()).then_some((name, arguments))
+                })
+                .collect()
+        });
+        mirrored.get(name).cloned().unwrap_or_default()
     }
 
     /// A 2026-07-28 notification. The only one a client sends is `notifications/cancelled`,
