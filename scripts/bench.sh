@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The speed benchmark of the issue ("Speed"): generates a book of N harness snippets (tokio +
-# serde_json + the harness crate `snippets/`, lib `mcp_testserver`; N=100 by default) and times,
+# serde_json + the harness crate `snippets/`: package `mcp-testserver-harness`, lib
+# `mcp_testserver`; N=100 by default) and times,
 # side by side in one run and one target dir:
 #   cold        `mdbook-snippets test --no-cache` with no generated crate and none of its build
 #               output left from an earlier run (dependencies stay built)
@@ -21,7 +22,8 @@
 # Usage: scripts/bench.sh [N]
 #   BENCH_DIR      the work directory (default target/bench)
 #   BENCH_HARNESS  the harness crate (default snippets/; its workspace's Cargo.lock is used), e.g.
-#                  a copy of a committed version while snippets/ is being edited
+#                  a copy of a committed version while snippets/ is being edited (copy the
+#                  workspace, not snippets/ alone: the harness depends on ../testserver)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -97,7 +99,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-mcp-testserver = { path = "$harness" }
+mcp-testserver-harness = { path = "$harness" }
 tokio = { version = "1", features = ["full", "test-util"] }
 serde_json = "1"
 

@@ -1,12 +1,16 @@
-//! The artifact registry: every `TestServer` and `Driver` registers its transcript and violation
-//! log here when it is created, and `snippet_main` writes the artifacts of each run (compact
-//! transcript, sequence diagram) into `$MDBOOK_SNIPPETS_ARTIFACTS` when the run ends.
+//! The artifact registry: during a snippet run (`snippet_main`, between [`begin_run`] and
+//! [`end_run`]) every `TestServer` and `Driver` registers its transcript and violation log here
+//! when it is created, and `snippet_main` writes the artifacts of each run (compact transcript,
+//! sequence diagram) into `$MDBOOK_SNIPPETS_ARTIFACTS` when the run ends. Outside a run nothing
+//! is kept, so a test's servers are freed with their last handle.
 
 use std::path::Path;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 
+use crate::render::RenderTranscript;
 use crate::revision::Revision;
 use crate::transcript::Transcript;
 use crate::violations::ViolationLog;
@@ -25,15 +29,29 @@ pub struct Registration {
 }
 
 static REGISTRY: Mutex<Vec<Registration>> = Mutex::new(Vec::new());
+/// Whether a snippet run is collecting registrations.
+static COLLECTING: AtomicBool = AtomicBool::new(false);
 
-/// Registers a party for this run's artifacts and violation checks.
+/// Registers a party for this run's artifacts and violation checks; outside a run, does nothing.
 pub fn register(registration: Registration) {
-    lock().push(registration);
+    let mut registry = lock();
+    if COLLECTING.load(Ordering::SeqCst) {
+        registry.push(registration);
+    }
 }
 
-/// Takes (and clears) everything registered so far.
-pub fn take_registrations() -> Vec<Registration> {
-    std::mem::take(&mut *lock())
+/// Starts a run: what registers from now on is kept, until [`end_run`].
+pub fn begin_run() {
+    let mut registry = lock();
+    registry.clear();
+    COLLECTING.store(true, Ordering::SeqCst);
+}
+
+/// Ends the run and takes everything registered during it.
+pub fn end_run() -> Vec<Registration> {
+    let mut registry = lock();
+    COLLECTING.store(false, Ordering::SeqCst);
+    std::mem::take(&mut *registry)
 }
 
 fn lock() -> std::sync::MutexGuard<'static, Vec<Registration>> {
@@ -74,4 +92,35 @@ pub fn write_artifacts(directory: &Path, runs: &[RunArtifacts]) -> anyhow::Resul
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::Side;
+
+    fn registration(kind: &str) -> Registration {
+        Registration {
+            kind: kind.to_owned(),
+            revision: Revision::V2025_11_25,
+            transcript: Transcript::new(Side::Server),
+            violations: ViolationLog::new(),
+        }
+    }
+
+    #[test]
+    fn only_a_run_keeps_registrations() {
+        register(registration("outside"));
+        assert!(
+            end_run().is_empty(),
+            "outside a run the registry keeps nothing"
+        );
+        begin_run();
+        register(registration("inside"));
+        let kept: Vec<String> = end_run().into_iter().map(|r| r.kind).collect();
+        assert_eq!(kept, ["inside"]);
+        register(registration("after"));
+        begin_run();
+        assert!(end_run().is_empty(), "the run after starts empty");
+    }
 }

@@ -1,10 +1,11 @@
 //! The reverse role: `Driver` is a strict harness client that drives an rmcp server handler
 //! (a `ServerHandler` written in the book) in-process over `tokio::io::duplex`. It speaks raw
-//! newline-delimited JSON-RPC, so the snippet chooses every id and the exact moment of every
-//! cancel, and it records both directions in a [`Transcript`] registered for the snippet's
-//! artifacts. What the server does wrong (a response nobody asked for, progress after the
-//! response, …) lands in the driver's violation log, which fails the snippet like the test
-//! server's does. The bookkeeping of what the server owes lives in `driver::ledger`.
+//! newline-delimited JSON-RPC (framed by the crate's one peer, `RawClient`), so the snippet
+//! chooses every id and the exact moment of every cancel, and it records both directions in a
+//! [`Transcript`] registered for the snippet's artifacts. What the server does wrong (a response
+//! nobody asked for, progress after the response, …) lands in the driver's violation log, which
+//! fails the snippet like the test server's does. The bookkeeping of what the server owes lives
+//! in `driver::ledger`.
 
 mod ledger;
 
@@ -14,14 +15,13 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use rmcp::{ServerHandler, ServiceExt};
 use serde_json::{Value, json};
-use tokio::io::{
-    AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
-};
 use tokio::task::JoinHandle;
 
 use crate::artifacts::{Registration, register};
+use crate::raw_client::RawClient;
+use crate::render::RenderTranscript;
 use crate::revision::{Revision, current_revision};
-use crate::transcript::{Direction, Side, Transcript};
+use crate::transcript::{Direction, Entry, Side, Transcript};
 use crate::violations::{Violation, ViolationLog};
 
 use ledger::Ledger;
@@ -47,8 +47,8 @@ pub struct Driver {
     revision: Revision,
     /// The client capabilities announced in the handshake (and, under 2026-07-28, per request).
     capabilities: Value,
-    writer: WriteHalf<DuplexStream>,
-    reader: Lines<BufReader<ReadHalf<DuplexStream>>>,
+    /// The line framing (the crate's one JSON-RPC peer); the driver adds its own checks.
+    wire: RawClient,
     /// Messages `request` read past while waiting for its response; `recv` returns them first.
     backlog: VecDeque<Value>,
     transcript: Transcript,
@@ -97,7 +97,6 @@ impl Driver {
                 let _ = running.waiting().await;
             }
         });
-        let (read, writer) = tokio::io::split(client_end);
         let transcript = Transcript::new(Side::Client);
         let violations = ViolationLog::new();
         register(Registration {
@@ -109,8 +108,7 @@ impl Driver {
         let mut driver = Driver {
             revision,
             capabilities,
-            writer,
-            reader: BufReader::new(read).lines(),
+            wire: RawClient::over(client_end, revision),
             backlog: VecDeque::new(),
             transcript,
             violations,
@@ -133,12 +131,9 @@ impl Driver {
     /// demos. Requests and cancels sent this way are still tracked, so responses are checked.
     pub async fn send(&mut self, message: Value) {
         self.ledger.sent(&message);
-        let mut line = serde_json::to_string(&message).expect("a JSON value serializes");
-        line.push('\n');
-        self.transcript.record(Direction::Out, message);
+        self.transcript.record(Direction::Out, message.clone());
         // A closed pipe means the server is gone; the next `recv` reports that with context.
-        let _ = self.writer.write_all(line.as_bytes()).await;
-        let _ = self.writer.flush().await;
+        let _ = self.wire.write_message(&message).await;
     }
 
     /// The next message from the server. Panics with the transcript tail when none arrives
@@ -158,12 +153,18 @@ impl Driver {
         if let Some(message) = self.backlog.pop_front() {
             return Some(message);
         }
-        let line = match tokio::time::timeout(wait, self.reader.next_line()).await {
-            Ok(Ok(Some(line))) => line,
-            Ok(Ok(None)) | Ok(Err(_)) | Err(_) => return None,
+        let message = match self.wire.read_line(wait).await? {
+            Ok(message) => {
+                self.transcript.record(Direction::In, message.clone());
+                message
+            }
+            Err(line) => {
+                self.transcript
+                    .record_entry(Direction::In, Entry::Unparseable(line.clone()));
+                // The ledger judges it as what it is: no JSON-RPC message.
+                Value::String(line)
+            }
         };
-        let message = serde_json::from_str(&line).unwrap_or(Value::String(line));
-        self.transcript.record(Direction::In, message.clone());
         self.ledger
             .received(&message, self.revision, &self.violations);
         Some(message)
@@ -210,7 +211,7 @@ impl Driver {
                     ),
                 },
             };
-            if is_response(&message) && message.get("id") == Some(id) {
+            if crate::jsonrpc::is_response_to(&message, id) {
                 break message;
             }
             skipped.push(message);
@@ -234,8 +235,8 @@ impl Driver {
 
     /// Closes the pipe (EOF for the server) and waits until rmcp's service loop has ended.
     pub async fn close(mut self) {
-        let _ = self.writer.shutdown().await;
-        drop(self.writer);
+        self.wire.close_input().await;
+        drop(self.wire);
         let _ = (&mut self.server_task).await;
     }
 
@@ -331,7 +332,7 @@ impl Driver {
         self.send_request(id.clone(), method, params, None).await;
         let response = loop {
             match self.try_recv(RECV_TIMEOUT).await {
-                Some(message) if is_response(&message) && message.get("id") == Some(id) => {
+                Some(message) if crate::jsonrpc::is_response_to(&message, id) => {
                     break message;
                 }
                 Some(other) => self.backlog.push_back(other),
@@ -370,10 +371,4 @@ fn request_meta(revision: Revision, capabilities: &Value) -> serde_json::Map<Str
         Value::Object(map) => map,
         _ => unreachable!("a json! object literal"),
     }
-}
-
-/// Whether a message is a JSON-RPC response (result or error) rather than a request/notification.
-fn is_response(message: &Value) -> bool {
-    message.get("method").is_none()
-        && (message.get("result").is_some() || message.get("error").is_some())
 }

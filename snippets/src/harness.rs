@@ -7,7 +7,7 @@ use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 
-use crate::artifacts::{RunArtifacts, take_registrations, write_artifacts};
+use crate::artifacts::{RunArtifacts, begin_run, end_run, write_artifacts};
 use crate::revision::{Revision, set_current_revision};
 
 /// The environment variable holding the snippet's attributes.
@@ -83,7 +83,7 @@ where
             println!("── revision {revision} ──");
         }
         set_current_revision(revision);
-        take_registrations();
+        begin_run();
         let prefix = if several {
             format!("revision {revision}: ")
         } else {
@@ -96,7 +96,7 @@ where
             }
             Err(()) => failures.push(format!("{prefix}the snippet panicked")),
         }
-        let registrations = take_registrations();
+        let registrations = end_run();
         let seen: Vec<_> = registrations
             .iter()
             .flat_map(|registration| registration.violations.list())

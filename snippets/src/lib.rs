@@ -1,5 +1,7 @@
-//! `mcp_testserver`: an independent, spec-strict, deterministic MCP server (tokio + serde_json,
-//! no MCP SDK inside) and the harness every book snippet runs in.
+//! `mcp_testserver` (package `mcp-testserver-harness`): the harness every book snippet runs in,
+//! around the independent, spec-strict, deterministic MCP server of the `mcp-testserver` package
+//! (`mcp_testserver_core`, which has no MCP SDK in its dependencies; its modules are re-exported
+//! here). rmcp lives on this side only.
 //!
 //! - [`TestServer`] starts the server in-process and connects an rmcp client, a bare transport,
 //!   or a [`RawClient`] to it over `tokio::io::duplex`.
@@ -20,40 +22,41 @@
 pub mod artifacts;
 pub mod driver;
 mod fake_server;
-mod gates;
 mod harness;
-pub mod http;
-pub mod jsonrpc;
+mod http_server;
 mod raw_client;
 mod render;
-mod revision;
-pub mod rmcp_http;
-pub mod server;
+mod rmcp_http;
+pub mod rmcp_http_server;
+mod rmcp_revision;
 mod stalling_http;
-mod stdio;
 mod svg;
 mod test_server;
-mod transcript;
-pub mod violations;
+
+pub use mcp_testserver_core::{
+    gates, http, jsonrpc, revision, server, stdio, transcript, violations,
+};
 
 pub use driver::Driver;
 pub use fake_server::FakeServer;
 pub use harness::{ARTIFACTS_VAR, ATTRS_VAR, Attributes, snippet_main};
-pub use http::HttpServer;
+pub use http_server::HttpServer;
 pub use raw_client::RawClient;
+pub use render::RenderTranscript;
 pub use revision::{Revision, current_revision, set_current_revision};
-pub use rmcp_http::{RawHttp, RmcpHttpServer, serve_rmcp_http};
+pub use rmcp_http_server::{RawHttp, RmcpHttpServer, serve_rmcp_http};
+pub use rmcp_revision::RmcpRevision;
 pub use stalling_http::StallingHttpServer;
 pub use stdio::serve_stdio;
 pub use test_server::TestServer;
-pub use transcript::{Direction, Side, Transcript, WireMessage};
+pub use transcript::{Direction, Entry, Side, Transcript, TransportEvent, WireMessage};
 pub use violations::{Violation, ViolationLog};
 
 /// Everything a snippet needs; the verifier puts `use mcp_testserver::prelude::*;` in scope.
 pub mod prelude {
     pub use crate::{
-        Driver, FakeServer, HttpServer, RawClient, Revision, StallingHttpServer, TestServer,
-        Transcript, Violation, current_revision, snippet_main,
+        Driver, FakeServer, HttpServer, RawClient, RenderTranscript, Revision, RmcpRevision,
+        StallingHttpServer, TestServer, Transcript, Violation, current_revision, snippet_main,
     };
     pub use crate::{RawHttp, serve_rmcp_http};
     pub use anyhow;

@@ -8,7 +8,27 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::transcript::{Side, WireMessage};
+use crate::transcript::{Entry, Side, Transcript, TransportEvent, WireMessage};
+
+/// How the book shows a [`Transcript`] (in the prelude, so `server.transcript().render()` reads
+/// as a method).
+pub trait RenderTranscript {
+    /// One stable, compact line per message, fit to print in a book, e.g.
+    /// `→ req 2 tools/call slow {"step_ms":100,"steps":3} _meta.progressToken=1`.
+    fn render(&self) -> String;
+    /// A sequence diagram of the transcript as a self-contained SVG document.
+    fn to_svg(&self) -> String;
+}
+
+impl RenderTranscript for Transcript {
+    fn render(&self) -> String {
+        render_messages(&self.messages(), self.side())
+    }
+
+    fn to_svg(&self) -> String {
+        crate::svg::sequence_diagram(&self.messages(), self.side())
+    }
+}
 
 /// Longest quoted text kept in a summary, in characters.
 const TEXT_LIMIT: usize = 60;
@@ -33,10 +53,15 @@ pub fn summaries(messages: &[WireMessage], side: Side) -> Vec<(bool, String)> {
         .iter()
         .map(|wire| {
             let client_to_server = wire.is_client_to_server(side);
-            (
-                client_to_server,
-                summarize(&wire.message, client_to_server, &mut methods),
-            )
+            let summary = match &wire.entry {
+                Entry::Message(message) => summarize(message, client_to_server, &mut methods),
+                Entry::Unparseable(raw) => format!("unparseable {}", quote(raw)),
+                Entry::Transport(event) => transport_summary(event),
+                Entry::Dropped { dropped, limit } => {
+                    format!("… {dropped} earlier messages dropped (the transcript keeps the last {limit})")
+                }
+            };
+            (client_to_server, summary)
         })
         .collect()
 }
@@ -46,15 +71,8 @@ type Methods = HashMap<(bool, String), String>;
 
 fn summarize(message: &Value, client_to_server: bool, methods: &mut Methods) -> String {
     let Value::Object(object) = message else {
-        return match message {
-            Value::String(raw) => format!("unparseable {}", quote(raw)),
-            other => format!("invalid {}", compact(other)),
-        };
+        return format!("invalid {}", compact(message));
     };
-    // Transport events (an HTTP client closing a response stream) are not wire messages.
-    if let Some(summary) = crate::http::events::summary(object) {
-        return summary;
-    }
     let id = object.get("id");
     if let Some(method) = object.get("method").and_then(Value::as_str) {
         let params = object.get("params");
@@ -82,6 +100,21 @@ fn summarize(message: &Value, client_to_server: bool, methods: &mut Methods) -> 
         return format!("error {id_text} {code} {}", quote(text));
     }
     format!("invalid {}", compact(message))
+}
+
+/// `✕ http disconnect ID (a cancel)`: a transport event, which is no wire message.
+fn transport_summary(event: &TransportEvent) -> String {
+    let what = if event.cancels {
+        "(a cancel)"
+    } else {
+        "(not a cancel)"
+    };
+    format!(
+        "✕ {} {} {} {what}",
+        TransportEvent::TRANSPORT,
+        TransportEvent::DISCONNECT,
+        event.request_id
+    )
 }
 
 fn request_summary(method: &str, params: Option<&Value>) -> String {
@@ -332,7 +365,10 @@ fn shorten(text: &str, limit: usize) -> String {
 mod tests {
     use serde_json::json;
 
-    use crate::transcript::{Direction, Side, Transcript};
+    use serde_json::Value;
+
+    use super::RenderTranscript;
+    use crate::transcript::{Direction, Entry, Side, Transcript, TransportEvent};
 
     #[test]
     fn each_message_kind_renders_on_one_stable_line() {
@@ -377,8 +413,17 @@ mod tests {
             ),
         ];
         for (direction, message) in messages {
-            transcript.record(direction, message);
+            let entry = match message {
+                Value::String(line) => Entry::Unparseable(line),
+                other => Entry::Message(other),
+            };
+            transcript.record_entry(direction, entry);
         }
+        let event = TransportEvent {
+            request_id: json!(3),
+            cancels: true,
+        };
+        transcript.record_entry(Direction::In, Entry::Transport(event));
         assert_eq!(
             transcript.render(),
             r#"→ req "a" tools/call ask {"question":"q"}
@@ -391,6 +436,7 @@ mod tests {
 ← req 1 elicitation/create "Name?"
 → resp 1 accept {"answer":"Ada"}
 ← progress token=0 1/2
+→ ✕ http disconnect 3 (a cancel)
 "#
         );
     }

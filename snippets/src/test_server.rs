@@ -12,6 +12,7 @@ use tokio::io::DuplexStream;
 use crate::artifacts::{Registration, register};
 use crate::raw_client::RawClient;
 use crate::revision::{Revision, current_revision};
+use crate::rmcp_revision::RmcpRevision;
 use crate::server::{Core, serve_connection};
 use crate::transcript::Transcript;
 use crate::violations::Violation;
@@ -99,7 +100,7 @@ impl TestServer {
 
     /// A raw JSON-RPC client on a fresh connection, for anti-pattern demos.
     pub fn connect_raw(&self) -> RawClient {
-        RawClient::new(self.connect_transport(), self.revision)
+        RawClient::over(self.connect_transport(), self.revision)
     }
 
     /// Opens a gate: `wait_gate` calls on it finish, later ones pass at once.

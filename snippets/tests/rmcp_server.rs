@@ -136,7 +136,8 @@ async fn handler_watching_ct_stops_and_sends_no_response() {
         );
         let last = driver.transcript().messages().pop().unwrap();
         assert_eq!(
-            last.message["method"], "notifications/cancelled",
+            last.value()["method"],
+            "notifications/cancelled",
             "{revision}"
         );
         assert_eq!(driver.violations(), [], "{revision}");
@@ -273,7 +274,7 @@ async fn handshake_follows_the_revision() {
             .transcript()
             .messages()
             .iter()
-            .map(|wire| wire.message.get("method").cloned().unwrap_or(Value::Null))
+            .map(|wire| wire.value().get("method").cloned().unwrap_or(Value::Null))
             .collect();
         let expected = match revision {
             Revision::V2025_11_25 => vec![

@@ -132,7 +132,7 @@ fn check_each_call_ended_once(server: &TestServer, cancelled: usize) {
     }
     let mut calls: HashMap<String, Seen> = HashMap::new();
     for wire in server.transcript().messages() {
-        let message = &wire.message;
+        let message = &wire.value();
         match (
             wire.direction,
             message.get("method").and_then(Value::as_str),
@@ -205,19 +205,15 @@ async fn ten_thousand_calls_with_random_cancels_end_exactly_once() {
             tasks_before,
             "{revision}: tasks outlived the round"
         );
-        // The registry keeps every server's transcript for snippet artifacts; a test owns it.
-        drop(mcp_testserver::artifacts::take_registrations());
     }
 
     // Memory: a warm-up round, then two measured rounds on the same revision.
     let revision = Revision::V2025_11_25;
     round(revision, 1).await;
     settle().await;
-    drop(mcp_testserver::artifacts::take_registrations());
     let after_first = LIVE_BYTES.load(Ordering::Relaxed);
     round(revision, 2).await;
     settle().await;
-    drop(mcp_testserver::artifacts::take_registrations());
     let after_second = LIVE_BYTES.load(Ordering::Relaxed);
     let growth = after_second - after_first;
     eprintln!(

@@ -3,8 +3,6 @@
 //! working directory, stdout and stderr when an assertion about it fails. Snippet crates are
 //! built into one shared target directory, so dependencies are built once for the whole suite.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 

@@ -116,10 +116,10 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
         .prefix("broken-server-")
         .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
         .expect("creating a temporary workspace");
-    for entry in ["Cargo.toml", "Cargo.lock", "src", "snippets"] {
+    for entry in ["Cargo.toml", "Cargo.lock", "src", "testserver", "snippets"] {
         copy(&repo().join(entry), &workspace.path().join(entry));
     }
-    let calls = workspace.path().join("snippets/src/server/calls.rs");
+    let calls = workspace.path().join("testserver/src/server/calls.rs");
     let source = read(&calls);
     let stop = "            call.cancelled = true;\n            call.token.cancel();\n";
     assert_eq!(

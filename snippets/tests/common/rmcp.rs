@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use mcp_testserver::{Direction, Revision, TestServer};
+use mcp_testserver::{Direction, RenderTranscript, Revision, RmcpRevision, TestServer};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest,
     ProgressNotificationParam,
@@ -100,7 +100,7 @@ fn messages(server: &TestServer, direction: Direction) -> Vec<Value> {
         .messages()
         .into_iter()
         .filter(|wire| wire.direction == direction)
-        .map(|wire| wire.message)
+        .map(|wire| wire.value())
         .collect()
 }
 

@@ -3,15 +3,17 @@
 //! originating client request"): two `ask` calls running at once on one session, through raw
 //! HTTP, each read from its own SSE stream, with the standalone GET stream open beside them.
 
+use futures_util::StreamExt;
 use mcp_testserver::Revision;
 use serde_json::{Value, json};
+use sse_stream::SseStream;
 
 use crate::{start, within};
 
-/// A response's SSE events, read as they arrive.
+/// A response's SSE events, read as they arrive (parsed by `sse-stream`, so an event or a
+/// character split across chunks is put together again).
 struct Events {
-    response: reqwest::Response,
-    buffer: String,
+    stream: SseStream<reqwest::Body>,
 }
 
 impl Events {
@@ -23,27 +25,22 @@ impl Events {
             "status {}",
             response.status()
         );
+        let response: hyper::Response<reqwest::Body> = response.into();
         Events {
-            response,
-            buffer: String::new(),
+            stream: SseStream::new(response.into_body()),
         }
     }
 
     /// The next event's JSON-RPC message; `None` once the stream has ended.
     async fn next(&mut self) -> Option<Value> {
         loop {
-            if let Some(end) = self.buffer.find("\n\n") {
-                let event: String = self.buffer.drain(..end + 2).collect();
-                let data: Vec<&str> = event
-                    .lines()
-                    .filter_map(|line| line.strip_prefix("data: "))
-                    .collect();
-                return Some(serde_json::from_str(&data.join("\n")).expect("JSON data"));
+            let event = within("an SSE event", self.stream.next())
+                .await?
+                .expect("reading the stream");
+            // Events without data (a priming event, a comment) carry no message.
+            if let Some(data) = event.data {
+                return Some(serde_json::from_str(&data).expect("JSON data"));
             }
-            let chunk = within("an SSE chunk", self.response.chunk())
-                .await
-                .expect("reading the stream")?;
-            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
         }
     }
 

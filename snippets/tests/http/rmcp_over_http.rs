@@ -4,14 +4,14 @@
 
 use std::time::Duration;
 
-use mcp_testserver::{Direction, HttpServer, Revision};
+use mcp_testserver::{Direction, HttpServer, RenderTranscript, Revision};
 use rmcp::model::ServerResult;
 use rmcp::service::{PeerRequestOptions, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, RoleClient};
 use serde_json::{Value, json};
 
-use crate::common::rmcp::{
+use crate::rmcp_support::{
     ProgressRecorder, answered, assert_no_violations, call, call_request, received, serve_as, text,
 };
 use crate::{start, within};
@@ -118,8 +118,8 @@ async fn progress_streams_over_sse_before_the_response() {
             .messages()
             .into_iter()
             .filter(|wire| wire.direction == Direction::Out)
-            .filter(|wire| wire.message["method"] == "notifications/progress")
-            .map(|wire| wire.message["params"]["progress"].clone())
+            .filter(|wire| wire.value()["method"] == "notifications/progress")
+            .map(|wire| wire.value()["params"]["progress"].clone())
             .collect();
         assert_eq!(sent, vec![json!(1), json!(2), json!(3)], "{revision}");
         assert_no_violations(&http);

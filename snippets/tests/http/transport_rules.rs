@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use mcp_testserver::Revision;
+use mcp_testserver::{RenderTranscript, Revision};
 use serde_json::{Value, json};
 
 use crate::{start, within};

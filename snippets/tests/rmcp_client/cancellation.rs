@@ -6,7 +6,7 @@ use mcp_testserver::{Revision, TestServer};
 use rmcp::service::PeerRequestOptions;
 use serde_json::json;
 
-use crate::common::rmcp::{answered, assert_no_violations, call, call_request, text};
+use crate::rmcp_support::{answered, assert_no_violations, call, call_request, text};
 use crate::{assert_cancelled_once, cancels, connect, label, last_call_id};
 
 #[tokio::test(start_paused = true)]

@@ -5,8 +5,8 @@
 //! its transcript, its handler log and its violations. The clock is paused, so one-second steps
 //! cost no real time. This file holds the helpers the concern modules share.
 
-#[path = "../common/mod.rs"]
-mod common;
+#[path = "../common/rmcp.rs"]
+mod rmcp_support;
 
 mod calls;
 mod cancellation;
@@ -16,12 +16,12 @@ mod timeouts;
 
 use std::time::Duration;
 
-use mcp_testserver::TestServer;
+use mcp_testserver::{RmcpRevision, TestServer};
 use rmcp::RoleClient;
 use rmcp::service::RunningService;
 use serde_json::Value;
 
-use common::rmcp::{ProgressRecorder, received, serve_as};
+use rmcp_support::{ProgressRecorder, received, serve_as};
 
 async fn connect(server: &TestServer) -> RunningService<RoleClient, ()> {
     server

@@ -5,7 +5,7 @@ use mcp_testserver::{Revision, TestServer};
 use rmcp::model::RequestMetaObject;
 use serde_json::{Value, json};
 
-use crate::common::rmcp::{ProgressRecorder, assert_no_violations, call, received, sent, text};
+use crate::rmcp_support::{ProgressRecorder, assert_no_violations, call, received, sent, text};
 use crate::{connect, connect_recorder, until};
 
 #[tokio::test(start_paused = true)]

@@ -8,7 +8,7 @@ use rmcp::model::{
 };
 use serde_json::json;
 
-use crate::common::rmcp::{ProgressRecorder, assert_no_violations, call};
+use crate::rmcp_support::{ProgressRecorder, assert_no_violations, call};
 use crate::{cancels, connect_recorder};
 
 /// rmcp 3.11 speaks only the 2026-07-28 tasks extension (SEP-2663): `CallToolRequestParams` has

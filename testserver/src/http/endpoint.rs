@@ -1,0 +1,434 @@
+//! The MCP endpoint (`/mcp`): one hyper service for POST, GET and DELETE. A POST is judged
+//! at the HTTP level (`checks`), then handed to the server core as one JSON-RPC line: to the
+//! 2025-11-25 session its `Mcp-Session-Id` names (or a new one for `initialize`), or, for a
+//! 2026-07-28 request, to a fresh per-request session whose outbox is exactly that request's
+//! response stream. Closing that stream is the cancellation of the request: the session is
+//! closed, which stops the handler exactly as `notifications/cancelled` does.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Limited};
+use hyper::body::Incoming;
+use hyper::{Method, Request, Response, StatusCode, header};
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::body::{self, EndGuard, Ending, HttpBody, ResponseStream};
+use super::checks::{self, SESSION_HEADER};
+use super::events;
+use super::legacy::LegacySession;
+use crate::jsonrpc::{self, id_key};
+use crate::revision::Revision;
+use crate::server::session::{Session, VERSION_KEY};
+use crate::server::{Core, MAX_LINE_BYTES};
+
+/// The endpoint's path.
+pub const PATH: &str = "/mcp";
+
+/// Violation rule: a 2025-11-25 request without the `Mcp-Session-Id` it was given.
+pub const MISSING_SESSION_ID: &str = "http-missing-session-id";
+pub use super::checks::HEADER_MISMATCH_RULE;
+
+/// The state behind the endpoint.
+pub struct Endpoint {
+    pub core: Arc<Core>,
+    sessions: Mutex<HashMap<String, Arc<LegacySession>>>,
+    /// 2026-07-28 requests whose response is still owed: serial -> (id key, session).
+    live: Mutex<HashMap<u64, (String, Arc<Session>)>>,
+    next_serial: AtomicU64,
+    /// The 2026-07-28 tools that mirror arguments into headers, by name (the tool list is fixed
+    /// for a core, so it is read once).
+    mirrored: std::sync::OnceLock<HashMap<String, Vec<checks::MirroredArgument>>>,
+}
+
+type Reply = Response<HttpBody>;
+
+impl Endpoint {
+    pub fn new(core: Arc<Core>) -> Endpoint {
+        Endpoint {
+            core,
+            sessions: Mutex::default(),
+            live: Mutex::default(),
+            next_serial: AtomicU64::new(1),
+            mirrored: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Serves one HTTP request.
+    pub async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Reply {
+        if request.uri().path() != PATH {
+            return body::empty(StatusCode::NOT_FOUND);
+        }
+        if let Err(reply) = checks::origin(request.headers()) {
+            return *reply;
+        }
+        match *request.method() {
+            Method::POST => self.post(request).await,
+            Method::GET => self.get(&request),
+            Method::DELETE => self.delete(&request),
+            _ => {
+                let mut reply = body::empty(StatusCode::METHOD_NOT_ALLOWED);
+                reply.headers_mut().insert(
+                    header::ALLOW,
+                    header::HeaderValue::from_static("GET, POST, DELETE"),
+                );
+                reply
+            }
+        }
+    }
+
+    async fn post(self: Arc<Self>, request: Request<Incoming>) -> Reply {
+        let (parts, incoming) = request.into_parts();
+        let headers = parts.headers;
+        if let Err(reply) = checks::post_headers(&headers) {
+            return *reply;
+        }
+        let bytes = match Limited::new(incoming, MAX_LINE_BYTES).collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(_) => return self.probe_oversized(),
+        };
+        let message = match serde_json::from_slice::<Value>(&bytes) {
+            Ok(message @ Value::Object(_)) => message,
+            // Not JSON, or not one JSON-RPC object (a batch): the core says why.
+            _ => return self.probe(&bytes, StatusCode::BAD_REQUEST),
+        };
+        let id = message.get("id").cloned().unwrap_or(Value::Null);
+        if let Err(reply) = checks::protocol_version(&headers, &id) {
+            return *reply;
+        }
+        let method = message.get("method").and_then(Value::as_str);
+        let version_header = checks::header(&headers, checks::PROTOCOL_VERSION_HEADER);
+        let meta_version = message
+            .pointer("/params/_meta")
+            .and_then(|meta| meta.get(VERSION_KEY))
+            .is_some();
+        let modern = version_header == Some(Revision::V2026_07_28.as_str())
+            || (meta_version && method != Some("initialize"));
+        if modern {
+            return self.stateless(&headers, message, &bytes).await;
+        }
+        if method == Some("initialize") && message.get("id").is_some() {
+            return self.initialize(&id, &bytes).await;
+        }
+        let Some(session_id) = checks::header(&headers, SESSION_HEADER) else {
+            let what = method.unwrap_or("a response");
+            self.core.violations.record(
+                MISSING_SESSION_ID,
+                format!("`{what}` POSTed without the Mcp-Session-Id header (2025-11-25)"),
+            );
+            let text = "Bad Request: Mcp-Session-Id header is required (send initialize first, or use 2026-07-28 with per-request _meta)";
+            return checks::error(StatusCode::BAD_REQUEST, id, jsonrpc::INVALID_REQUEST, text);
+        };
+        let Some(session) = self.session(session_id) else {
+            return session_not_found(id);
+        };
+        let headers = [("mcp-session-id", session_id.to_owned())];
+        match (method, message.get("id")) {
+            (Some(_), Some(request_id)) => {
+                let token = message.pointer("/params/_meta/progressToken").map(id_key);
+                let key = id_key(request_id);
+                let Some(messages) = session.open_request(&key, token) else {
+                    return self.reused_in_flight(&message, &key);
+                };
+                session.session.handle_line(&bytes);
+                let closer = session.clone();
+                let transcript = self.core.transcript.clone();
+                let request_id = request_id.clone();
+                let guard = EndGuard::new(Box::new(move |ending| {
+                    if ending == Ending::Abandoned {
+                        events::record_disconnect(&transcript, &request_id, false);
+                        closer.close_request(&id_key(&request_id));
+                    }
+                }));
+                let stream = ResponseStream {
+                    request_key: key,
+                    messages,
+                    guard,
+                };
+                stream.into_response(checks::legacy_status, &headers).await
+            }
+            _ => {
+                // A notification, or the client's answer to a server request.
+                session.session.handle_line(&bytes);
+                body::with_headers(body::empty(StatusCode::ACCEPTED), &headers)
+            }
+        }
+    }
+
+    /// `initialize`: a new 2025-11-25 session, its id in `Mcp-Session-Id`.
+    async fn initialize(&self, id: &Value, bytes: &Bytes) -> Reply {
+        let session = Arc::new(LegacySession::new(self.core.clone()));
+        let key = id_key(id);
+        let messages = session
+            .open_request(&key, None)
+            .expect("a new session has no open stream");
+        session.session.handle_line(bytes);
+        let session_id = new_session_id();
+        let stream = ResponseStream {
+            request_key: key,
+            messages,
+            guard: EndGuard::new(Box::new(|_| {})),
+        };
+        let reply = stream
+            .into_response(
+                checks::legacy_status,
+                &[("mcp-session-id", session_id.clone())],
+            )
+            .await;
+        let answered = reply.status() == StatusCode::OK;
+        if answered {
+            self.lock_sessions().insert(session_id, session);
+        }
+        reply
+    }
+
+    /// A 2026-07-28 request: validated headers, then its own session; the response stream's
+    /// end decides whether the request was cancelled.
+    async fn stateless(
+        self: Arc<Self>,
+        headers: &header::HeaderMap,
+        message: Value,
+        bytes: &Bytes,
+    ) -> Reply {
+        let id = message.get("id").cloned();
+        let mirrored = self.mirrored_arguments(&message);
+        if let Err((code, rule, problem)) = checks::request_metadata(headers, &message, &mirrored) {
+            self.core
+                .transcript
+                .record(crate::transcript::Direction::In, message.clone());
+            self.core.violations.record(rule, problem.clone());
+            let reply = jsonrpc::error(id.unwrap_or(Value::Null), code, &problem, None);
+            self.core
+                .transcript
+                .record(crate::transcript::Direction::Out, reply.clone());
+            return body::json(StatusCode::BAD_REQUEST, &reply);
+        }
+        let method = message.get("method").and_then(Value::as_str);
+        let Some(id) = id.filter(|_| method.is_some()) else {
+            return self.stateless_notification(&message, bytes);
+        };
+        let (outbox, messages) = mpsc::unbounded_channel();
+        let session = Session::new(self.core.clone(), outbox);
+        let key = id_key(&id);
+        let serial = self.next_serial.fetch_add(1, Ordering::Relaxed);
+        self.lock_live()
+            .insert(serial, (key.clone(), session.clone()));
+        if method == Some("initialize") {
+            // Removed in 2026-07-28; the core would start a 2025-11-25 handshake instead.
+            self.core
+                .transcript
+                .record(crate::transcript::Direction::In, message.clone());
+            session.send(jsonrpc::error(
+                id.clone(),
+                jsonrpc::METHOD_NOT_FOUND,
+                "Method not found: initialize (removed in 2026-07-28; use server/discover)",
+                None,
+            ));
+        } else {
+            session.handle_line(bytes);
+        }
+        let endpoint = self.clone();
+        let transcript = self.core.transcript.clone();
+        let guard = EndGuard::new(Box::new(move |ending| {
+            if ending == Ending::Abandoned {
+                events::record_disconnect(&transcript, &id, true);
+            }
+            // Completed: nothing runs any more. Abandoned: stops the handler, sends nothing.
+            session.close();
+            endpoint.lock_live().remove(&serial);
+        }));
+        let stream = ResponseStream {
+            request_key: key,
+            messages,
+            guard,
+        };
+        stream.into_response(checks::modern_status, &[]).await
+    }
+
+    /// The arguments the tool a `tools/call` names mirrors into headers (none for other
+    /// messages and unknown tools).
+    fn mirrored_arguments(&self, message: &Value) -> Vec<checks::MirroredArgument> {
+        if message.get("method").and_then(Value::as_str) != Some("tools/call") {
+            return Vec::new();
+        }
+        let Some(name) = message.pointer("/params/name").and_then(Value::as_str) else {
+            return Vec::new();
+        };
+        let mirrored = self.mirrored.get_or_init(|| {
+            let revision = crate::revision::Revision::V2026_07_28;
+            crate::server::session::tool_definitions(&self.core, revision)
+                .iter()
+                .filter_map(|tool| {
+                    let arguments = checks::mirrored_arguments(tool);
+                    let name = tool["name"].as_str()?.to_owned();
+                    (!arguments.is_empty()).then_some((name, arguments))
+                })
+                .collect()
+        });
+        mirrored.get(name).cloned().unwrap_or_default()
+    }
+
+    /// A 2026-07-28 notification. The only one a client sends is `notifications/cancelled`,
+    /// which Streamable HTTP replaces with closing the stream; one that still names a running
+    /// request reaches that request's session, anything else is recorded and acknowledged.
+    fn stateless_notification(&self, message: &Value, bytes: &Bytes) -> Reply {
+        let named = message.pointer("/params/requestId").map(id_key);
+        let target = named.as_ref().and_then(|key| {
+            let live = self.lock_live();
+            let mut matches = live.values().filter(|(request, _)| request == key);
+            match (matches.next(), matches.next()) {
+                (Some((_, session)), None) => Some(session.clone()),
+                _ => None,
+            }
+        });
+        match target {
+            Some(session) => session.handle_line(bytes),
+            None => {
+                self.core
+                    .transcript
+                    .record(crate::transcript::Direction::In, message.clone());
+                if let Some(key) = named {
+                    self.core.handlers.log(format!(
+                        "cancel for {key} matched no single open request stream; ignored"
+                    ));
+                }
+            }
+        }
+        body::empty(StatusCode::ACCEPTED)
+    }
+
+    /// GET: the standalone SSE stream of a 2025-11-25 session (405 without a session, as
+    /// 2026-07-28 has no GET stream).
+    fn get(&self, request: &Request<Incoming>) -> Reply {
+        let Some(session_id) = checks::header(request.headers(), SESSION_HEADER) else {
+            return body::empty(StatusCode::METHOD_NOT_ALLOWED);
+        };
+        if !checks::accepts(request.headers(), "text/event-stream") {
+            return checks::error(
+                StatusCode::NOT_ACCEPTABLE,
+                Value::Null,
+                jsonrpc::INVALID_REQUEST,
+                "Not Acceptable: the Accept header must list text/event-stream",
+            );
+        }
+        let Some(session) = self.session(session_id) else {
+            return session_not_found(Value::Null);
+        };
+        let Some(messages) = session.open_standalone() else {
+            return checks::error(
+                StatusCode::CONFLICT,
+                Value::Null,
+                jsonrpc::INVALID_REQUEST,
+                "Conflict: this session already has a standalone SSE stream",
+            );
+        };
+        let reply = body::standalone_stream(messages, EndGuard::new(Box::new(|_| {})));
+        body::with_headers(reply, &[("mcp-session-id", session_id.to_owned())])
+    }
+
+    /// DELETE: ends a 2025-11-25 session (405 without a session id).
+    fn delete(&self, request: &Request<Incoming>) -> Reply {
+        let Some(session_id) = checks::header(request.headers(), SESSION_HEADER) else {
+            return body::empty(StatusCode::METHOD_NOT_ALLOWED);
+        };
+        let removed = self.lock_sessions().remove(session_id);
+        match removed {
+            Some(session) => {
+                session.end();
+                body::empty(StatusCode::OK)
+            }
+            None => session_not_found(Value::Null),
+        }
+    }
+
+    fn session(&self, session_id: &str) -> Option<Arc<LegacySession>> {
+        self.lock_sessions().get(session_id).cloned()
+    }
+
+    /// Hands a line the endpoint cannot route (unparseable, not an object) to a throwaway
+    /// session, so it is recorded and judged exactly as on stdio, and returns its answer.
+    fn probe(&self, bytes: &[u8], status: StatusCode) -> Reply {
+        let (outbox, mut answers) = mpsc::unbounded_channel();
+        let session = Session::new(self.core.clone(), outbox);
+        session.handle_line(bytes);
+        session.close();
+        match answers.try_recv() {
+            Ok(answer) => body::json(status, &answer),
+            Err(_) => body::empty(StatusCode::ACCEPTED),
+        }
+    }
+
+    fn probe_oversized(&self) -> Reply {
+        let (outbox, mut answers) = mpsc::unbounded_channel();
+        let session = Session::new(self.core.clone(), outbox);
+        session.handle_oversized(MAX_LINE_BYTES + 1);
+        session.close();
+        match answers.try_recv() {
+            Ok(answer) => body::json(StatusCode::PAYLOAD_TOO_LARGE, &answer),
+            Err(_) => body::empty(StatusCode::PAYLOAD_TOO_LARGE),
+        }
+    }
+
+    /// A 2025-11-25 request whose id is still in flight on another stream: recorded and
+    /// refused here, since the session's error would carry the same id as the running request.
+    fn reused_in_flight(&self, message: &Value, key: &str) -> Reply {
+        use crate::transcript::Direction;
+        self.core.transcript.record(Direction::In, message.clone());
+        self.core.violations.record(
+            crate::violations::rules::REUSED_ID,
+            format!("request id {key} reused while still in flight"),
+        );
+        let id = message.get("id").cloned().unwrap_or(Value::Null);
+        let text = format!("Invalid Request: id {key} is still in flight");
+        let reply = jsonrpc::error(id, jsonrpc::INVALID_REQUEST, &text, None);
+        self.core.transcript.record(Direction::Out, reply.clone());
+        body::json(StatusCode::OK, &reply)
+    }
+
+    fn lock_sessions(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<LegacySession>>> {
+        self.sessions
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+    }
+
+    fn lock_live(&self) -> std::sync::MutexGuard<'_, HashMap<u64, (String, Arc<Session>)>> {
+        self.live
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+    }
+
+    /// Ends every session (the server is shutting down).
+    pub fn end_all(&self) {
+        let sessions: Vec<_> = self.lock_sessions().drain().map(|(_, s)| s).collect();
+        for session in sessions {
+            session.end();
+        }
+        let live: Vec<_> = self.lock_live().drain().map(|(_, (_, s))| s).collect();
+        for session in live {
+            session.close();
+        }
+    }
+}
+
+fn session_not_found(id: Value) -> Reply {
+    checks::error(
+        StatusCode::NOT_FOUND,
+        id,
+        jsonrpc::INVALID_REQUEST,
+        "Not Found: no such session (it ended, or was never issued); send initialize again",
+    )
+}
+
+/// A session id: 128 bits from the standard library's per-process random hasher keys, as hex
+/// (visible ASCII, as the spec requires). Not shown in transcripts, so it needs no determinism.
+fn new_session_id() -> String {
+    use std::hash::{BuildHasher, RandomState};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let count = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let high = RandomState::new().hash_one(count);
+    let low = RandomState::new().hash_one(count.wrapping_add(1));
+    format!("{high:016x}{low:016x}")
+}

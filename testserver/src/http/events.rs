@@ -1,0 +1,19 @@
+//! Transport events in the transcript. Streamable HTTP has moments that are not JSON-RPC
+//! messages but matter to a reader, above all a client closing a response stream (under
+//! 2026-07-28 that *is* the cancellation of the request). They are recorded as
+//! [`Entry::Transport`], serialised as `{"transport": "http", "event": "disconnect", ...}`: an
+//! object without `jsonrpc`, so no reader can mistake it for a wire message.
+
+use serde_json::Value;
+
+use crate::transcript::{Direction, Entry, Transcript, TransportEvent};
+
+/// Records that the client closed the response stream of `request_id`; `cancels` says whether
+/// that cancels the request (2026-07-28) or not (2025-11-25, where it is only a lost stream).
+pub fn record_disconnect(transcript: &Transcript, request_id: &Value, cancels: bool) {
+    let event = TransportEvent {
+        request_id: request_id.clone(),
+        cancels,
+    };
+    transcript.record_entry(Direction::In, Entry::Transport(event));
+}

@@ -1,0 +1,25 @@
+//! `mcp_testserver_core` (package `mcp-testserver`, binary `mcp-testserver`): an independent,
+//! spec-strict, deterministic MCP server, and nothing else. tokio, serde_json and hyper; no MCP
+//! SDK anywhere in its dependencies, so it can judge SDKs, rmcp included (`.ci/run` checks
+//! `cargo tree -p mcp-testserver -e normal`). The snippet harness (package
+//! `mcp-testserver-harness`, lib `mcp_testserver`, in `snippets/`) depends on it.
+//!
+//! - [`server`]: the protocol core over any byte stream; [`stdio`] and [`http`] are its
+//!   transports.
+//! - [`transcript`] records every wire message as plain data; [`violations`] what the peer did
+//!   wrong; [`gates`] are named latches the tools wait on; [`revision`] the two live revisions.
+//! - [`jsonrpc`]: framing, error codes, and `is_response_to`, the one response matcher.
+
+pub mod gates;
+pub mod http;
+pub mod jsonrpc;
+pub mod revision;
+pub mod server;
+pub mod stdio;
+pub mod transcript;
+pub mod violations;
+
+pub use revision::{Revision, current_revision, set_current_revision};
+pub use stdio::serve_stdio;
+pub use transcript::{Direction, Entry, Side, Transcript, TransportEvent, WireMessage};
+pub use violations::{Violation, ViolationLog};

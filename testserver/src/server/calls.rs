@@ -1,0 +1,369 @@
+//! Running `tools/call` requests: the `Call` context a handler gets, the in-flight ledger
+//! (`begin` / `finish`), cancellation (`notifications/cancelled` and its rules), progress, and
+//! server-to-client requests with their own id space.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+
+use super::session::{CAPABILITIES_KEY, InFlight, Session, stamp};
+use super::tools;
+use crate::jsonrpc::{self, id_key};
+use crate::revision::Revision;
+use crate::violations::rules;
+
+/// What a tool handler hands back.
+pub enum Outcome {
+    /// The tool result; not sent if the request was cancelled meanwhile.
+    Result(Value),
+    /// The handler stopped because of a cancel: send nothing.
+    Cancelled,
+    /// A result sent even though the request was cancelled (the `ignore_cancel` misbehaviour).
+    Late(Value),
+    /// A JSON-RPC error (code, message, data); not sent if the request was cancelled meanwhile.
+    Error(i64, String, Option<Value>),
+}
+
+/// The context of one running `tools/call`.
+pub struct Call {
+    pub session: Arc<Session>,
+    pub id: Value,
+    pub key: String,
+    pub label: String,
+    pub revision: Revision,
+    pub token: CancellationToken,
+    pub progress_token: Option<Value>,
+    pub params: Map<String, Value>,
+    pub client_capabilities: Value,
+    /// The task this call runs as (set by `tasks::start`), whose status bounds its progress.
+    pub task_number: Option<u32>,
+}
+
+impl Call {
+    /// Sends `notifications/progress` when the request asked for it and is still owed an answer,
+    /// or, for a 2025-11-25 task, while the task is not terminal: "The progress token remains
+    /// valid and associated with the task until the task reaches a terminal status" (2025-11-25,
+    /// basic/utilities/progress).
+    pub fn progress(&self, progress: u64, total: u64, message: String) {
+        let Some(token) = &self.progress_token else {
+            return;
+        };
+        let task_running = self
+            .task_number
+            .map(|number| self.session.core.tasks.is_running(number));
+        let state = self.session.lock();
+        let owed = task_running.unwrap_or_else(|| {
+            state
+                .in_flight
+                .get(&self.key)
+                .is_some_and(|call| !call.cancelled)
+        });
+        if owed {
+            let params = json!({"progressToken": token, "progress": progress, "total": total, "message": message});
+            self.session.send_locked(
+                &state,
+                jsonrpc::notification("notifications/progress", params),
+                Some(&self.key),
+            );
+        }
+    }
+
+    /// Sends a server-to-client request on behalf of this call (see `Session::request_client`).
+    pub fn request_client(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> (Value, oneshot::Receiver<Result<Value, Value>>) {
+        self.session.request_client(Some(&self.key), method, params)
+    }
+
+    /// Appends `"{label} {text}"` to the handler log.
+    pub fn log(&self, text: &str) {
+        self.session
+            .core
+            .handlers
+            .log(format!("{} {text}", self.label));
+    }
+}
+
+/// What every `tools/call` carries, whether the built-in tools or the fixtures run it.
+pub(super) struct ToolCallRequest {
+    /// The tool's name; empty when the request names none.
+    pub(super) name: String,
+    /// The tool's arguments; `{}` when the request has none.
+    pub(super) arguments: Value,
+    /// `_meta.progressToken` as sent, not yet checked.
+    pub(super) progress_token: Option<Value>,
+    /// What the client declared it can do: at `initialize` (2025-11-25) or in this request's
+    /// `_meta` (2026-07-28).
+    pub(super) client_capabilities: Value,
+}
+
+impl Session {
+    /// Reads the name, arguments, progress token and client capabilities of a `tools/call`.
+    pub(super) fn tool_call_request(
+        &self,
+        revision: Revision,
+        params: &Map<String, Value>,
+    ) -> ToolCallRequest {
+        let meta = params.get("_meta");
+        let client_capabilities = match revision {
+            Revision::V2025_11_25 => self.lock().legacy_capabilities.clone(),
+            Revision::V2026_07_28 => meta
+                .and_then(|meta| meta.get(CAPABILITIES_KEY))
+                .cloned()
+                .unwrap_or(json!({})),
+        };
+        ToolCallRequest {
+            name: params
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            arguments: params.get("arguments").cloned().unwrap_or(json!({})),
+            progress_token: meta.and_then(|meta| meta.get("progressToken")).cloned(),
+            client_capabilities,
+        }
+    }
+
+    pub(super) fn call_tool(
+        self: &Arc<Self>,
+        id: Value,
+        key: String,
+        revision: Revision,
+        params: Map<String, Value>,
+    ) {
+        let ToolCallRequest {
+            name,
+            arguments,
+            progress_token,
+            client_capabilities,
+        } = self.tool_call_request(revision, &params);
+        let tool = match tools::parse(&name, &arguments) {
+            Ok(tool) => tool,
+            Err(message) => {
+                self.answer(id, revision, Err((jsonrpc::INVALID_PARAMS, message, None)));
+                return;
+            }
+        };
+        if let Some(token) = &progress_token
+            && !jsonrpc::is_valid_id(token)
+        {
+            let message =
+                "Invalid params: _meta.progressToken must be a string or an integer".to_owned();
+            self.answer(id, revision, Err((jsonrpc::INVALID_PARAMS, message, None)));
+            return;
+        }
+        let wants_task = match revision {
+            Revision::V2025_11_25 => params.get("task").is_some(),
+            Revision::V2026_07_28 => super::tasks::declares_extension(&params),
+        };
+        let task = wants_task && tool.supports_tasks();
+        if wants_task && !task && revision == Revision::V2025_11_25 {
+            let message =
+                format!("Invalid params: tool `{name}` does not support task-augmented execution");
+            self.answer(id, revision, Err((jsonrpc::INVALID_PARAMS, message, None)));
+            return;
+        }
+        let token = CancellationToken::new();
+        let token_key = progress_token.as_ref().map(id_key);
+        {
+            let mut state = self.lock();
+            if let Some(token_key) = &token_key
+                && !state.active_tokens.insert(token_key.clone())
+            {
+                self.core.violations.record(
+                    rules::REUSED_PROGRESS_TOKEN,
+                    format!("progress token {token_key} is already used by an active request"),
+                );
+            }
+            // A task's request is answered at once (`tasks::create` records it); its work is
+            // cancelled with `tasks/cancel`, so it is not in flight.
+            if !task {
+                let entry = InFlight {
+                    token: token.clone(),
+                    progress_token: token_key,
+                    cancelled: false,
+                };
+                state.in_flight.insert(key.clone(), entry);
+            }
+        }
+        let call = Call {
+            session: self.clone(),
+            label: format!("{name}#{id}"),
+            id,
+            key,
+            revision,
+            token,
+            // Progress is not supported on tasks under 2026-07-28 (SEP-2663); under 2025-11-25
+            // a task keeps its request's token until it is terminal.
+            progress_token: if task && revision == Revision::V2026_07_28 {
+                None
+            } else {
+                progress_token
+            },
+            params,
+            client_capabilities,
+            task_number: None,
+        };
+        if task {
+            super::tasks::start(call, tool);
+        } else {
+            self.core.handlers.start(tool.name());
+            call.log("started");
+            tokio::spawn(async move {
+                let outcome = tool.run(&call).await;
+                let ending = match &outcome {
+                    Outcome::Result(_) => {
+                        Some(("completed", "completed after a cancel; response suppressed"))
+                    }
+                    Outcome::Error(..) => Some((
+                        "answered with an error",
+                        "failed after a cancel; response suppressed",
+                    )),
+                    Outcome::Late(_) => Some(("completed; responded despite the cancel", "")),
+                    // The handler logged why it stopped.
+                    Outcome::Cancelled => None,
+                };
+                let sent = call
+                    .session
+                    .finish(&call.key, call.id.clone(), call.revision, outcome);
+                if let Some((sent_text, suppressed_text)) = ending {
+                    call.log(if sent { sent_text } else { suppressed_text });
+                }
+                call.session.core.handlers.stop(tool.name());
+            });
+        }
+    }
+
+    /// Registers a request whose answer comes later, so `notifications/cancelled` can stop it.
+    pub fn begin(&self, key: &str, progress_token: Option<String>) -> CancellationToken {
+        let token = CancellationToken::new();
+        let entry = InFlight {
+            token: token.clone(),
+            progress_token,
+            cancelled: false,
+        };
+        self.lock().in_flight.insert(key.to_owned(), entry);
+        token
+    }
+
+    /// Sends (or, after a cancel, suppresses) the answer to a request registered with `begin`,
+    /// and forgets the request. Returns whether something was sent.
+    pub fn finish(&self, key: &str, id: Value, revision: Revision, outcome: Outcome) -> bool {
+        let mut state = self.lock();
+        let entry = state.in_flight.remove(key);
+        if let Some(token) = entry
+            .as_ref()
+            .and_then(|entry| entry.progress_token.as_ref())
+        {
+            state.active_tokens.remove(token);
+        }
+        let cancelled = entry.is_none_or(|entry| entry.cancelled);
+        let message = match outcome {
+            Outcome::Result(result) if !cancelled => jsonrpc::result(id, stamp(result, revision)),
+            Outcome::Error(code, message, data) if !cancelled => {
+                jsonrpc::error(id, code, &message, data)
+            }
+            Outcome::Late(result) => jsonrpc::result(id, stamp(result, revision)),
+            Outcome::Result(_) | Outcome::Error(..) | Outcome::Cancelled => return false,
+        };
+        self.send_locked(&state, message, Some(key));
+        true
+    }
+
+    pub(super) fn handle_notification(&self, method: &str, params: &Map<String, Value>) {
+        // `initialized`, `roots/list_changed`, progress and unknown notifications need no answer.
+        if method == "notifications/cancelled" {
+            self.handle_cancel(params);
+        }
+    }
+
+    fn handle_cancel(&self, params: &Map<String, Value>) {
+        let Some(request_id) = params.get("requestId") else {
+            // 2025-11-25 allows no requestId (task cancellation goes through tasks/cancel); ignore.
+            return;
+        };
+        let key = id_key(request_id);
+        let mut state = self.lock();
+        if state.initialize_id.as_deref() == Some(key.as_str()) {
+            drop(state);
+            self.core.violations.record(
+                rules::CANCELLED_INITIALIZE,
+                format!("notifications/cancelled names the initialize request {key}"),
+            );
+            return;
+        }
+        if state.task_requests.contains(&key) {
+            drop(state);
+            self.core.violations.record(rules::CANCELLED_TASK, format!("notifications/cancelled names request {key}, which created a task; use tasks/cancel"));
+            return;
+        }
+        if let Some(call) = state.in_flight.get_mut(&key) {
+            call.cancelled = true;
+            call.token.cancel();
+            if let Some(token) = call.progress_token.take() {
+                state.active_tokens.remove(&token);
+            }
+            return;
+        }
+        let seen = state.seen.contains(&key);
+        drop(state);
+        if seen {
+            // The normal race: the answer crossed the cancel on the wire.
+            self.core
+                .handlers
+                .log(format!("cancel for {key} after completion ignored"));
+        } else {
+            self.core.violations.record(
+                rules::CANCEL_UNKNOWN_ID,
+                format!("notifications/cancelled names {key}, an id the client never sent"),
+            );
+        }
+    }
+
+    pub(super) fn handle_response(&self, id: &Value, outcome: Result<Value, Value>) {
+        let waiter = self.lock().awaiting_client.remove(&id_key(id));
+        match waiter {
+            Some(waiter) => {
+                let _ = waiter.send(outcome);
+            }
+            None => self.core.violations.record(
+                rules::UNKNOWN_RESPONSE_ID,
+                format!("response for {id}, which the server never sent or no longer awaits"),
+            ),
+        }
+    }
+
+    /// Sends a server-to-client request (its own id space) on behalf of the client request
+    /// with id key `related` (`None`: none in particular), and returns the awaiting receiver
+    /// together with the id used.
+    pub fn request_client(
+        &self,
+        related: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> (Value, oneshot::Receiver<Result<Value, Value>>) {
+        let (sender, receiver) = oneshot::channel();
+        let mut state = self.lock();
+        let id = json!(state.next_server_id);
+        state.next_server_id += 1;
+        state.awaiting_client.insert(id_key(&id), sender);
+        let request = jsonrpc::request(id.clone(), method, params);
+        self.send_locked(&state, request, related);
+        (id, receiver)
+    }
+
+    /// Stops waiting for a server-to-client request and tells the client.
+    pub fn abandon_client_request(&self, id: &Value, reason: &str) {
+        let removed = self.lock().awaiting_client.remove(&id_key(id)).is_some();
+        if removed {
+            self.send(jsonrpc::notification(
+                "notifications/cancelled",
+                json!({"requestId": id, "reason": reason}),
+            ));
+        }
+    }
+}

@@ -1,0 +1,536 @@
+//! Tasks: a request answered at once with a task handle while its work goes on. 2025-11-25
+//! (core): `tools/call` with `params.task` returns `{task}`; `tasks/get`, `tasks/result` (blocks
+//! until terminal), `tasks/list`, `tasks/cancel` (the cancelled task; -32602 on a terminal one).
+//! 2026-07-28 (extension `io.modelcontextprotocol/tasks`, SEP-2663, only for a request whose
+//! `_meta` client capabilities declare it, else -32021): a flat `CreateTaskResult`
+//! (`resultType: "task"`); `tasks/get` inlines the `result` of a completed task, the `error` of a
+//! failed one and the `inputRequests` of one waiting for input; `tasks/update` delivers
+//! `inputResponses`; `tasks/cancel` is an empty acknowledgement, also on a terminal task. A tool
+//! result, even with `isError`, completes a task; only a JSON-RPC error fails it. An unknown task
+//! id is -32602 everywhere. Timestamps count tokio time from the server's start on a fixed epoch,
+//! so they are stable.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::{Map, Value, json};
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+use super::Core;
+use super::calls::{Call, Outcome};
+use super::session::{CAPABILITIES_KEY, Session, TASKS_EXTENSION};
+use super::task_id;
+use super::tools::Tool;
+use crate::jsonrpc::{self, id_key};
+use crate::revision::Revision;
+
+/// Suggested polling interval, in milliseconds.
+const POLL_INTERVAL_MS: u64 = 100;
+
+/// A JSON-RPC error: code, message, data.
+type RpcError = (i64, String, Option<Value>);
+type Answer = Result<Value, RpcError>;
+
+/// The tasks of one server.
+#[derive(Debug)]
+pub struct TaskStore {
+    entries: Mutex<BTreeMap<u32, Entry>>,
+    changes: watch::Sender<u64>,
+    origin: tokio::time::Instant,
+}
+
+/// A task being run: what its body uses to wait for input and to notice a cancel.
+pub struct TaskHandle {
+    core: Arc<Core>,
+    number: u32,
+    /// Cancelled by `tasks/cancel`.
+    pub token: CancellationToken,
+}
+
+/// Whether a request's client capabilities declare the 2026-07-28 tasks extension.
+pub fn declares_extension(params: &Map<String, Value>) -> bool {
+    params
+        .get("_meta")
+        .and_then(|meta| meta.get(CAPABILITIES_KEY))
+        .and_then(|capabilities| capabilities.get("extensions"))
+        .and_then(|extensions| extensions.get(TASKS_EXTENSION))
+        .is_some()
+}
+
+/// The -32021 error for a request that needs the tasks extension its client did not declare.
+pub fn extension_required(what: &str) -> RpcError {
+    (
+        jsonrpc::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        format!("Missing required client capability: {what} needs the {TASKS_EXTENSION} extension"),
+        Some(json!({"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})),
+    )
+}
+
+/// Creates a task for the request `id` (its `ttl` under 2025-11-25) and answers the request with
+/// its handle; the task exists before the answer is sent, so a `tasks/get` right after it finds
+/// it. `None` (and an error answer) when this server has created all the tasks it can number.
+pub fn create(
+    session: &Arc<Session>,
+    id: Value,
+    revision: Revision,
+    params: &Map<String, Value>,
+) -> Option<TaskHandle> {
+    let store = &session.core.tasks;
+    // 2026-07-28 removed the `task` parameter: a server must ignore it.
+    let ttl = match revision {
+        Revision::V2025_11_25 => params
+            .get("task")
+            .and_then(|task| task.get("ttl"))
+            .and_then(Value::as_u64),
+        Revision::V2026_07_28 => None,
+    };
+    let token = CancellationToken::new();
+    let now = store.now();
+    let entry = Entry {
+        status: Status::Working,
+        created: now.clone(),
+        updated: now,
+        ttl,
+        end: None,
+        pending: Map::new(),
+        responses: Map::new(),
+        token: token.clone(),
+    };
+    session.lock().task_requests.insert(id_key(&id));
+    let mut entries = store.lock();
+    let Some(number) = u32::try_from(entries.len() + 1).ok() else {
+        drop(entries);
+        let error = (
+            jsonrpc::INTERNAL_ERROR,
+            "Internal error: no task ids left".into(),
+            None,
+        );
+        session.answer(id, revision, Err(error));
+        return None;
+    };
+    let handle = match revision {
+        Revision::V2025_11_25 => json!({"task": task_json(number, &entry, revision)}),
+        Revision::V2026_07_28 => {
+            let mut handle = task_json(number, &entry, revision);
+            handle.insert("resultType".into(), json!("task"));
+            Value::Object(handle)
+        }
+    };
+    entries.insert(number, entry);
+    session.answer(id, revision, Ok(handle));
+    drop(entries);
+    Some(TaskHandle {
+        core: session.core.clone(),
+        number,
+        token,
+    })
+}
+
+impl TaskHandle {
+    /// The task's id.
+    pub fn id(&self) -> String {
+        task_id::encode(self.number)
+    }
+
+    /// Parks the task in `input_required` with `requests` (by key, each a server-to-client
+    /// request) until `tasks/update` has answered every one; the responses by key, or `None`
+    /// when the task was cancelled meanwhile.
+    pub async fn input(&self, requests: Map<String, Value>) -> Option<Map<String, Value>> {
+        let store = &self.core.tasks;
+        let now = store.now();
+        let parked = store.with(self.number, |entry| {
+            if entry.status != Status::Working {
+                return false;
+            }
+            entry.status = Status::InputRequired;
+            entry.pending = requests;
+            entry.updated = now;
+            true
+        });
+        if parked != Some(true) {
+            return None;
+        }
+        let mut changes = store.changes.subscribe();
+        let answered = changes.wait_for(|_| {
+            store
+                .with_quiet(self.number, |entry| entry.pending.is_empty())
+                .unwrap_or(true)
+        });
+        tokio::select! {
+            _ = self.token.cancelled() => None,
+            _ = answered => store.with_quiet(self.number, |entry| std::mem::take(&mut entry.responses)),
+        }
+    }
+
+    /// Records how the task's work ended, unless the task is already terminal (cancelled); the
+    /// status it reached, `None` if it was already terminal.
+    pub fn settle(&self, outcome: Outcome) -> Option<&'static str> {
+        let store = &self.core.tasks;
+        let now = store.now();
+        store
+            .with(self.number, |entry| {
+                if entry.status.is_terminal() {
+                    return None;
+                }
+                let (status, end) = match outcome {
+                    Outcome::Result(result) | Outcome::Late(result) => {
+                        (Status::Completed, Some(End::Result(result)))
+                    }
+                    Outcome::Error(code, message, data) => {
+                        let mut error = json!({"code": code, "message": message});
+                        if let Some(data) = data {
+                            error["data"] = data;
+                        }
+                        (Status::Failed, Some(End::Error(error)))
+                    }
+                    Outcome::Cancelled => (Status::Cancelled, None),
+                };
+                entry.status = status;
+                entry.end = end;
+                entry.pending.clear();
+                entry.updated = now;
+                Some(status.as_str())
+            })
+            .flatten()
+    }
+}
+
+/// Starts the built-in `tool` as a task and answers the `tools/call` with the task handle.
+pub fn start(call: Call, tool: Tool) {
+    let Some(task) = create(&call.session, call.id.clone(), call.revision, &call.params) else {
+        return;
+    };
+    let session = call.session.clone();
+    session.core.handlers.start(tool.name());
+    call.log(&format!("started as {}", task.id()));
+    // The tool watches the call's token; a `tasks/cancel` cancels the task's. The task's
+    // status bounds the call's progress (see `Call::progress`).
+    let call = Call {
+        token: task.token.clone(),
+        task_number: Some(task.number),
+        ..call
+    };
+    tokio::spawn(async move {
+        let outcome = tool.run(&call).await;
+        if let Some(status) = task.settle(outcome)
+            && status != "cancelled"
+        {
+            call.log(&format!("{status} as {}", task.id()));
+        }
+        call.session.core.handlers.stop(tool.name());
+    });
+}
+
+/// Handles `tasks/get|result|list|cancel|update` (routed here for the methods the revision has).
+pub fn handle(
+    session: &Arc<Session>,
+    id: Value,
+    method: &str,
+    revision: Revision,
+    params: &Map<String, Value>,
+) {
+    if revision == Revision::V2026_07_28 && !declares_extension(params) {
+        return session.answer(id, revision, Err(extension_required(method)));
+    }
+    let store = &session.core.tasks;
+    if method == "tasks/list" {
+        let tasks: Vec<Value> = store
+            .lock()
+            .iter()
+            .map(|(number, entry)| Value::Object(task_json(*number, entry, revision)))
+            .collect();
+        return session.answer(id, revision, Ok(json!({"tasks": tasks})));
+    }
+    let number = match params.get("taskId").and_then(Value::as_str) {
+        None => Err(invalid("`taskId` (a string) is required")),
+        Some(text) => task_id::decode(text)
+            .filter(|number| store.lock().contains_key(number))
+            .ok_or_else(|| invalid(&format!("unknown task `{text}`"))),
+    };
+    let number = match number {
+        Ok(number) => number,
+        Err(error) => return session.answer(id, revision, Err(error)),
+    };
+    let answer = match method {
+        "tasks/get" => Ok(store
+            .with_quiet(number, |entry| detailed_task(number, entry, revision))
+            .expect("the task exists")),
+        "tasks/cancel" => cancel(store, number, revision),
+        "tasks/update" => update(store, number, params),
+        "tasks/result" => return wait_for_result(session.clone(), id, number),
+        _ => unreachable!("routed by the session"),
+    };
+    session.answer(id, revision, answer);
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Working,
+    InputRequired,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+impl Status {
+    fn as_str(self) -> &'static str {
+        match self {
+            Status::Working => "working",
+            Status::InputRequired => "input_required",
+            Status::Completed => "completed",
+            Status::Failed => "failed",
+            Status::Cancelled => "cancelled",
+        }
+    }
+
+    fn is_terminal(self) -> bool {
+        matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
+    }
+}
+
+/// What a terminal task carries.
+enum End {
+    /// The request's result (`completed`).
+    Result(Value),
+    /// The JSON-RPC error object (`failed`).
+    Error(Value),
+}
+
+struct Entry {
+    status: Status,
+    created: String,
+    updated: String,
+    ttl: Option<u64>,
+    end: Option<End>,
+    /// The input requests the task waits on, by key.
+    pending: Map<String, Value>,
+    /// Responses `tasks/update` delivered that the task has not taken yet.
+    responses: Map<String, Value>,
+    token: CancellationToken,
+}
+
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Task({})", self.status.as_str())
+    }
+}
+
+impl Default for TaskStore {
+    fn default() -> TaskStore {
+        TaskStore {
+            entries: Mutex::default(),
+            changes: watch::Sender::new(0),
+            origin: tokio::time::Instant::now(),
+        }
+    }
+}
+
+impl TaskStore {
+    /// Whether task `number` exists and is not terminal.
+    pub fn is_running(&self, number: u32) -> bool {
+        self.lock()
+            .get(&number)
+            .is_some_and(|entry| !entry.status.is_terminal())
+    }
+
+    fn lock(&self) -> MutexGuard<'_, BTreeMap<u32, Entry>> {
+        self.entries
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+    }
+
+    fn now(&self) -> String {
+        timestamp(self.origin.elapsed().as_millis() as u64)
+    }
+
+    /// Runs `f` on a task and announces a change to those waiting on tasks.
+    fn with<T>(&self, number: u32, f: impl FnOnce(&mut Entry) -> T) -> Option<T> {
+        let value = self.with_quiet(number, f)?;
+        self.changes.send_modify(|generation| *generation += 1);
+        Some(value)
+    }
+
+    /// Like `with`, without announcing a change.
+    fn with_quiet<T>(&self, number: u32, f: impl FnOnce(&mut Entry) -> T) -> Option<T> {
+        self.lock().get_mut(&number).map(f)
+    }
+}
+
+/// The `Task` fields as the revision spells them.
+fn task_json(number: u32, entry: &Entry, revision: Revision) -> Map<String, Value> {
+    let mut task = Map::new();
+    task.insert("taskId".into(), json!(task_id::encode(number)));
+    task.insert("status".into(), json!(entry.status.as_str()));
+    task.insert("createdAt".into(), json!(entry.created));
+    task.insert("lastUpdatedAt".into(), json!(entry.updated));
+    match revision {
+        Revision::V2025_11_25 => {
+            task.insert("ttl".into(), json!(entry.ttl));
+            task.insert("pollInterval".into(), json!(POLL_INTERVAL_MS));
+        }
+        Revision::V2026_07_28 => {
+            task.insert("ttlMs".into(), json!(entry.ttl));
+            task.insert("pollIntervalMs".into(), json!(POLL_INTERVAL_MS));
+        }
+    }
+    task
+}
+
+/// The `tasks/get` answer: the task, and under 2026-07-28 what its status carries inline.
+fn detailed_task(number: u32, entry: &Entry, revision: Revision) -> Value {
+    let mut task = task_json(number, entry, revision);
+    if revision == Revision::V2026_07_28 {
+        match (&entry.end, entry.status) {
+            (Some(End::Result(result)), _) => {
+                task.insert("result".into(), result.clone());
+            }
+            (Some(End::Error(error)), _) => {
+                task.insert("error".into(), error.clone());
+            }
+            (None, Status::InputRequired) => {
+                task.insert("inputRequests".into(), Value::Object(entry.pending.clone()));
+            }
+            (None, _) => {}
+        }
+    }
+    Value::Object(task)
+}
+
+fn cancel(store: &TaskStore, number: u32, revision: Revision) -> Answer {
+    let now = store.now();
+    let outcome = store
+        .with(number, |entry| {
+            if entry.status.is_terminal() {
+                return Err(entry.status);
+            }
+            entry.status = Status::Cancelled;
+            entry.pending.clear();
+            entry.updated = now;
+            entry.token.cancel();
+            Ok(task_json(number, entry, revision))
+        })
+        .expect("the task exists");
+    match (outcome, revision) {
+        (Ok(task), Revision::V2025_11_25) => Ok(Value::Object(task)),
+        (Err(status), Revision::V2025_11_25) => Err(invalid(&format!(
+            "task {} is already {}",
+            task_id::encode(number),
+            status.as_str()
+        ))),
+        // 2026-07-28: an empty acknowledgement, whatever the state.
+        (_, Revision::V2026_07_28) => Ok(json!({})),
+    }
+}
+
+/// `tasks/update` (2026-07-28): hands the responses to keys the task is waiting on to it and
+/// ignores the rest (keys never issued or already answered), as SEP-2663 says a server should.
+fn update(store: &TaskStore, number: u32, params: &Map<String, Value>) -> Answer {
+    let responses = match params.get("inputResponses") {
+        Some(Value::Object(responses)) => responses,
+        Some(_) => return Err(invalid("`inputResponses` must be an object")),
+        None => return Err(invalid("`inputResponses` is required")),
+    };
+    let now = store.now();
+    store
+        .with(number, |entry| {
+            for (key, response) in responses {
+                if entry.pending.remove(key).is_some() {
+                    entry.responses.insert(key.clone(), response.clone());
+                }
+            }
+            if entry.status == Status::InputRequired && entry.pending.is_empty() {
+                entry.status = Status::Working;
+                entry.updated = now;
+            }
+        })
+        .expect("the task exists");
+    Ok(json!({}))
+}
+
+/// `tasks/result` (2025-11-25): answers once the task is terminal; cancellable like any request.
+fn wait_for_result(session: Arc<Session>, id: Value, number: u32) {
+    let key = id_key(&id);
+    let token = session.begin(&key, None);
+    tokio::spawn(async move {
+        let store = &session.core.tasks;
+        let mut changes = store.changes.subscribe();
+        let terminal = changes.wait_for(|_| {
+            store
+                .with_quiet(number, |entry| entry.status.is_terminal())
+                .unwrap_or(true)
+        });
+        let outcome = tokio::select! {
+            _ = token.cancelled() => Outcome::Cancelled,
+            _ = terminal => store.with_quiet(number, |entry| result_of(number, entry)).unwrap_or(Outcome::Cancelled),
+        };
+        session.finish(&key, id, Revision::V2025_11_25, outcome);
+    });
+}
+
+/// What `tasks/result` answers for a terminal task: its result (with the related-task `_meta`),
+/// its error, or -32602 for a cancelled task.
+fn result_of(number: u32, entry: &Entry) -> Outcome {
+    let id = task_id::encode(number);
+    match &entry.end {
+        Some(End::Result(result)) => {
+            let mut result = result.clone();
+            result["_meta"] = json!({"io.modelcontextprotocol/related-task": {"taskId": id}});
+            Outcome::Result(result)
+        }
+        Some(End::Error(error)) => Outcome::Error(
+            error["code"].as_i64().unwrap_or(jsonrpc::INTERNAL_ERROR),
+            error["message"].as_str().unwrap_or_default().to_owned(),
+            error.get("data").cloned(),
+        ),
+        None => Outcome::Error(
+            jsonrpc::INVALID_PARAMS,
+            format!("task {id} was cancelled"),
+            None,
+        ),
+    }
+}
+
+fn invalid(message: &str) -> RpcError {
+    (
+        jsonrpc::INVALID_PARAMS,
+        format!("Invalid params: {message}"),
+        None,
+    )
+}
+
+/// ISO 8601 for `elapsed_ms` after 2026-01-01T00:00:00Z.
+fn timestamp(elapsed_ms: u64) -> String {
+    // Days since 1970-01-01 of the epoch, then the civil date (Howard Hinnant's algorithm).
+    const EPOCH_DAYS: i64 = 20_454;
+    let days = EPOCH_DAYS + (elapsed_ms / 86_400_000) as i64;
+    let of_day = elapsed_ms % 86_400_000;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        of_day / 3_600_000,
+        of_day / 60_000 % 60,
+        of_day / 1000 % 60,
+        of_day % 1000
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn timestamps_start_at_the_fixed_epoch() {
+        assert_eq!(super::timestamp(0), "2026-01-01T00:00:00.000Z");
+        assert_eq!(
+            super::timestamp(86_400_000 * 59 + 1_500),
+            "2026-03-01T00:00:01.500Z"
+        );
+    }
+}

@@ -1,0 +1,336 @@
+//! The fixed tool contract (`echo`, `slow`, `wait_gate`, `open_gate`, `ignore_cancel`, `fail`,
+//! `ask`, `violations`, `transcript`): argument parsing (bad arguments are -32602 before any
+//! handler runs) and the handlers themselves.
+
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::calls::{Call, Outcome};
+use crate::transcript::Direction;
+
+/// Upper bound on `steps`, so a typo cannot keep a handler busy for ever.
+const MAX_STEPS: u64 = 100_000;
+/// Upper bound on `step_ms` (one hour).
+const MAX_STEP_MS: u64 = 3_600_000;
+
+/// A tool call with validated arguments.
+#[derive(Clone, Debug)]
+pub enum Tool {
+    Echo { text: String },
+    Slow { steps: u64, step_ms: u64 },
+    WaitGate { gate: String },
+    OpenGate { gate: String },
+    IgnoreCancel { steps: u64, step_ms: u64 },
+    Fail { message: String },
+    Ask { question: String },
+    Violations,
+    Transcript,
+}
+
+/// The `tools/list` entries.
+pub fn definitions() -> Vec<Value> {
+    let string = |name: &str, what: &str| json!({name: {"type": "string", "description": what}});
+    let steps = json!({
+        "steps": {"type": "integer", "minimum": 0, "maximum": MAX_STEPS, "description": "how many steps"},
+        "step_ms": {"type": "integer", "minimum": 0, "maximum": MAX_STEP_MS, "description": "milliseconds per step"}
+    });
+    let tool = |name: &str, description: &str, properties: Value, task: bool| {
+        let required: Vec<&String> = properties
+            .as_object()
+            .map(|p| p.keys().collect())
+            .unwrap_or_default();
+        let mut tool = json!({
+            "name": name,
+            "description": description,
+            "inputSchema": {"type": "object", "properties": properties, "required": required, "additionalProperties": false}
+        });
+        if task {
+            tool["execution"] = json!({"taskSupport": "optional"});
+        }
+        tool
+    };
+    vec![
+        tool(
+            "echo",
+            "Returns `text` unchanged.",
+            string("text", "the text to echo"),
+            false,
+        ),
+        tool(
+            "slow",
+            "Sleeps `step_ms` per step, reporting progress after each step; honours cancellation.",
+            steps.clone(),
+            true,
+        ),
+        tool(
+            "wait_gate",
+            "Blocks until the gate is opened; honours cancellation.",
+            string("gate", "gate name"),
+            false,
+        ),
+        tool(
+            "open_gate",
+            "Opens a gate (idempotent).",
+            string("gate", "gate name"),
+            false,
+        ),
+        tool(
+            "ignore_cancel",
+            "Like slow, but keeps working after a cancel and still responds.",
+            steps,
+            false,
+        ),
+        tool(
+            "fail",
+            "Returns a tool error (isError: true) with `message`.",
+            string("message", "the error message"),
+            false,
+        ),
+        tool(
+            "ask",
+            "Asks the client a question (elicitation / input_required).",
+            string("question", "the question"),
+            false,
+        ),
+        tool(
+            "violations",
+            "The protocol violations recorded from the client so far, as JSON.",
+            json!({}),
+            false,
+        ),
+        tool(
+            "transcript",
+            "The wire transcript so far, as JSON.",
+            json!({}),
+            false,
+        ),
+    ]
+}
+
+/// Validates a call's arguments; the error text becomes a -32602 message.
+pub fn parse(name: &str, arguments: &Value) -> Result<Tool, String> {
+    let Some(arguments) = arguments.as_object() else {
+        return Err(format!(
+            "Invalid params: arguments of `{name}` must be an object"
+        ));
+    };
+    let args = Args {
+        tool: name,
+        arguments,
+    };
+    let tool = match name {
+        "echo" => Tool::Echo {
+            text: args.string("text")?,
+        },
+        "slow" => Tool::Slow {
+            steps: args.integer("steps", MAX_STEPS)?,
+            step_ms: args.integer("step_ms", MAX_STEP_MS)?,
+        },
+        "wait_gate" => Tool::WaitGate {
+            gate: args.string("gate")?,
+        },
+        "open_gate" => Tool::OpenGate {
+            gate: args.string("gate")?,
+        },
+        "ignore_cancel" => Tool::IgnoreCancel {
+            steps: args.integer("steps", MAX_STEPS)?,
+            step_ms: args.integer("step_ms", MAX_STEP_MS)?,
+        },
+        "fail" => Tool::Fail {
+            message: args.string("message")?,
+        },
+        "ask" => Tool::Ask {
+            question: args.string("question")?,
+        },
+        "violations" => Tool::Violations,
+        "transcript" => Tool::Transcript,
+        "" => return Err("Invalid params: tools/call needs a tool `name`".to_owned()),
+        _ => return Err(format!("Invalid params: unknown tool `{name}`")),
+    };
+    args.no_extra(&tool)?;
+    Ok(tool)
+}
+
+struct Args<'a> {
+    tool: &'a str,
+    arguments: &'a Map<String, Value>,
+}
+
+impl Args<'_> {
+    fn string(&self, key: &str) -> Result<String, String> {
+        match self.arguments.get(key) {
+            Some(Value::String(text)) => Ok(text.clone()),
+            Some(_) => Err(format!(
+                "Invalid params: `{}.{key}` must be a string",
+                self.tool
+            )),
+            None => Err(format!("Invalid params: `{}` needs `{key}`", self.tool)),
+        }
+    }
+
+    fn integer(&self, key: &str, max: u64) -> Result<u64, String> {
+        match self.arguments.get(key).map(Value::as_u64) {
+            Some(Some(number)) if number <= max => Ok(number),
+            Some(_) => Err(format!(
+                "Invalid params: `{}.{key}` must be an integer from 0 to {max}",
+                self.tool
+            )),
+            None => Err(format!("Invalid params: `{}` needs `{key}`", self.tool)),
+        }
+    }
+
+    fn no_extra(&self, tool: &Tool) -> Result<(), String> {
+        let known: &[&str] = match tool {
+            Tool::Echo { .. } => &["text"],
+            Tool::Slow { .. } | Tool::IgnoreCancel { .. } => &["steps", "step_ms"],
+            Tool::WaitGate { .. } | Tool::OpenGate { .. } => &["gate"],
+            Tool::Fail { .. } => &["message"],
+            Tool::Ask { .. } => &["question"],
+            Tool::Violations | Tool::Transcript => &[],
+        };
+        match self
+            .arguments
+            .keys()
+            .find(|key| !known.contains(&key.as_str()))
+        {
+            Some(extra) => Err(format!(
+                "Invalid params: `{}` has no argument `{extra}`",
+                self.tool
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+/// One text block.
+pub fn text_result(text: impl Into<String>) -> Value {
+    json!({"content": [{"type": "text", "text": text.into()}]})
+}
+
+impl Tool {
+    /// The tool's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Tool::Echo { .. } => "echo",
+            Tool::Slow { .. } => "slow",
+            Tool::WaitGate { .. } => "wait_gate",
+            Tool::OpenGate { .. } => "open_gate",
+            Tool::IgnoreCancel { .. } => "ignore_cancel",
+            Tool::Fail { .. } => "fail",
+            Tool::Ask { .. } => "ask",
+            Tool::Violations => "violations",
+            Tool::Transcript => "transcript",
+        }
+    }
+
+    /// Whether the tool may run as a task.
+    pub fn supports_tasks(&self) -> bool {
+        matches!(self, Tool::Slow { .. })
+    }
+
+    /// Runs the handler to its end (or its cancellation).
+    pub async fn run(&self, call: &Call) -> Outcome {
+        match self {
+            Tool::Echo { text } => Outcome::Result(text_result(text.clone())),
+            Tool::Slow { steps, step_ms } => slow(call, *steps, *step_ms).await,
+            Tool::WaitGate { gate } => {
+                tokio::select! {
+                    _ = call.token.cancelled() => {
+                        call.log("stopped by cancel");
+                        Outcome::Cancelled
+                    }
+                    _ = call.session.core.gates.wait(gate) => {
+                        // "completed" is logged by the caller once the answer is sent.
+                        Outcome::Result(text_result(format!("gate {gate} opened")))
+                    }
+                }
+            }
+            Tool::OpenGate { gate } => {
+                call.session.core.gates.open(gate);
+                Outcome::Result(text_result(format!("opened {gate}")))
+            }
+            Tool::IgnoreCancel { steps, step_ms } => ignore_cancel(call, *steps, *step_ms).await,
+            Tool::Fail { message } => {
+                let mut result = text_result(message.clone());
+                result["isError"] = json!(true);
+                Outcome::Result(result)
+            }
+            Tool::Ask { question } => super::ask::ask(call, question).await,
+            Tool::Violations => {
+                let violations = serde_json::to_string(&call.session.core.violations.list())
+                    .expect("violations serialize");
+                Outcome::Result(text_result(violations))
+            }
+            Tool::Transcript => Outcome::Result(text_result(transcript_text(call))),
+        }
+    }
+}
+
+async fn slow(call: &Call, steps: u64, step_ms: u64) -> Outcome {
+    for step in 1..=steps {
+        tokio::select! {
+            _ = call.token.cancelled() => {
+                call.log(&format!("stopped by cancel after step {}", step - 1));
+                return Outcome::Cancelled;
+            }
+            _ = tokio::time::sleep(Duration::from_millis(step_ms)) => {}
+        }
+        call.progress(step, steps, format!("step {step} of {steps}"));
+    }
+    // "completed" is logged by the caller once the answer is sent.
+    Outcome::Result(text_result(format!("completed {steps} steps")))
+}
+
+async fn ignore_cancel(call: &Call, steps: u64, step_ms: u64) -> Outcome {
+    let mut noticed = false;
+    for step in 1..=steps {
+        tokio::time::sleep(Duration::from_millis(step_ms)).await;
+        if call.token.is_cancelled() && !noticed {
+            noticed = true;
+            call.log(&format!("ignored cancel at step {step}"));
+        }
+        call.progress(step, steps, format!("step {step} of {steps}"));
+    }
+    // "completed" is logged by the caller once the answer is sent.
+    let result = text_result(format!("completed {steps} steps"));
+    if call.token.is_cancelled() {
+        Outcome::Late(result)
+    } else {
+        Outcome::Result(result)
+    }
+}
+
+/// The transcript as JSON text, with earlier `transcript` replies elided so replies do not grow
+/// geometrically.
+fn transcript_text(call: &Call) -> String {
+    let core = &call.session.core;
+    let mut replies = core
+        .transcript_replies
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner());
+    let messages: Vec<Value> = core
+        .transcript
+        .messages()
+        .into_iter()
+        .map(|wire| {
+            let mut message = wire.value();
+            let is_reply = wire.direction == Direction::Out
+                && message.get("result").is_some()
+                && message
+                    .get("id")
+                    .is_some_and(|id| replies.contains(&id.to_string()));
+            if is_reply {
+                message["result"] = json!({"elided": "an earlier transcript reply"});
+            }
+            json!({"direction": wire.direction, "message": message})
+        })
+        .collect();
+    replies.insert(call.id.to_string());
+    Value::Array(messages).to_string()
+}
+
+/// The client declared `elicitation`, per the revision's rules.
+pub fn client_can_elicit(call: &Call) -> bool {
+    call.client_capabilities.get("elicitation").is_some()
+}

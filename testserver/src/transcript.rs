@@ -1,0 +1,234 @@
+//! The wire transcript: every JSON-RPC message seen on one connection, in order, in both
+//! directions. A `Transcript` is a cheap shared handle; the server (or the `Driver`) records into
+//! it while a snippet reads it. Plain data: rendering it (compact text, sequence diagrams) is
+//! the harness's business, which depends on this module and never the reverse.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// Which way a message travelled, seen from the transcript's owner (see [`Side`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Received by the owner.
+    In,
+    /// Sent by the owner.
+    Out,
+}
+
+/// The role of the party that records a transcript: the test server records as `Server`, the
+/// harness client `Driver` as `Client`. Rendering uses it to draw client → server arrows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The transcript is recorded by the server: `In` means client → server.
+    Server,
+    /// The transcript is recorded by the client: `Out` means client → server.
+    Client,
+}
+
+/// One entry of a transcript, in the order the owner saw it. Serialised as
+/// `{"direction": "in"|"out", "message": ...}`, where `message` is the JSON-RPC message, a JSON
+/// string for a line that was not JSON, or an object without `jsonrpc` for a transport event or
+/// the dropped-entries marker (the JSON the `transcript` tool and `interop/` read).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WireMessage {
+    /// Which way it went, seen from the owner.
+    pub direction: Direction,
+    /// What it was.
+    pub entry: Entry,
+}
+
+/// What a transcript entry records.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entry {
+    /// A JSON value read or sent as one message (a JSON-RPC message, or JSON that is not one).
+    Message(Value),
+    /// A line that was not JSON (possibly shortened), so a transcript holds every line.
+    Unparseable(String),
+    /// Something the transport did that is no message but matters to a reader.
+    Transport(TransportEvent),
+    /// Stands for the `dropped` earlier entries a bounded transcript no longer keeps.
+    Dropped { dropped: u64, limit: usize },
+}
+
+/// A transport event: so far, a Streamable HTTP client closing a request's response stream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TransportEvent {
+    /// The request whose response stream was closed.
+    pub request_id: Value,
+    /// Whether closing it cancels the request (2026-07-28) or only loses the stream (2025-11-25).
+    pub cancels: bool,
+}
+
+impl TransportEvent {
+    /// The value of the `transport` key.
+    pub const TRANSPORT: &str = "http";
+    /// The value of the `event` key.
+    pub const DISCONNECT: &str = "disconnect";
+}
+
+impl Entry {
+    /// The JSON form (the `message` of a serialised entry).
+    pub fn to_json(&self) -> Value {
+        match self {
+            Entry::Message(message) => message.clone(),
+            Entry::Unparseable(line) => Value::String(line.clone()),
+            Entry::Transport(event) => {
+                let detail = if event.cancels {
+                    "the client closed the response stream: the request is cancelled"
+                } else {
+                    "the client closed the response stream: not a cancel under 2025-11-25; the request runs on"
+                };
+                json!({"transport": TransportEvent::TRANSPORT, "event": TransportEvent::DISCONNECT,
+                       "requestId": event.request_id, "cancels": event.cancels, "detail": detail})
+            }
+            Entry::Dropped { dropped, limit } => json!({
+                "transcript": "dropped",
+                "dropped": dropped,
+                "limit": limit,
+                "detail": format!("{dropped} earlier messages dropped: the transcript keeps the last {limit}"),
+            }),
+        }
+    }
+
+    /// The message, when the entry is one.
+    pub fn message(&self) -> Option<&Value> {
+        match self {
+            Entry::Message(message) => Some(message),
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for WireMessage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut entry = serializer.serialize_struct("WireMessage", 2)?;
+        entry.serialize_field("direction", &self.direction)?;
+        entry.serialize_field("message", &self.entry.to_json())?;
+        entry.end()
+    }
+}
+
+impl WireMessage {
+    /// The entry's JSON form (see [`Entry::to_json`]); `null`-safe to index, e.g.
+    /// `wire.value()["method"]`.
+    pub fn value(&self) -> Value {
+        self.entry.to_json()
+    }
+
+    /// Whether this message went from the client to the server, given who recorded it.
+    pub fn is_client_to_server(&self, side: Side) -> bool {
+        matches!(
+            (side, self.direction),
+            (Side::Server, Direction::In) | (Side::Client, Direction::Out)
+        )
+    }
+}
+
+/// A shared, append-only record of the messages on one connection (or on several connections of
+/// the same server, interleaved in the order the server saw them). Unbounded by default, so a
+/// snippet sees every message; a long-running server bounds it with [`Transcript::set_limit`]
+/// to the last N messages, and then says how many earlier ones it dropped.
+#[derive(Clone, Debug)]
+pub struct Transcript {
+    side: Side,
+    log: Arc<Mutex<Log>>,
+}
+
+#[derive(Debug, Default)]
+struct Log {
+    messages: VecDeque<WireMessage>,
+    limit: Option<usize>,
+    dropped: u64,
+}
+
+impl Log {
+    fn trim(&mut self) {
+        if let Some(limit) = self.limit {
+            while self.messages.len() > limit {
+                self.messages.pop_front();
+                self.dropped += 1;
+            }
+        }
+    }
+}
+
+impl Transcript {
+    /// An empty transcript recorded by `side`.
+    pub fn new(side: Side) -> Transcript {
+        Transcript {
+            side,
+            log: Arc::default(),
+        }
+    }
+
+    /// Keeps only the last `limit` messages from now on (a ring), counting the ones dropped.
+    pub fn set_limit(&self, limit: usize) {
+        let mut log = self.lock();
+        log.limit = Some(limit);
+        log.trim();
+    }
+
+    /// How many earlier messages were dropped to stay within the limit (0 when unbounded).
+    pub fn dropped(&self) -> u64 {
+        self.lock().dropped
+    }
+
+    /// Appends one message (dropping the oldest when a limit is set and reached).
+    pub fn record(&self, direction: Direction, message: Value) {
+        self.record_entry(direction, Entry::Message(message));
+    }
+
+    /// Appends one entry of any kind.
+    pub fn record_entry(&self, direction: Direction, entry: Entry) {
+        let mut log = self.lock();
+        log.messages.push_back(WireMessage { direction, entry });
+        log.trim();
+    }
+
+    /// Who records this transcript.
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    /// A snapshot of the entries so far, in order. When earlier ones were dropped (see
+    /// [`Transcript::set_limit`]), the first is an `In` [`Entry::Dropped`] saying how many.
+    pub fn messages(&self) -> Vec<WireMessage> {
+        let log = self.lock();
+        let marker = (log.dropped > 0).then(|| WireMessage {
+            direction: Direction::In,
+            entry: Entry::Dropped {
+                dropped: log.dropped,
+                limit: log.limit.unwrap_or(0),
+            },
+        });
+        marker
+            .into_iter()
+            .chain(log.messages.iter().cloned())
+            .collect()
+    }
+
+    /// How many messages the transcript holds (without the dropped ones).
+    pub fn len(&self) -> usize {
+        self.lock().messages.len()
+    }
+
+    /// Whether nothing was recorded yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The messages as a JSON array of `{"direction": "in"|"out", "message": ...}`.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self.messages()).expect("wire messages serialize")
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Log> {
+        // A panic while holding the lock cannot leave the log half-written.
+        self.log.lock().unwrap_or_else(|poison| poison.into_inner())
+    }
+}

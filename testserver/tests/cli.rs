@@ -1,0 +1,113 @@
+//! The `mcp-testserver` command line, through the built binary: `--transcript-limit N` bounds
+//! the transcript the `transcript` tool returns and says how many messages it dropped, and a bad
+//! value is refused with exit code 2 before anything is served.
+
+use mcp_testserver::{RawClient as Conn, Revision};
+use serde_json::{Value, json};
+
+/// The binary over stdio, speaking 2025-11-25, started with `args`.
+fn spawn(args: &[&str]) -> Conn {
+    Conn::spawn(
+        env!("CARGO_BIN_EXE_mcp-testserver"),
+        args,
+        Revision::V2025_11_25,
+    )
+}
+
+#[tokio::test]
+async fn transcript_limit_keeps_the_last_n_messages_behind_a_dropped_marker() {
+    let mut conn = spawn(&["--transcript-limit", "4"]);
+    // initialize, its response, notifications/initialized: 3 messages.
+    conn.initialize().await;
+    for (id, word) in [(1, "one"), (2, "two"), (3, "three")] {
+        let response = conn.call(json!(id), "echo", json!({"text": word})).await;
+        assert_eq!(response["result"]["content"][0]["text"], word);
+    }
+    // 9 messages so far; the `transcript` request is the 10th, and the reply shows the last 4.
+    let reply = conn.call(json!(4), "transcript", json!({})).await;
+    let entries: Vec<Value> = serde_json::from_str(reply_text(&reply)).expect("transcript JSON");
+    assert_eq!(entries.len(), 5, "the marker and 4 messages: {entries:#?}");
+    let marker = &entries[0]["message"];
+    assert_eq!(marker["transcript"], "dropped", "{marker}");
+    assert_eq!(marker["dropped"], 6, "{marker}");
+    assert_eq!(marker["limit"], 4, "{marker}");
+    assert!(
+        marker["detail"]
+            .as_str()
+            .is_some_and(|detail| detail.contains("6 earlier messages dropped")),
+        "{marker}"
+    );
+    let kept: Vec<(&str, &Value)> = entries[1..]
+        .iter()
+        .map(|entry| {
+            (
+                entry["direction"].as_str().unwrap(),
+                &entry["message"]["id"],
+            )
+        })
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            ("out", &json!(2)),
+            ("in", &json!(3)),
+            ("out", &json!(3)),
+            ("in", &json!(4))
+        ],
+        "the last four messages, in order"
+    );
+    assert_eq!(conn.finish().await, Some(0));
+}
+
+#[tokio::test]
+async fn without_the_limit_nothing_is_dropped() {
+    let mut conn = spawn(&[]);
+    conn.initialize().await;
+    for id in 1..=3 {
+        conn.call(json!(id), "echo", json!({"text": "x"})).await;
+    }
+    let reply = conn.call(json!(4), "transcript", json!({})).await;
+    let entries: Vec<Value> = serde_json::from_str(reply_text(&reply)).expect("transcript JSON");
+    assert_eq!(entries.len(), 10, "{entries:#?}");
+    assert!(
+        entries
+            .iter()
+            .all(|entry| entry["message"]["transcript"].is_null())
+    );
+    assert_eq!(conn.finish().await, Some(0));
+}
+
+#[test]
+fn a_bad_transcript_limit_is_refused_with_exit_code_2() {
+    for (args, expected) in [
+        (
+            &["--transcript-limit", "0"][..],
+            "expected a positive integer",
+        ),
+        (
+            &["--transcript-limit", "many"][..],
+            "expected a positive integer",
+        ),
+        (
+            &["--transcript-limit"][..],
+            "--transcript-limit needs a number",
+        ),
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-testserver"))
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("running mcp-testserver");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}: nothing served");
+    }
+}
+
+/// The text of a `tools/call` reply.
+fn reply_text(reply: &Value) -> &str {
+    reply["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text in {reply}"))
+}

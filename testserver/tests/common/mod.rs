@@ -1,0 +1,74 @@
+//! Shared by the tests that speak raw JSON-RPC: the connection is the crate's own peer
+//! (`RawClient`, here `Conn`), in-process or over the stdio binary, and two readers of a
+//! response. The rule scenarios live in `rules/` (included by `protocol.rs` and `stdio.rs`,
+//! which run every one of them through `every_rule_test!`); the rmcp client tests' helpers in
+//! `rmcp.rs` (included by the binaries that drive rmcp).
+
+pub use mcp_testserver::RawClient as Conn;
+use serde_json::Value;
+
+/// The text of the first content block of a `tools/call` response.
+pub fn text(response: &Value) -> &str {
+    response["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text in {response}"))
+}
+
+/// The error code of an error response.
+pub fn code(response: &Value) -> i64 {
+    response["error"]["code"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("not an error: {response}"))
+}
+
+/// Declares one test per rule scenario for a transport: `rule_tests!(connect_fn, #[attr]; a, b)`.
+#[macro_export]
+macro_rules! rule_tests {
+    ($connect:path, #[$attr:meta]; $($name:ident),* $(,)?) => {
+        $(
+            #[$attr]
+            async fn $name() {
+                rules::$name($connect).await;
+            }
+        )*
+    };
+}
+
+/// Declares the test of every rule scenario for a transport: `every_rule_test!(connect_fn,
+/// #[attr])`. The one list of scenarios, so each transport's binary runs all of them.
+#[macro_export]
+macro_rules! every_rule_test {
+    ($connect:path, #[$attr:meta]) => {
+        $crate::rule_tests!($connect, #[$attr];
+            initialize_negotiates_the_handshake_revision,
+            discover_advertises_2026_07_28_without_initialize,
+            requests_without_version_or_initialize_are_rejected,
+            requests_without_client_capabilities_are_invalid_params,
+            unsupported_version_gets_32022,
+            ping_exists_only_under_2025,
+            ids_are_echoed_with_their_json_type,
+            null_id_is_an_invalid_request,
+            reused_id_is_a_violation_per_revision,
+            server_requests_use_their_own_id_space,
+            cancel_stops_the_handler_and_no_response_follows,
+            cancel_of_unknown_id_is_a_violation_and_finished_ids_are_ignored,
+            cancelling_initialize_is_a_violation,
+            tasks_are_cancelled_only_with_tasks_cancel,
+            progress_only_with_token_strictly_increasing_never_after_response,
+            reused_progress_token_is_a_violation,
+            parse_error_answers_null_id_and_keeps_serving,
+            invalid_request_and_unknown_method,
+            unknown_tool_and_bad_arguments_are_invalid_params,
+            giant_message_is_rejected_and_serving_continues,
+            truncated_message_at_eof_is_answered_and_the_connection_ends,
+            tools_echo_fail_and_gates,
+            ignore_cancel_still_responds,
+            ask_gets_input_per_revision,
+            transcript_tool_elides_its_earlier_replies,
+            tasks_2025_lifecycle,
+            tasks_2026_extension,
+            task_progress_follows_the_revision,
+            task_ids_are_opaque_and_deterministic,
+        );
+    };
+}

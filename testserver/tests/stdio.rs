@@ -1,0 +1,15 @@
+//! The protocol rules, checked through the `mcp-testserver` binary over stdio (real clock).
+//! The same scenarios run in-process in `protocol.rs`.
+
+mod common;
+#[path = "common/rules/mod.rs"]
+mod rules;
+
+use common::Conn;
+use mcp_testserver::Revision;
+
+fn stdio(revision: Revision) -> Conn {
+    Conn::spawn(env!("CARGO_BIN_EXE_mcp-testserver"), &[], revision)
+}
+
+every_rule_test!(stdio, #[tokio::test]);
