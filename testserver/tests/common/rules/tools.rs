@@ -261,13 +261,15 @@ pub async fn task_progress_follows_the_revision(connect: Connect) {
     let created = conn.request(json!(1), "tools/call", params).await;
     assert_eq!(created["result"]["resultType"], "task", "{created}");
     let task_id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let get = json!({"taskId": task_id,
+        "_meta": {"io.modelcontextprotocol/clientCapabilities": capabilities}});
     for id in 2.. {
-        let status = conn
-            .request(json!(id), "tasks/get", json!({"taskId": task_id}))
-            .await;
+        let status = conn.request(json!(id), "tasks/get", get.clone()).await;
         if status["result"]["status"] == "completed" {
             break;
         }
+        assert_eq!(status["result"]["status"], "working", "{status}");
+        assert!(id < 1000, "the task never completed: {status}");
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     assert_eq!(
