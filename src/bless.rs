@@ -19,7 +19,7 @@ use crate::snippet::{FailureKind, Outcome, Snippet, SnippetResult};
 
 /// One expected-output block to rewrite.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Blessing<'a> {
+pub(crate) struct Blessing<'a> {
     /// 1-based line of the block's opening fence.
     pub fence_line: usize,
     /// What the snippet printed.
@@ -27,7 +27,7 @@ pub struct Blessing<'a> {
 }
 
 /// Whether the overwrite mode is on: the `--bless` flag, or `SNAPSHOTS=overwrite`.
-pub fn overwrite_requested(bless_flag: bool) -> bool {
+pub(crate) fn overwrite_requested(bless_flag: bool) -> bool {
     bless_flag || std::env::var("SNAPSHOTS").is_ok_and(|value| value == "overwrite")
 }
 
@@ -35,7 +35,7 @@ pub fn overwrite_requested(bless_flag: bool) -> bool {
 /// not match. Returns the files it changed, relative to `book_root`, in order. A block that
 /// cannot be rewritten safely (its fence moved since extraction, or the new output would close
 /// the fence) is an error naming the place, and no file is written.
-pub fn bless_book(
+pub(crate) fn bless_book(
     book_root: &Path,
     snippets: &[Snippet],
     results: &[SnippetResult],
@@ -86,7 +86,7 @@ pub fn bless_book(
 }
 
 /// Returns `text` with the content of each blessed block replaced. Errors are `LINE: message`.
-pub fn bless_text(text: &str, blessings: &[Blessing<'_>]) -> Result<String, String> {
+pub(crate) fn bless_text(text: &str, blessings: &[Blessing<'_>]) -> Result<String, String> {
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(index, _)| index + 1))
         .filter(|&start| start < text.len() || start == 0)

@@ -15,7 +15,7 @@ use crate::include::expand_includes;
 use crate::snippet::{ChapterFailure, SourceSpan};
 use crate::verify::{BookSource, ChapterSource};
 
-pub fn load(config: &Config) -> anyhow::Result<BookSource> {
+pub(crate) fn load(config: &Config) -> anyhow::Result<BookSource> {
     let summary = config.src_dir.join("SUMMARY.md");
     let chapter_files = if summary.is_file() {
         let text = read_text(&summary, &summary)?;

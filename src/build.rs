@@ -19,7 +19,7 @@ use crate::workspace::Workspace;
 
 /// What building did for one snippet.
 #[derive(Debug)]
-pub enum Built {
+pub(crate) enum Built {
     /// Built; run it as `PROGRAM ARGS`.
     Executable { program: PathBuf, args: Vec<String> },
     /// Nothing to run: a `no_run` snippet that compiled, a `compile_fail` snippet either way,
@@ -35,7 +35,7 @@ const MAX_BUILDS: usize = 5;
 /// builds the others again without them (one broken module would otherwise keep its whole
 /// binary from linking). Returns one [`Built`] per snippet, in order. `incremental: false` builds a crate
 /// that does not exist yet without rustc's incremental state (see [`cargo_build`]).
-pub fn build(
+pub(crate) fn build(
     snippets: &[PlannedSnippet],
     workspace: &Workspace,
     incremental: bool,
@@ -277,7 +277,7 @@ fn remove_unwanted(dir: &Path, wanted: &HashSet<PathBuf>) -> anyhow::Result<()> 
 
 /// What one `cargo build` produced.
 #[derive(Debug, Default)]
-pub struct BuildOutput {
+pub(crate) struct BuildOutput {
     /// Target name -> the executable (binaries, and test targets built as tests).
     pub executables: HashMap<String, PathBuf>,
     /// Compile errors of the generated crate (warnings are left out).
@@ -290,7 +290,7 @@ pub struct BuildOutput {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CompileError {
+pub(crate) struct CompileError {
     /// The cargo target being compiled.
     pub target: String,
     /// The primary span's file, relative to the generated crate's root; `None` when the error
@@ -308,7 +308,7 @@ pub struct CompileError {
 
 /// An error compiling a crate the snippets depend on.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DependencyError {
+pub(crate) struct DependencyError {
     /// The crate (target) name, e.g. `helper`.
     pub crate_name: String,
     pub rendered: String,
@@ -322,7 +322,7 @@ pub struct DependencyError {
 /// crate is built again (one snippet edited under `mdbook serve`, or the next `test` after an
 /// edit, which build incrementally). Cargo does not fingerprint the setting, so switching never
 /// rebuilds anything; a `CARGO_INCREMENTAL` the user set wins.
-pub fn cargo_build(
+pub(crate) fn cargo_build(
     crate_dir: &Path,
     target_dir: &Path,
     incremental: bool,
@@ -357,7 +357,7 @@ pub fn cargo_build(
 
 /// Reads cargo's JSON messages. Ours are those of targets under `crate_dir` (canonical, as
 /// cargo reports it); errors of other packages are dependency errors.
-pub fn parse_messages(stdout: &[u8], crate_dir: &Path) -> BuildOutput {
+pub(crate) fn parse_messages(stdout: &[u8], crate_dir: &Path) -> BuildOutput {
     let mut build = BuildOutput::default();
     for message in Message::parse_stream(BufReader::new(stdout)).flatten() {
         match message {

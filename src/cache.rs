@@ -14,7 +14,7 @@ use crate::run::RunRecord;
 
 /// What a snippet did, as far as judging it goes.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Record {
+pub(crate) enum Record {
     /// It was built and run.
     Ran(RunRecord),
     /// `no_run`: it was built.
@@ -29,7 +29,7 @@ pub enum Record {
 impl Record {
     /// Whether the record would be the same on every run with the same key: compile results
     /// are, a run is trusted only once it passed.
-    pub fn is_cacheable(&self, passed: bool) -> bool {
+    pub(crate) fn is_cacheable(&self, passed: bool) -> bool {
         match self {
             Record::Compiled | Record::DidNotCompile { .. } => true,
             Record::Ran(_) => passed,
@@ -38,7 +38,7 @@ impl Record {
     }
 }
 
-pub struct Cache {
+pub(crate) struct Cache {
     dir: PathBuf,
     fingerprint: String,
     enabled: bool,
@@ -47,7 +47,7 @@ pub struct Cache {
 impl Cache {
     /// `fingerprint` is the environment part of every key (see the module docs). A disabled
     /// cache finds nothing but still stores, so the next run can use it.
-    pub fn new(dir: PathBuf, fingerprint: String, enabled: bool) -> Cache {
+    pub(crate) fn new(dir: PathBuf, fingerprint: String, enabled: bool) -> Cache {
         Cache {
             dir,
             fingerprint,
@@ -56,7 +56,7 @@ impl Cache {
     }
 
     /// The key of one snippet: `parts` are the snippet's own inputs.
-    pub fn key(&self, parts: &[&str]) -> String {
+    pub(crate) fn key(&self, parts: &[&str]) -> String {
         let mut hasher = Sha256::new();
         hasher.update(self.fingerprint.as_bytes());
         for part in parts {
@@ -67,7 +67,7 @@ impl Cache {
         hex(&hasher.finalize())
     }
 
-    pub fn get(&self, key: &str) -> Option<Record> {
+    pub(crate) fn get(&self, key: &str) -> Option<Record> {
         if !self.enabled {
             return None;
         }
@@ -76,7 +76,7 @@ impl Cache {
         serde_json::from_str(&text).ok()
     }
 
-    pub fn put(&self, key: &str, record: &Record) -> anyhow::Result<()> {
+    pub(crate) fn put(&self, key: &str, record: &Record) -> anyhow::Result<()> {
         std::fs::create_dir_all(&self.dir)
             .with_context(|| format!("creating {}", self.dir.display()))?;
         let path = self.path(key);
@@ -94,7 +94,7 @@ impl Cache {
 
 /// Hashes a crate's sources: every file under `dir` except build output and VCS data, by
 /// relative path and content, in path order.
-pub fn hash_tree(dir: &Path) -> anyhow::Result<String> {
+pub(crate) fn hash_tree(dir: &Path) -> anyhow::Result<String> {
     let mut files = Vec::new();
     collect_files(dir, dir, &mut files)?;
     files.sort();
@@ -110,7 +110,7 @@ pub fn hash_tree(dir: &Path) -> anyhow::Result<String> {
     Ok(hex(&hasher.finalize()))
 }
 
-pub fn hash_str(text: &str) -> String {
+pub(crate) fn hash_str(text: &str) -> String {
     hex(&Sha256::digest(text.as_bytes()))
 }
 

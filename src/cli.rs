@@ -11,13 +11,13 @@ use crate::select::{Partition, Selection};
 
 #[derive(Debug, Parser)]
 #[command(name = "mdbook-snippets", version, about)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Tell mdBook whether the preprocessor supports a renderer (exit 0: yes, 1: no).
     Supports { renderer: String },
     /// Compile, run and check every Rust snippet of a book.
@@ -25,7 +25,7 @@ pub enum Command {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct TestArgs {
+pub(crate) struct TestArgs {
     /// The directory holding book.toml.
     #[arg(default_value = ".")]
     pub book_dir: PathBuf,
@@ -73,14 +73,14 @@ pub struct TestArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     Human,
     Github,
 }
 
 impl TestArgs {
     /// Lets the flags override the book's configuration.
-    pub fn apply(&self, config: &mut Config) {
+    pub(crate) fn apply(&self, config: &mut Config) {
         if let Some(jobs) = self.jobs {
             config.jobs = jobs.max(1);
         }
@@ -96,7 +96,7 @@ impl TestArgs {
     }
 
     /// The snippets to verify.
-    pub fn selection(&self) -> Selection {
+    pub(crate) fn selection(&self) -> Selection {
         Selection {
             chapters: self.chapter.clone(),
             filter: self.filter.clone(),
@@ -104,7 +104,7 @@ impl TestArgs {
         }
     }
 
-    pub fn format(&self) -> Format {
+    pub(crate) fn format(&self) -> Format {
         self.format.unwrap_or_else(|| {
             if std::env::var_os("GITHUB_ACTIONS").is_some_and(|value| value == "true") {
                 Format::Github

@@ -10,7 +10,7 @@ use similar::algorithms::{Capture, myers};
 
 /// `Ok(())` when `actual` matches `expected`, else a line diff fit to print (`-` expected,
 /// `+` actual).
-pub fn compare(expected: &str, actual: &str) -> Result<(), String> {
+pub(crate) fn compare(expected: &str, actual: &str) -> Result<(), String> {
     let expected_lines = normalized_lines(expected);
     let actual_lines = normalized_lines(actual);
     if matches_lines(&expected_lines, &actual_lines) {

@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 /// The resolved configuration of a verification run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Config {
+pub(crate) struct Config {
     /// The directory holding `book.toml`, canonical (symlinks resolved), so every path derived
     /// from it compares equal to the paths cargo and rustc report.
     pub book_root: PathBuf,
@@ -49,7 +49,7 @@ pub struct Config {
 /// What a bare info-string word the verifier does not know does.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum UnknownAttributes {
+pub(crate) enum UnknownAttributes {
     /// As rustdoc: the word is ignored; one that resembles an attribute we act on
     /// (`should-panic`) is a warning naming the line.
     #[default]
@@ -106,7 +106,7 @@ struct DetailedDependency {
 
 impl Config {
     /// Reads `<book_root>/book.toml`.
-    pub fn from_book_toml(book_root: &Path) -> anyhow::Result<Config> {
+    pub(crate) fn from_book_toml(book_root: &Path) -> anyhow::Result<Config> {
         let path = book_root.join("book.toml");
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {}", path.display()))?;
@@ -115,7 +115,7 @@ impl Config {
     }
 
     /// Parses the text of a `book.toml` that lives in `book_root`.
-    pub fn from_book_toml_str(book_root: &Path, text: &str) -> anyhow::Result<Config> {
+    pub(crate) fn from_book_toml_str(book_root: &Path, text: &str) -> anyhow::Result<Config> {
         let document: toml::Table = toml::from_str(text).context("malformed book.toml")?;
         let src = match document.get("book").and_then(|book| book.get("src")) {
             Some(toml::Value::String(src)) => src.clone(),
@@ -149,7 +149,7 @@ impl Config {
     /// it from mdBook's context: `ctx.config.get::<toml::Table>("preprocessor.snippets")`),
     /// `[book] src` and `[rust] edition`. Unknown keys are an error naming the key; so is a
     /// path (`harness`, a dependency's `path`) that does not exist.
-    pub fn from_table(
+    pub(crate) fn from_table(
         book_root: &Path,
         src: &Path,
         rust_edition: Option<&str>,
@@ -270,7 +270,7 @@ fn existing_dir(book_root: &Path, path: &str, key: &str) -> anyhow::Result<PathB
 }
 
 /// Resolves `.` and `..` without touching the file system (the path may not exist yet).
-pub fn normalize(path: &Path) -> PathBuf {
+pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
@@ -285,7 +285,7 @@ pub fn normalize(path: &Path) -> PathBuf {
 }
 
 /// Accepts the editions cargo knows.
-pub fn check_edition(edition: &str) -> anyhow::Result<()> {
+pub(crate) fn check_edition(edition: &str) -> anyhow::Result<()> {
     match edition {
         "2015" | "2018" | "2021" | "2024" => Ok(()),
         other => bail!("unknown edition `{other}` (expected 2015, 2018, 2021 or 2024)"),

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
-pub use info_string::merge_harness_attributes;
+pub(crate) use info_string::merge_harness_attributes;
 use info_string::{BlockKind, block_kind, parse_attributes};
 
 use crate::snippet::{ExpectedOutput, Snippet, SourceSpan};
@@ -18,7 +18,7 @@ use crate::snippet::{ExpectedOutput, Snippet, SourceSpan};
 /// A chapter the verifier cannot read snippets from: an unterminated fence or a bad info
 /// string. It names the place so the author can fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExtractError {
+pub(crate) struct ExtractError {
     pub span: SourceSpan,
     pub message: String,
 }
@@ -36,7 +36,7 @@ impl std::error::Error for ExtractError {}
 /// relative to the book root (`src/ch1.md`); it names the snippets (`src_ch1_md_1`, ...) and is
 /// the path of every [`SourceSpan`]. Positions are those of `text`: when `text` had includes
 /// expanded, the caller maps them back (see `include`).
-pub fn extract(chapter_path: &Path, text: &str) -> Result<Vec<Snippet>, ExtractError> {
+pub(crate) fn extract(chapter_path: &Path, text: &str) -> Result<Vec<Snippet>, ExtractError> {
     // A byte-order mark is not part of the first line (CommonMark would not see a fence
     // there); offsets stay those of `text`, BOM included.
     let bom = if text.starts_with('\u{feff}') {
@@ -124,7 +124,7 @@ pub fn extract(chapter_path: &Path, text: &str) -> Result<Vec<Snippet>, ExtractE
 }
 
 /// The module-safe id of the `ordinal`-th (1-based) snippet of a chapter.
-pub fn snippet_id(chapter_path: &Path, ordinal: usize) -> String {
+pub(crate) fn snippet_id(chapter_path: &Path, ordinal: usize) -> String {
     let mut id: String = chapter_path
         .to_string_lossy()
         .chars()

@@ -11,11 +11,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::PathBuf;
 
-pub use crate::placement::Placement;
+pub(crate) use crate::placement::Placement;
 
 /// One snippet as the generator needs it.
 #[derive(Debug, Clone)]
-pub struct PlannedSnippet {
+pub(crate) struct PlannedSnippet {
     pub id: String,
     /// The block's code, hidden lines (`# `) included.
     pub code: String,
@@ -28,7 +28,7 @@ pub struct PlannedSnippet {
 /// The harness crate every snippet links, when the book has one; each part of its protocol is
 /// optional.
 #[derive(Debug, Clone)]
-pub struct HarnessDependency {
+pub(crate) struct HarnessDependency {
     pub package_name: String,
     pub lib_name: String,
     /// Canonical path of the harness crate.
@@ -41,7 +41,7 @@ pub struct HarnessDependency {
 
 /// Everything that goes into the manifests besides the snippets.
 #[derive(Debug, Clone)]
-pub struct CrateSettings {
+pub(crate) struct CrateSettings {
     /// Unique per book, so books sharing a target dir do not overwrite each other's binaries.
     pub package_name: String,
     pub harness: Option<HarnessDependency>,
@@ -55,7 +55,7 @@ pub struct CrateSettings {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GeneratedCrate {
+pub(crate) struct GeneratedCrate {
     /// Paths relative to the crate root, with their contents; `Cargo.toml` first.
     pub files: Vec<(PathBuf, String)>,
     /// One per planned snippet, in the order given.
@@ -63,7 +63,7 @@ pub struct GeneratedCrate {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GeneratedModule {
+pub(crate) struct GeneratedModule {
     pub id: String,
     /// The cargo target holding it (a binary, or a test target for `test_harness`).
     pub target: String,
@@ -75,10 +75,10 @@ pub struct GeneratedModule {
 const PREFIX_LINES: usize = 3;
 
 /// The 1-based line of a snippet file holding the snippet's first code line.
-pub const FIRST_CODE_LINE: usize = PREFIX_LINES + 1;
+pub(crate) const FIRST_CODE_LINE: usize = PREFIX_LINES + 1;
 
 /// The file of a snippet, relative to the generated workspace root, as rustc and panics name it.
-pub fn module_file(snippet: &PlannedSnippet) -> PathBuf {
+pub(crate) fn module_file(snippet: &PlannedSnippet) -> PathBuf {
     let package = format!("e{}/src", snippet.edition);
     PathBuf::from(match snippet.placement {
         Placement::Merged => format!("{package}/{}.rs", snippet.id),
@@ -90,14 +90,14 @@ pub fn module_file(snippet: &PlannedSnippet) -> PathBuf {
 
 /// The harness as the code of one snippet sees it.
 #[derive(Debug, Clone, Copy)]
-pub struct HarnessParts<'a> {
+pub(crate) struct HarnessParts<'a> {
     pub lib: &'a str,
     pub prelude: bool,
     pub snippet_main: bool,
 }
 
 impl CrateSettings {
-    pub fn harness_parts(&self) -> Option<HarnessParts<'_>> {
+    pub(crate) fn harness_parts(&self) -> Option<HarnessParts<'_>> {
         self.harness.as_ref().map(|harness| HarnessParts {
             lib: &harness.lib_name,
             prelude: harness.prelude,
@@ -106,7 +106,7 @@ impl CrateSettings {
     }
 }
 
-pub fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) -> GeneratedCrate {
+pub(crate) fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) -> GeneratedCrate {
     let harness = settings.harness_parts();
     let mut files = Vec::new();
     let mut modules = Vec::new();
@@ -303,7 +303,7 @@ fn dispatcher(ids: &[&str]) -> String {
 
 /// The file of one snippet, as its placement needs it: a module of the dispatching binary, or
 /// the root of a crate of its own.
-pub fn snippet_file(snippet: &PlannedSnippet, harness: Option<HarnessParts<'_>>) -> String {
+pub(crate) fn snippet_file(snippet: &PlannedSnippet, harness: Option<HarnessParts<'_>>) -> String {
     match snippet.placement {
         Placement::Merged => snippet_module(&snippet.code, harness, Root::Module),
         Placement::OwnBinary | Placement::CompileFail => {
@@ -315,7 +315,7 @@ pub fn snippet_file(snippet: &PlannedSnippet, harness: Option<HarnessParts<'_>>)
 
 /// What the snippet's file is to rustc.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Root {
+pub(crate) enum Root {
     /// A module of the dispatching binary.
     Module,
     /// The root of a binary crate: crate-level lines (`#![..]`, `extern crate`) are lifted out
@@ -341,7 +341,7 @@ enum Shape {
 /// One snippet's file: `PREFIX_LINES` lines, the code (hidden lines unhidden, so each code
 /// line stays on its own line), then a suffix that closes the wrapper and, in a module, exposes
 /// an entry point to the dispatcher.
-pub fn snippet_module(code: &str, harness: Option<HarnessParts<'_>>, root: Root) -> String {
+pub(crate) fn snippet_module(code: &str, harness: Option<HarnessParts<'_>>, root: Root) -> String {
     let mut lines: Vec<String> = code.lines().map(unhide).collect();
     let shape = match root {
         Root::Test => Shape::OwnMain,
@@ -427,7 +427,7 @@ pub fn snippet_module(code: &str, harness: Option<HarnessParts<'_>>, root: Root)
 
 /// rustdoc's hidden lines: `# code` and a lone `#` are shown to the compiler without the
 /// marker; `##` escapes a literal `#`.
-pub fn unhide(line: &str) -> String {
+pub(crate) fn unhide(line: &str) -> String {
     let trimmed = line.trim_start();
     let indent = &line[..line.len() - trimmed.len()];
     if trimmed == "#" {

@@ -15,7 +15,7 @@ use crate::snippet::SourceSpan;
 /// An include that cannot be expanded, at the directive's line (in the chapter, or in the
 /// included file that holds it).
 #[derive(Debug)]
-pub struct IncludeError {
+pub(crate) struct IncludeError {
     pub span: SourceSpan,
     pub error: anyhow::Error,
 }
@@ -36,14 +36,14 @@ impl std::error::Error for IncludeError {}
 
 /// Expanded line -> the file and line it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SourceMap {
+pub(crate) struct SourceMap {
     lines: Vec<(Arc<PathBuf>, usize)>,
 }
 
 impl SourceMap {
     /// Maps a 1-based line and column of the expanded text to its origin. Columns are kept as
     /// they are (an included line is included whole).
-    pub fn locate(&self, line: usize, column: usize) -> SourceSpan {
+    pub(crate) fn locate(&self, line: usize, column: usize) -> SourceSpan {
         let (path, line) = self
             .lines
             .get(line.saturating_sub(1))
@@ -58,7 +58,7 @@ const MAX_DEPTH: usize = 10;
 
 /// Expands the includes of a chapter. `chapter_path` and the paths given to `read` are relative
 /// to the book root.
-pub fn expand_includes(
+pub(crate) fn expand_includes(
     chapter_path: &Path,
     text: &str,
     read: &dyn Fn(&Path) -> anyhow::Result<String>,

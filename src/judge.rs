@@ -14,7 +14,7 @@ use crate::snippet::{Failure, FailureKind, Outcome, Snippet, SnippetResult, Sour
 /// The exit code of a Rust program that panicked.
 const PANIC_EXIT_CODE: i32 = 101;
 
-pub fn judge(located: &Located, record: &Record, module_file: &Path) -> SnippetResult {
+pub(crate) fn judge(located: &Located, record: &Record, module_file: &Path) -> SnippetResult {
     let snippet = &located.snippet;
     let fail = |kind, span: Option<SourceSpan>, message: String| {
         Outcome::Failed(Failure {
@@ -137,7 +137,11 @@ fn panic_message(stderr: &str) -> Option<&str> {
 }
 
 /// A result for `snippet`, carrying what its run printed, if it ran.
-pub fn result(snippet: &Snippet, outcome: Outcome, run: Option<&RunRecord>) -> SnippetResult {
+pub(crate) fn result(
+    snippet: &Snippet,
+    outcome: Outcome,
+    run: Option<&RunRecord>,
+) -> SnippetResult {
     SnippetResult {
         id: snippet.id.clone(),
         span: snippet.span.clone(),
@@ -153,7 +157,7 @@ pub fn result(snippet: &Snippet, outcome: Outcome, run: Option<&RunRecord>) -> S
 /// Panic messages name the thread with its OS id (`thread 'main' (1234) panicked at`), which
 /// differs on every run; the report and the rendered page show `thread 'main' panicked at`, so
 /// the same snippet gives the same bytes every time.
-pub fn without_thread_ids(text: &str) -> String {
+pub(crate) fn without_thread_ids(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(start) = rest.find("thread '") {
@@ -189,7 +193,11 @@ pub fn without_thread_ids(text: &str) -> String {
 
 /// Replaces every `MODULE_FILE:LINE:COLUMN` in `text` with the Markdown position it stands for,
 /// and returns the first such position (the panic or the error's primary place).
-pub fn remap(text: &str, module_file: &Path, located: &Located) -> (String, Option<SourceSpan>) {
+pub(crate) fn remap(
+    text: &str,
+    module_file: &Path,
+    located: &Located,
+) -> (String, Option<SourceSpan>) {
     let needle = format!("{}:", module_file.display());
     let mut out = String::new();
     let mut first = None;

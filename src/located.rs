@@ -8,7 +8,7 @@ use crate::include::SourceMap;
 use crate::snippet::{Snippet, SourceSpan};
 
 /// A snippet, its spans mapped to the source files, and how to map its code lines.
-pub struct Located {
+pub(crate) struct Located {
     pub snippet: Snippet,
     /// The opening fence's line in the chapter text as extracted (includes expanded).
     expanded_fence_line: usize,
@@ -18,7 +18,7 @@ pub struct Located {
 impl Located {
     /// A snippet extracted at `expanded_fence_line` of a chapter whose lines `source_map` maps
     /// back to their files (`None`: the chapter itself).
-    pub fn new(
+    pub(crate) fn new(
         snippet: Snippet,
         expanded_fence_line: usize,
         source_map: Option<Arc<SourceMap>>,
@@ -32,7 +32,7 @@ impl Located {
 
     /// The source position of 0-based code line `code_line`, 1-based `column` of the code as
     /// compiled (hidden-line markers removed).
-    pub fn code_span(&self, code_line: usize, column: usize) -> SourceSpan {
+    pub(crate) fn code_span(&self, code_line: usize, column: usize) -> SourceSpan {
         let original = self.snippet.code.lines().nth(code_line).unwrap_or_default();
         let shown = original.trim_start();
         let marker = if shown == "#" || shown.starts_with("# ") || shown.starts_with("##") {

@@ -6,7 +6,7 @@
 
 /// Where one snippet's code lives in the generated crate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Placement {
+pub(crate) enum Placement {
     /// A module of its edition's dispatching binary.
     Merged,
     /// The root of a binary of its own: the code names `crate::` paths (which in a module
@@ -21,7 +21,7 @@ pub enum Placement {
 
 impl Placement {
     /// The prefix of the cargo target name of a snippet placed on its own.
-    pub fn prefix(self) -> &'static str {
+    pub(crate) fn prefix(self) -> &'static str {
         match self {
             Placement::Merged => "merged",
             Placement::OwnBinary => "own",
@@ -33,7 +33,12 @@ impl Placement {
 
 /// Decides where a snippet goes: `compile_fail` and `test_harness` by attribute, the others by
 /// [`needs_crate_root`].
-pub fn placement(code: &str, edition: &str, compile_fail: bool, test_harness: bool) -> Placement {
+pub(crate) fn placement(
+    code: &str,
+    edition: &str,
+    compile_fail: bool,
+    test_harness: bool,
+) -> Placement {
     if compile_fail {
         Placement::CompileFail
     } else if test_harness {
@@ -48,7 +53,7 @@ pub fn placement(code: &str, edition: &str, compile_fail: bool, test_harness: bo
 /// Whether `code` (hidden lines included) only works at a crate's root. Comments are skipped;
 /// a match inside a string literal errs on the safe side (a binary of its own works for every
 /// snippet, it is only slower to build).
-pub fn needs_crate_root(code: &str, edition: &str) -> bool {
+pub(crate) fn needs_crate_root(code: &str, edition: &str) -> bool {
     code.lines().any(|line| {
         let line = crate::generate::unhide(line);
         let code = line.split("//").next().unwrap_or_default();

@@ -13,7 +13,7 @@ use crate::placement::placement;
 
 /// What the pipeline needs to know about one snippet to build, run and cache it.
 #[derive(Debug, Clone)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub index: usize,
     pub planned: PlannedSnippet,
     pub harness_attributes: String,
@@ -22,7 +22,7 @@ pub struct Plan {
 }
 
 /// Plans `located` (the `index`-th snippet of the book).
-pub fn plan(
+pub(crate) fn plan(
     located: &Located,
     index: usize,
     config: &Config,

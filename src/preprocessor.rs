@@ -29,12 +29,12 @@ use crate::verify::{Report, VerifyOptions, verify};
 
 /// The renderers the preprocessor runs for: `html`, and `test` (what `mdbook test` names itself),
 /// so that `mdbook test` has our verification and leaves the verified blocks to us.
-pub fn supports(renderer: &str) -> bool {
+pub(crate) fn supports(renderer: &str) -> bool {
     matches!(renderer, "html" | "test")
 }
 
 /// Exit code of `mdbook-snippets supports RENDERER`.
-pub fn supports_exit_code(renderer: &str) -> ExitCode {
+pub(crate) fn supports_exit_code(renderer: &str) -> ExitCode {
     if supports(renderer) {
         ExitCode::SUCCESS
     } else {
@@ -43,7 +43,7 @@ pub fn supports_exit_code(renderer: &str) -> ExitCode {
 }
 
 /// Preprocessor mode: `[ctx, book]` on stdin, the book on stdout. Exit 1 when a snippet failed.
-pub fn run() -> anyhow::Result<ExitCode> {
+pub(crate) fn run() -> anyhow::Result<ExitCode> {
     let stdout = StdoutGuard::redirect_to_stderr()?;
     let (ctx, mut book) = mdbook_preprocessor::parse_input(std::io::stdin().lock())
         .context("reading mdBook's [context, book] JSON from stdin")?;
@@ -84,7 +84,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
 
 /// What a failing snippet does to the build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BuildMode {
+pub(crate) enum BuildMode {
     /// `mdbook build`, `mdbook test`, `mdbook watch`, a publishing build: a failing snippet fails
     /// the build and no page is written.
     Strict,
@@ -105,7 +105,7 @@ impl BuildMode {
     /// only when the key is set and neither of those could have set it: a CI job that happens to
     /// export such a variable gets a strict build, never a published page with a failure in it.
     /// `env_names` are the names of the process's environment variables.
-    pub fn of(
+    pub(crate) fn of(
         ctx: &PreprocessorContext,
         env_names: impl IntoIterator<Item = std::ffi::OsString>,
     ) -> BuildMode {
@@ -145,7 +145,7 @@ fn minor_version(version: &str) -> &str {
 
 /// The verifier's configuration from mdBook's context (`[preprocessor.snippets]`, `[book] src`,
 /// `[rust] edition`), so that mdBook's environment overrides apply too.
-pub fn config_from_context(ctx: &PreprocessorContext) -> anyhow::Result<Config> {
+pub(crate) fn config_from_context(ctx: &PreprocessorContext) -> anyhow::Result<Config> {
     let table: toml::Table = ctx
         .config
         .get("preprocessor.snippets")
@@ -171,7 +171,7 @@ pub fn config_from_context(ctx: &PreprocessorContext) -> anyhow::Result<Config> 
 /// makes a chapter's `source_path` a path relative to the book root, as in the report. When
 /// `mode` is `Served`, failures are rendered too (their excerpts read from under `book_root`):
 /// each failed snippet's report under it, and a chapter that could not be verified at its top.
-pub fn render_book(
+pub(crate) fn render_book(
     book: &mut Book,
     src: &Path,
     report: &Report,

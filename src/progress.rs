@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::snippet::{Outcome, SnippetResult};
 
-pub struct Progress {
+pub(crate) struct Progress {
     mode: Mode,
 }
 
@@ -21,7 +21,7 @@ enum Mode {
 
 impl Progress {
     /// `enabled: false` prints nothing; otherwise a bar when stderr is a terminal, else lines.
-    pub fn new(enabled: bool) -> Progress {
+    pub(crate) fn new(enabled: bool) -> Progress {
         let mode = if !enabled {
             Mode::Quiet
         } else if std::io::stderr().is_terminal() {
@@ -41,14 +41,14 @@ impl Progress {
     }
 
     /// More snippets to wait for (the cached ones first, then those built).
-    pub fn add(&self, count: usize) {
+    pub(crate) fn add(&self, count: usize) {
         if let Mode::Bar(bar) = &self.mode {
             bar.inc_length(count as u64);
         }
     }
 
     /// A note such as `building 3 snippet(s) in ...`.
-    pub fn note(&self, text: &str) {
+    pub(crate) fn note(&self, text: &str) {
         match &self.mode {
             Mode::Quiet => {}
             Mode::Lines => eprintln!("{text}"),
@@ -56,7 +56,7 @@ impl Progress {
         }
     }
 
-    pub fn finished(&self, result: &SnippetResult) {
+    pub(crate) fn finished(&self, result: &SnippetResult) {
         let verdict = match &result.outcome {
             Outcome::Passed => "ok",
             Outcome::Skipped => "skipped",

@@ -25,7 +25,7 @@ use crate::snippet::{ArtifactKind, Outcome, Snippet, SnippetResult};
 /// it) in a visible box: what `mdbook serve` shows an author. The snippets' byte ranges must be
 /// ranges of `text`. Other failures and skipped snippets leave the text untouched (a failure
 /// stops a strict build before rendering; a skipped snippet renders as written).
-pub fn render_chapter(
+pub(crate) fn render_chapter(
     text: &str,
     verified: &[(&Snippet, &SnippetResult)],
     failure_reports: &HashMap<String, String>,
@@ -47,7 +47,7 @@ pub fn render_chapter(
 
 /// The box that shows a failure in the page: the report in a `<pre>`, styled inline so that it
 /// stands out whatever the book's theme. One element per line, no line blank.
-pub fn failure_html(report: &str) -> Vec<String> {
+pub(crate) fn failure_html(report: &str) -> Vec<String> {
     vec![
         format!(
             r#"<div class="mdbook-snippets-failure" role="alert" style="{FAILURE_BOX_STYLE}">"#
@@ -72,7 +72,7 @@ const FAILURE_PRE_STYLE: &str = "margin: 0; padding: 0.5em; overflow-x: auto; \
 /// The HTML shown under a snippet: its stdout in a `<pre>`, each text artifact in a collapsible
 /// `<details>`, each SVG artifact as an `<img>` with a data URI. One element per line, no line
 /// blank; empty when there is nothing to show.
-pub fn output_html(result: &SnippetResult) -> Vec<String> {
+pub(crate) fn output_html(result: &SnippetResult) -> Vec<String> {
     let stdout = result.stdout.strip_suffix('\n').unwrap_or(&result.stdout);
     let stdout = stdout.strip_suffix('\r').unwrap_or(stdout);
     if stdout.is_empty() && result.artifacts.is_empty() {
@@ -103,7 +103,7 @@ pub fn output_html(result: &SnippetResult) -> Vec<String> {
 }
 
 /// Escapes text for HTML content and attribute values, newlines included (see the module docs).
-pub fn escape_html(text: &str) -> String {
+pub(crate) fn escape_html(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
     for character in text.chars() {
         match character {

@@ -14,7 +14,7 @@ use crate::verify::Report;
 
 /// The terminal report. Source excerpts are read from the files under `book_root`; a file that
 /// cannot be read just goes without an excerpt.
-pub fn human(report: &Report, book_root: &Path) -> String {
+pub(crate) fn human(report: &Report, book_root: &Path) -> String {
     let mut out = String::new();
     for failure in &report.chapter_failures {
         out.push_str(&chapter_failure_text(failure, book_root));
@@ -51,7 +51,7 @@ pub fn human(report: &Report, book_root: &Path) -> String {
 /// One snippet's failure as the terminal report shows it: the excerpt of the Markdown with the
 /// message's first line as its label, then the rest of the message. Also what `mdbook serve`
 /// shows in the page (see `render`).
-pub fn failure_text(result: &SnippetResult, failure: &Failure, book_root: &Path) -> String {
+pub(crate) fn failure_text(result: &SnippetResult, failure: &Failure, book_root: &Path) -> String {
     let mut out = excerpt(result, failure, book_root);
     out.push('\n');
     push_message_body(&mut out, &failure.message);
@@ -59,7 +59,7 @@ pub fn failure_text(result: &SnippetResult, failure: &Failure, book_root: &Path)
 }
 
 /// A chapter that could not be verified, as the terminal report shows it.
-pub fn chapter_failure_text(failure: &ChapterFailure, book_root: &Path) -> String {
+pub(crate) fn chapter_failure_text(failure: &ChapterFailure, book_root: &Path) -> String {
     let title = format!("chapter {} not verified", failure.chapter_path.display());
     let label = failure.message.lines().next().unwrap_or_default();
     let mut out = excerpt_at(&failure.span, &title, label, book_root);
@@ -71,7 +71,7 @@ pub fn chapter_failure_text(failure: &ChapterFailure, book_root: &Path) -> Strin
 
 /// `3 passed, 1 failed`, followed by `, 2 skipped` only when some were skipped. Outside checks
 /// parse this line: its shape is a fixed interface.
-pub fn summary(report: &Report) -> String {
+pub(crate) fn summary(report: &Report) -> String {
     let mut line = format!(
         "{} passed, {} failed",
         report.count(|outcome| matches!(outcome, Outcome::Passed)),
@@ -161,7 +161,7 @@ fn excerpt_at(span: &SourceSpan, title: &str, label: &str, book_root: &Path) -> 
 }
 
 /// `::error file=...,line=...::message` lines for GitHub Actions.
-pub fn github_annotations(report: &Report) -> String {
+pub(crate) fn github_annotations(report: &Report) -> String {
     let mut out = String::new();
     for failure in &report.chapter_failures {
         let title = "chapter not verified";
@@ -202,7 +202,7 @@ fn escape_property(text: &str) -> String {
 
 /// A JUnit XML document (written by `quick-junit`) with one test case per snippet, named
 /// `path:line`, and one per chapter that could not be verified.
-pub fn junit(report: &Report) -> anyhow::Result<String> {
+pub(crate) fn junit(report: &Report) -> anyhow::Result<String> {
     let mut suite = TestSuite::new("mdbook-snippets");
     suite.set_time(report.duration);
     for result in &report.results {

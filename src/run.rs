@@ -18,7 +18,7 @@ use crate::snippet::{Artifact, ArtifactKind};
 
 /// One snippet process to start: `program args...`.
 #[derive(Debug, Clone)]
-pub struct RunRequest {
+pub(crate) struct RunRequest {
     pub program: PathBuf,
     pub args: Vec<String>,
     /// The value of `MDBOOK_SNIPPETS_ATTRS`.
@@ -30,7 +30,7 @@ pub struct RunRequest {
 
 /// What a snippet process did.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct RunRecord {
+pub(crate) struct RunRecord {
     pub exit: Exit,
     pub stdout: String,
     pub stderr: String,
@@ -38,7 +38,7 @@ pub struct RunRecord {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Exit {
+pub(crate) enum Exit {
     Code(i32),
     Signal(i32),
     TimedOut(Duration),
@@ -49,7 +49,7 @@ pub enum Exit {
 /// Runs every request, at most `jobs` at once, calling `on_done` as each finishes (for
 /// progress). Results come back in request order; an `Err` is a process that could not be
 /// started at all.
-pub fn run_all(
+pub(crate) fn run_all(
     requests: &[RunRequest],
     jobs: usize,
     on_done: &(dyn Fn(usize, &RunRecord) + Sync),
@@ -83,7 +83,7 @@ pub fn run_all(
 }
 
 /// Runs one snippet process to completion, timeout or output limit.
-pub fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
+pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
     let scratch = tempfile::Builder::new()
         .prefix("mdbook-snippets-")
         .tempdir()
@@ -200,7 +200,7 @@ fn read_capped(mut pipe: impl Read, limit: usize, group: Pid, flooded: &AtomicBo
 }
 
 /// The harness's files, in file-name order: `*.txt` and `*.svg`; other files are not shown.
-pub fn read_artifacts(dir: &Path) -> anyhow::Result<Vec<Artifact>> {
+pub(crate) fn read_artifacts(dir: &Path) -> anyhow::Result<Vec<Artifact>> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .map(|entry| entry.map(|entry| entry.path()))

@@ -9,7 +9,7 @@ use crate::snippet::ChapterFailure;
 
 /// What the command line asked for; the default selects every snippet.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Selection {
+pub(crate) struct Selection {
     /// Only chapters whose path (relative to the book root, e.g. `src/part/ch1.md`) contains
     /// one of these texts; empty means every chapter.
     pub chapters: Vec<String>,
@@ -27,7 +27,7 @@ pub struct Selection {
 /// goes to share `i % N + 1`. Every job of a CI matrix sees the same book, so the shares are
 /// disjoint, cover every snippet, and differ in size by at most one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Partition {
+pub(crate) struct Partition {
     pub index: usize,
     pub count: usize,
 }
@@ -49,7 +49,7 @@ impl std::str::FromStr for Partition {
 
 /// One flag per snippet, same order: `true` for the snippets to verify. `ignore` snippets are
 /// never selected (they are skipped whatever the filters say).
-pub fn select(located: &[Located], selection: &Selection) -> Vec<bool> {
+pub(crate) fn select(located: &[Located], selection: &Selection) -> Vec<bool> {
     let mut dealt = 0;
     located
         .iter()
@@ -77,7 +77,7 @@ pub fn select(located: &[Located], selection: &Selection) -> Vec<bool> {
 /// typo in `--filter` would otherwise pass as `0 passed, 0 failed`); the message says which
 /// option matched nothing. Snippets that match but are `ignore` count as matched: they are
 /// reported as skipped.
-pub fn check_selection(located: &[Located], selection: &Selection) -> Result<(), String> {
+pub(crate) fn check_selection(located: &[Located], selection: &Selection) -> Result<(), String> {
     if located.is_empty() {
         return Ok(());
     }
@@ -136,7 +136,7 @@ pub fn check_selection(located: &[Located], selection: &Selection) -> Result<(),
 /// Whether a chapter that failed as a whole belongs in this run's report: it does when
 /// `--chapter` selects it, and with `--partition` only in share 1, so that a CI matrix reports
 /// it once.
-pub fn selection_reports(selection: &Selection, failure: &ChapterFailure) -> bool {
+pub(crate) fn selection_reports(selection: &Selection, failure: &ChapterFailure) -> bool {
     chapter_matches(&failure.chapter_path, &selection.chapters)
         && selection
             .partition

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 /// A position in a book source file.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SourceSpan {
+pub(crate) struct SourceSpan {
     /// Relative to the book root, e.g. `src/ch1.md` (or the included file's path).
     pub path: PathBuf,
     /// 1-based.
@@ -18,7 +18,7 @@ pub struct SourceSpan {
 
 /// One fenced Rust block of a chapter, with everything needed to build, run and report it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Snippet {
+pub(crate) struct Snippet {
     /// Stable within a book: derived from the chapter path and the snippet's ordinal there
     /// (e.g. `ch1_md_3`); used as the module name in the generated crate.
     pub id: String,
@@ -40,7 +40,7 @@ pub struct Snippet {
 
 /// An expected-output block (for example a ```` ```text,output ```` block right after a snippet).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExpectedOutput {
+pub(crate) struct ExpectedOutput {
     /// The expected stdout, with `[..]` and `...` wildcards.
     pub text: String,
     /// Byte range of the whole block (fences included) in the chapter text.
@@ -53,7 +53,7 @@ pub struct ExpectedOutput {
 
 /// The info-string attributes, rustdoc's and ours.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Attributes {
+pub(crate) struct Attributes {
     pub ignore: bool,
     pub no_run: bool,
     pub should_panic: bool,
@@ -76,7 +76,7 @@ pub struct Attributes {
 
 /// A bare info-string word that is not an attribute, e.g. `does_not_compile` or `should-panic`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownWord {
+pub(crate) struct UnknownWord {
     pub word: String,
     /// The attribute it is a likely typo of (`should_panic` for `should-panic`), if any.
     pub resembles: Option<&'static str>,
@@ -84,7 +84,7 @@ pub struct UnknownWord {
 
 impl UnknownWord {
     /// `unknown attribute `X`` plus what it resembles, for warnings and errors.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self.resembles {
             Some(attribute) => format!(
                 "unknown attribute `{}`; did you mean `{attribute}`?",
@@ -97,7 +97,7 @@ impl UnknownWord {
 
 /// What happened to one snippet.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SnippetResult {
+pub(crate) struct SnippetResult {
     pub id: String,
     pub span: SourceSpan,
     pub outcome: Outcome,
@@ -109,7 +109,7 @@ pub struct SnippetResult {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     Passed,
     /// `ignore`, or filtered out.
     Skipped,
@@ -117,7 +117,7 @@ pub enum Outcome {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
+pub(crate) struct Failure {
     pub kind: FailureKind,
     /// The offending line when known (a compile error, a panic), else the opening fence.
     pub span: SourceSpan,
@@ -126,7 +126,7 @@ pub struct Failure {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FailureKind {
+pub(crate) enum FailureKind {
     Compile,
     /// `compile_fail` compiled, or failed with the wrong error code.
     CompileFailMismatch,
@@ -141,7 +141,7 @@ pub enum FailureKind {
 
 /// A file a harness produced for a snippet, shown under it in the rendered page.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Artifact {
+pub(crate) struct Artifact {
     /// The summary shown to the reader, e.g. "wire transcript".
     pub title: String,
     pub kind: ArtifactKind,
@@ -149,7 +149,7 @@ pub struct Artifact {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum ArtifactKind {
+pub(crate) enum ArtifactKind {
     Text,
     Svg,
 }
@@ -158,7 +158,7 @@ pub enum ArtifactKind {
 /// be expanded, or a fence in it is never closed. The rest of the book still runs; the chapter
 /// is one failed entry of the report, at `span`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChapterFailure {
+pub(crate) struct ChapterFailure {
     /// The chapter file, relative to the book root.
     pub chapter_path: PathBuf,
     /// The offending place (the unclosed fence, the include directive, the first invalid

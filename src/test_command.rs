@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::report;
 use crate::verify::{VerifyOptions, verify};
 
-pub fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
     let mut config = Config::from_book_toml(&args.book_dir)?;
     args.apply(&mut config);
     let book = crate::book::load(&config)?;

@@ -27,14 +27,14 @@ use crate::{build, judge};
 
 /// The chapters to verify.
 #[derive(Debug, Clone, Default)]
-pub struct BookSource {
+pub(crate) struct BookSource {
     pub chapters: Vec<ChapterSource>,
     /// The chapters that could not be loaded (not UTF-8, an include that cannot be expanded).
     pub failures: Vec<ChapterFailure>,
 }
 
 #[derive(Debug, Clone)]
-pub struct ChapterSource {
+pub(crate) struct ChapterSource {
     /// Relative to the book root, e.g. `src/ch1.md`.
     pub path: PathBuf,
     /// The chapter's Markdown, includes expanded.
@@ -45,7 +45,7 @@ pub struct ChapterSource {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct VerifyOptions {
+pub(crate) struct VerifyOptions {
     /// Which snippets to verify (chapter, name, partition); the others are skipped.
     pub selection: Selection,
     /// Show progress on stderr as results come in (a bar on a terminal, else a line each).
@@ -58,7 +58,7 @@ pub struct VerifyOptions {
 
 /// The outcome of verifying a book.
 #[derive(Debug, Clone)]
-pub struct Report {
+pub(crate) struct Report {
     /// Every snippet found, in book order; its `span`s point into the source files.
     pub snippets: Vec<Snippet>,
     /// One per snippet, same order.
@@ -69,7 +69,7 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn count(&self, wanted: fn(&Outcome) -> bool) -> usize {
+    pub(crate) fn count(&self, wanted: fn(&Outcome) -> bool) -> usize {
         self.results
             .iter()
             .filter(|result| wanted(&result.outcome))
@@ -77,7 +77,7 @@ impl Report {
     }
 
     /// Failed snippets plus chapters that could not be verified.
-    pub fn failed(&self) -> usize {
+    pub(crate) fn failed(&self) -> usize {
         self.count(|outcome| matches!(outcome, Outcome::Failed(_))) + self.chapter_failures.len()
     }
 }
@@ -86,7 +86,7 @@ impl Report {
 /// alongside the snippets themselves). A failing snippet is a result, and so is a chapter that
 /// cannot be read; `Err` means the tool could not do its job (a selection that matches nothing,
 /// cargo missing, a harness that does not build).
-pub fn verify(
+pub(crate) fn verify(
     book: &BookSource,
     config: &Config,
     options: &VerifyOptions,

@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::generate::{CrateSettings, HarnessDependency};
 
 #[derive(Debug)]
-pub struct Workspace {
+pub(crate) struct Workspace {
     pub target_dir: PathBuf,
     /// `<target>/mdbook-snippets/<book key>/`: the generated crate, canonical (cargo reports
     /// paths that way, and they are compared with it).
@@ -30,7 +30,7 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    pub fn discover(config: &Config) -> anyhow::Result<Workspace> {
+    pub(crate) fn discover(config: &Config) -> anyhow::Result<Workspace> {
         let harness = match &config.harness {
             Some(path) => Some(harness_dependency(path)?),
             None => None,
@@ -126,20 +126,20 @@ fn merged_binaries(config: &Config, harness: Option<&HarnessDependency>) -> usiz
 /// run: two runs on one book at once (`mdbook serve` and `mdbook-snippets test`, say) would
 /// otherwise rewrite each other's module files mid-build. Released when dropped.
 #[derive(Debug)]
-pub struct CrateLock {
+pub(crate) struct CrateLock {
     _file: std::fs::File,
 }
 
 impl Workspace {
     /// Takes the lock on [`Workspace::crate_dir`], saying on stderr when another run holds it
     /// and this one waits.
-    pub fn lock(&self) -> anyhow::Result<CrateLock> {
+    pub(crate) fn lock(&self) -> anyhow::Result<CrateLock> {
         lock_dir(&self.crate_dir)
     }
 }
 
 /// Locks `dir/.mdbook-snippets.lock` with `flock`, creating both as needed.
-pub fn lock_dir(dir: &Path) -> anyhow::Result<CrateLock> {
+pub(crate) fn lock_dir(dir: &Path) -> anyhow::Result<CrateLock> {
     use rustix::fs::{FlockOperation, flock};
 
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;

@@ -36,7 +36,7 @@ const TEXT_LIMIT: usize = 60;
 const JSON_LIMIT: usize = 80;
 
 /// Renders every message on its own line (each ending in `\n`).
-pub fn render_messages(messages: &[WireMessage], side: Side) -> String {
+pub(crate) fn render_messages(messages: &[WireMessage], side: Side) -> String {
     let mut out = String::new();
     for (client_to_server, summary) in summaries(messages, side) {
         out.push_str(if client_to_server { "→ " } else { "← " });
@@ -47,7 +47,7 @@ pub fn render_messages(messages: &[WireMessage], side: Side) -> String {
 }
 
 /// The direction (`true` = client to server) and summary of each message, in order.
-pub fn summaries(messages: &[WireMessage], side: Side) -> Vec<(bool, String)> {
+pub(crate) fn summaries(messages: &[WireMessage], side: Side) -> Vec<(bool, String)> {
     let mut methods = HashMap::new();
     messages
         .iter()

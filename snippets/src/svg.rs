@@ -13,7 +13,7 @@ const ROW: usize = 30;
 const LABEL_LIMIT: usize = 78;
 
 /// The diagram as a self-contained SVG document.
-pub fn sequence_diagram(messages: &[WireMessage], side: Side) -> String {
+pub(crate) fn sequence_diagram(messages: &[WireMessage], side: Side) -> String {
     let rows = summaries(messages, side);
     let height = TOP + rows.len() * ROW + 30;
     let mut svg = String::new();

@@ -6,7 +6,7 @@ use crate::snippet::{Attributes, UnknownWord};
 
 /// What a fenced block is, judged by its info string.
 #[derive(Debug, PartialEq, Eq)]
-pub enum BlockKind {
+pub(super) enum BlockKind {
     /// A Rust snippet: the first token is `rust`, or an attribute rustdoc acts on.
     Snippet,
     /// An expected-output block: one of the tokens is `output` (e.g. `text,output`).
@@ -38,12 +38,12 @@ const ACTED_ON: &[&str] = &[
     "edition2024",
 ];
 
-pub fn tokens(info: &str) -> impl Iterator<Item = &str> {
+pub(super) fn tokens(info: &str) -> impl Iterator<Item = &str> {
     info.split(|c: char| c == ',' || c.is_whitespace())
         .filter(|token| !token.is_empty())
 }
 
-pub fn block_kind(info: &str) -> BlockKind {
+pub(super) fn block_kind(info: &str) -> BlockKind {
     let mut tokens = tokens(info);
     match tokens.next() {
         Some("rust") => BlockKind::Snippet,
@@ -61,7 +61,7 @@ pub fn block_kind(info: &str) -> BlockKind {
 /// [`Attributes::unknown`] (the caller ignores, warns or fails, as the book asks), each with the
 /// attribute it resembles; `key=value` tokens we do not own go to the harness. `Err` only for a
 /// value of ours that is malformed (`timeout=x`).
-pub fn parse_attributes(info: &str) -> Result<Attributes, String> {
+pub(super) fn parse_attributes(info: &str) -> Result<Attributes, String> {
     let mut attributes = Attributes::default();
     let mut codes = Vec::new();
     let skip = usize::from(tokens(info).next() == Some("rust"));
@@ -167,7 +167,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 /// Merges the book's default attributes under a snippet's own: a snippet's value for a key wins
 /// (every value of that key is the snippet's, so `expect_violation` can repeat).
-pub fn merge_harness_attributes(defaults: &[String], own: &[String]) -> Vec<String> {
+pub(crate) fn merge_harness_attributes(defaults: &[String], own: &[String]) -> Vec<String> {
     let key = |attribute: &str| attribute.split('=').next().unwrap_or_default().to_owned();
     let own_keys: Vec<String> = own.iter().map(|attribute| key(attribute)).collect();
     defaults

@@ -10,7 +10,7 @@ use crate::preprocessor::{describe, fixture_book};
 use crate::support;
 
 /// `mdbook` from PATH, else `~/.cargo/bin`. A missing mdBook fails the test: it is never skipped.
-pub fn mdbook_binary() -> PathBuf {
+pub(crate) fn mdbook_binary() -> PathBuf {
     let candidates = std::env::var_os("PATH")
         .map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
         .unwrap_or_default()
@@ -35,7 +35,7 @@ pub fn mdbook_binary() -> PathBuf {
 
 /// PATH with our binary's directory first (mdBook runs the preprocessor `snippets` as
 /// `mdbook-snippets`).
-pub fn path_with_our_binary() -> std::ffi::OsString {
+pub(crate) fn path_with_our_binary() -> std::ffi::OsString {
     let binary = PathBuf::from(env!("CARGO_BIN_EXE_mdbook-snippets"));
     std::env::join_paths(
         std::iter::once(binary.parent().unwrap().to_path_buf()).chain(std::env::split_paths(

@@ -12,7 +12,7 @@ use mdbook_preprocessor::config::Config;
 use crate::support;
 
 /// A copy of the fixture book `tests/testsuite/mdbook/NAME` in a directory of its own.
-pub fn fixture_book(name: &str) -> support::Book {
+pub(crate) fn fixture_book(name: &str) -> support::Book {
     let source = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/testsuite/mdbook")
         .join(name);
@@ -35,7 +35,7 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// The command and its output, for assertion messages.
-pub fn describe(command: &str, output: &Output) -> String {
+pub(crate) fn describe(command: &str, output: &Output) -> String {
     format!(
         "command: {command}\nstatus: {}\n--- stdout\n{}\n--- stderr\n{}",
         output.status,
@@ -46,7 +46,7 @@ pub fn describe(command: &str, output: &Output) -> String {
 
 /// The book as mdBook hands it to a preprocessor after `links`: every chapter of SUMMARY.md,
 /// read from `src/` (the fixtures' includes are expanded the way `links` does, by hand below).
-pub fn book_input(root: &Path, renderer: &str) -> (PreprocessorContext, Book) {
+pub(crate) fn book_input(root: &Path, renderer: &str) -> (PreprocessorContext, Book) {
     let config = Config::from_disk(root.join("book.toml")).unwrap();
     let ctx = PreprocessorContext::new(root.to_path_buf(), config, renderer.to_owned());
     let summary = std::fs::read_to_string(root.join("src/SUMMARY.md")).unwrap();
@@ -87,7 +87,7 @@ fn expand_includes(root: &Path, content: &str) -> String {
 }
 
 /// Runs the preprocessor on `input`, from `root` (as mdBook does).
-pub fn run_preprocessor(root: &Path, input: &[u8]) -> Output {
+pub(crate) fn run_preprocessor(root: &Path, input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"))
         .current_dir(root)
         .env("CARGO_TARGET_DIR", support::snippets_target_dir())
@@ -106,7 +106,7 @@ pub fn run_preprocessor(root: &Path, input: &[u8]) -> Output {
 
 /// Runs the preprocessor on a fixture book; returns the input book, the output, and the parsed
 /// output book (`None` when stdout is not a book).
-pub fn preprocess(root: &Path, renderer: &str) -> (Book, Output, Option<Book>) {
+pub(crate) fn preprocess(root: &Path, renderer: &str) -> (Book, Output, Option<Book>) {
     let (ctx, book) = book_input(root, renderer);
     let input = serde_json::to_vec(&(&ctx, &book)).unwrap();
     let output = run_preprocessor(root, &input);
@@ -114,7 +114,7 @@ pub fn preprocess(root: &Path, renderer: &str) -> (Book, Output, Option<Book>) {
     (book, output, rendered)
 }
 
-pub fn chapter<'a>(book: &'a Book, name: &str) -> &'a Chapter {
+pub(crate) fn chapter<'a>(book: &'a Book, name: &str) -> &'a Chapter {
     book.chapters()
         .find(|chapter| chapter.name == name)
         .unwrap_or_else(|| panic!("no chapter {name}"))

@@ -7,24 +7,24 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// A book in a temporary directory, removed when dropped.
-pub struct Book {
+pub(crate) struct Book {
     dir: tempfile::TempDir,
 }
 
 /// Where every test's snippet crates are built (shared, so their dependencies are built once;
 /// apart from the suite's own target dir, so a nested cargo never waits on the outer one's
 /// lock).
-pub fn snippets_target_dir() -> PathBuf {
+pub(crate) fn snippets_target_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("snippets-target")
 }
 
 /// The harness crate of this repository.
-pub fn harness_dir() -> PathBuf {
+pub(crate) fn harness_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("snippets")
 }
 
 /// A book made of `files` (path, content); `book.toml` defaults to a minimal one.
-pub fn book(files: &[(&str, &str)]) -> Book {
+pub(crate) fn book(files: &[(&str, &str)]) -> Book {
     let dir = tempfile::Builder::new()
         .prefix("book-")
         .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
@@ -39,7 +39,7 @@ pub fn book(files: &[(&str, &str)]) -> Book {
 }
 
 /// A copy of the fixture book `tests/testsuite/fixtures/<name>`.
-pub fn fixture(name: &str) -> Book {
+pub(crate) fn fixture(name: &str) -> Book {
     let source = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/testsuite/fixtures")
         .join(name);
@@ -52,7 +52,7 @@ fn write(root: &Path, relative: &str, content: &str) {
     write_bytes(root, relative, content.as_bytes());
 }
 
-pub fn write_bytes(root: &Path, relative: &str, content: &[u8]) {
+pub(crate) fn write_bytes(root: &Path, relative: &str, content: &[u8]) {
     let path = root.join(relative);
     std::fs::create_dir_all(path.parent().expect("has a parent")).expect("creating directories");
     std::fs::write(&path, content).expect("writing a book file");
@@ -74,27 +74,27 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 impl Book {
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
 
-    pub fn write(&self, relative: &str, content: &str) {
+    pub(crate) fn write(&self, relative: &str, content: &str) {
         write(self.path(), relative, content);
     }
 
     /// Runs `mdbook-snippets test <book> ARGS` with the shared snippets target dir.
-    pub fn test(&self, args: &[&str]) -> Output {
+    pub(crate) fn test(&self, args: &[&str]) -> Output {
         let mut command = Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
         command.arg("test").arg(self.path()).args(args);
         self.run(command)
     }
 
-    pub fn run(&self, command: Command) -> Output {
+    pub(crate) fn run(&self, command: Command) -> Output {
         self.run_with_target_dir(command, &snippets_target_dir())
     }
 
     /// Like `run`, building snippet crates in `target_dir`.
-    pub fn run_with_target_dir(&self, mut command: Command, target_dir: &Path) -> Output {
+    pub(crate) fn run_with_target_dir(&self, mut command: Command, target_dir: &Path) -> Output {
         command
             .current_dir(self.path())
             .env("CARGO_TARGET_DIR", target_dir)
@@ -115,7 +115,7 @@ impl Book {
 }
 
 /// A finished command, printed whole when an assertion about it fails.
-pub struct Output {
+pub(crate) struct Output {
     pub command: String,
     pub cwd: PathBuf,
     pub code: Option<i32>,
@@ -126,17 +126,17 @@ pub struct Output {
 impl Output {
     /// Asserts the exit code, printing everything otherwise.
     #[track_caller]
-    pub fn code(&self, expected: i32) -> &Output {
+    pub(crate) fn code(&self, expected: i32) -> &Output {
         assert_eq!(self.code, Some(expected), "unexpected exit code\n{self}");
         self
     }
 
     /// stdout with the book's directory shown as `[ROOT]` and the run time as `[TIME]`.
-    pub fn stdout(&self) -> String {
+    pub(crate) fn stdout(&self) -> String {
         self.redact(&self.stdout)
     }
 
-    pub fn stderr(&self) -> String {
+    pub(crate) fn stderr(&self) -> String {
         self.redact(&self.stderr)
     }
 
@@ -154,7 +154,7 @@ impl Output {
     }
 
     #[track_caller]
-    pub fn stdout_contains(&self, needle: &str) -> &Output {
+    pub(crate) fn stdout_contains(&self, needle: &str) -> &Output {
         assert!(
             self.stdout.contains(needle),
             "stdout lacks {needle:?}\n{self}"
@@ -163,7 +163,7 @@ impl Output {
     }
 
     #[track_caller]
-    pub fn stderr_contains(&self, needle: &str) -> &Output {
+    pub(crate) fn stderr_contains(&self, needle: &str) -> &Output {
         assert!(
             self.stderr.contains(needle),
             "stderr lacks {needle:?}\n{self}"

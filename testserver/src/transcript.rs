@@ -51,7 +51,14 @@ pub enum Entry {
     /// Something the transport did that is no message but matters to a reader.
     Transport(TransportEvent),
     /// Stands for the `dropped` earlier entries a bounded transcript no longer keeps.
-    Dropped { dropped: u64, limit: usize },
+    Dropped {
+        /// How many entries were dropped, so a reader knows the transcript is not the whole
+        /// conversation and by how much.
+        dropped: u64,
+        /// The limit in force ([`Transcript::set_limit`]): the most entries kept after this
+        /// marker, and the number to raise for a whole transcript.
+        limit: usize,
+    },
 }
 
 /// A transport event: so far, a Streamable HTTP client closing a request's response stream.

@@ -19,7 +19,7 @@ const TIMEOUT: Duration = Duration::from_millis(700);
 const MAX_TOTAL: Duration = Duration::from_millis(1100);
 
 /// The scenario names, as the matrix shows them.
-pub const NAMES: [&str; 8] = [
+pub(crate) const NAMES: [&str; 8] = [
     "not stopped",
     "RequestHandle::cancel",
     "dropped call_tool future",
@@ -33,7 +33,7 @@ pub const NAMES: [&str; 8] = [
 type Client = RunningService<RoleClient, ()>;
 
 /// Runs the scenario `name` on `client` and describes how the call ended for the caller.
-pub async fn run(name: &str, client: &Client) -> anyhow::Result<String> {
+pub(crate) async fn run(name: &str, client: &Client) -> anyhow::Result<String> {
     let no_options = PeerRequestOptions::no_options();
     match name {
         "not stopped" => Ok(describe(client.call_tool(slow_params()).await.map(|_| ()))),

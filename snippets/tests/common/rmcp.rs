@@ -19,7 +19,7 @@ use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::Value;
 
 /// The parameters of a `tools/call` of `name` with `arguments` (a JSON object).
-pub fn call(name: &str, arguments: Value) -> CallToolRequestParams {
+pub(crate) fn call(name: &str, arguments: Value) -> CallToolRequestParams {
     let Value::Object(arguments) = arguments else {
         panic!("arguments must be an object")
     };
@@ -27,12 +27,12 @@ pub fn call(name: &str, arguments: Value) -> CallToolRequestParams {
 }
 
 /// A `tools/call` request, for `send_cancellable_request`.
-pub fn call_request(name: &str, arguments: Value) -> ClientRequest {
+pub(crate) fn call_request(name: &str, arguments: Value) -> ClientRequest {
     ClientRequest::CallToolRequest(CallToolRequest::new(call(name, arguments)))
 }
 
 /// The text of a tool result's first content block.
-pub fn text(result: &CallToolResult) -> String {
+pub(crate) fn text(result: &CallToolResult) -> String {
     let value = serde_json::to_value(result).unwrap();
     value["content"][0]["text"]
         .as_str()
@@ -42,7 +42,7 @@ pub fn text(result: &CallToolResult) -> String {
 
 /// A client handler that keeps the progress notifications it receives.
 #[derive(Clone, Default)]
-pub struct ProgressRecorder {
+pub(crate) struct ProgressRecorder {
     pub config: ClientConfig,
     pub seen: Arc<Mutex<Vec<ProgressNotificationParam>>>,
 }
@@ -63,7 +63,7 @@ impl ClientHandler for ProgressRecorder {
 
 /// Serves `handler` as an rmcp client over `transport`, speaking `revision`: the `initialize`
 /// handshake for 2025-11-25, `server/discover` preferring 2026-07-28 for 2026-07-28.
-pub async fn serve_as<H, T, E, A>(
+pub(crate) async fn serve_as<H, T, E, A>(
     handler: H,
     transport: T,
     revision: Revision,
@@ -85,12 +85,12 @@ where
 }
 
 /// What the server received (client → server), in order, transport events included.
-pub fn received(server: &TestServer) -> Vec<Value> {
+pub(crate) fn received(server: &TestServer) -> Vec<Value> {
     messages(server, Direction::In)
 }
 
 /// What the server sent (server → client), in order.
-pub fn sent(server: &TestServer) -> Vec<Value> {
+pub(crate) fn sent(server: &TestServer) -> Vec<Value> {
     messages(server, Direction::Out)
 }
 
@@ -105,14 +105,14 @@ fn messages(server: &TestServer, direction: Direction) -> Vec<Value> {
 }
 
 /// Whether the server sent a response (result or error) for `id`.
-pub fn answered(server: &TestServer, id: &Value) -> bool {
+pub(crate) fn answered(server: &TestServer, id: &Value) -> bool {
     sent(server)
         .iter()
         .any(|message| message.get("method").is_none() && message.get("id") == Some(id))
 }
 
 /// Fails with the transcript when the server recorded any violation.
-pub fn assert_no_violations(server: &TestServer) {
+pub(crate) fn assert_no_violations(server: &TestServer) {
     assert_eq!(
         server.violations(),
         [],

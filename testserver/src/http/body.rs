@@ -17,11 +17,11 @@ use tokio::sync::mpsc;
 use crate::jsonrpc::{self, id_key};
 
 /// Every response body this endpoint sends.
-pub type HttpBody = BoxBody<Bytes, Infallible>;
+pub(super) type HttpBody = BoxBody<Bytes, Infallible>;
 
 /// How a request's response stream ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
+pub(super) enum Ending {
     /// The response to the request was handed to the connection.
     Completed,
     /// The stream was dropped before the response: the client closed it.
@@ -29,24 +29,24 @@ pub enum Ending {
 }
 
 /// Called exactly once with how a stream ended.
-pub type OnEnd = Box<dyn FnOnce(Ending) + Send + Sync>;
+pub(super) type OnEnd = Box<dyn FnOnce(Ending) + Send + Sync>;
 
 /// Reports `Abandoned` when dropped before `complete` was called, so a client that closes the
 /// connection while the server still works is noticed wherever hyper drops the request: in the
 /// service future (before the head) or in the body (while streaming).
-pub struct EndGuard {
+pub(super) struct EndGuard {
     on_end: Option<OnEnd>,
 }
 
 impl EndGuard {
-    pub fn new(on_end: OnEnd) -> EndGuard {
+    pub(super) fn new(on_end: OnEnd) -> EndGuard {
         EndGuard {
             on_end: Some(on_end),
         }
     }
 
     /// The response was delivered.
-    pub fn complete(&mut self) {
+    pub(super) fn complete(&mut self) {
         if let Some(on_end) = self.on_end.take() {
             on_end(Ending::Completed);
         }
@@ -62,7 +62,7 @@ impl Drop for EndGuard {
 }
 
 /// The messages bound for one request's HTTP response, and how to report its end.
-pub struct ResponseStream {
+pub(super) struct ResponseStream {
     /// The JSON-RPC id of the request (as an id key) whose response ends the stream.
     pub request_key: String,
     pub messages: mpsc::UnboundedReceiver<Value>,
@@ -70,7 +70,7 @@ pub struct ResponseStream {
 }
 
 /// Whether `message` is the response (result or error) to the request with `request_key`.
-pub fn is_response_to(message: &Value, request_key: &str) -> bool {
+pub(super) fn is_response_to(message: &Value, request_key: &str) -> bool {
     jsonrpc::is_response(message)
         && message
             .get("id")
@@ -82,7 +82,7 @@ impl ResponseStream {
     /// (`status` picks the HTTP status from it); otherwise opens an SSE stream that starts with
     /// it. A stream that ends without any message answers 202 (nothing is owed, e.g. after a
     /// `DELETE` ended the session).
-    pub async fn into_response(
+    pub(super) async fn into_response(
         mut self,
         status: fn(&Value) -> StatusCode,
         headers: &[(&'static str, String)],
@@ -153,12 +153,12 @@ impl Body for SseBody {
 }
 
 /// One SSE event carrying a JSON-RPC message.
-pub fn sse_event(message: &Value) -> Bytes {
+pub(super) fn sse_event(message: &Value) -> Bytes {
     Bytes::from(format!("event: message\ndata: {message}\n\n"))
 }
 
 /// A response with one JSON body.
-pub fn json(status: StatusCode, message: &Value) -> Response<HttpBody> {
+pub(super) fn json(status: StatusCode, message: &Value) -> Response<HttpBody> {
     Response::builder()
         .status(status)
         .header(header::CONTENT_TYPE, "application/json")
@@ -167,7 +167,7 @@ pub fn json(status: StatusCode, message: &Value) -> Response<HttpBody> {
 }
 
 /// A response without a body.
-pub fn empty(status: StatusCode) -> Response<HttpBody> {
+pub(super) fn empty(status: StatusCode) -> Response<HttpBody> {
     Response::builder()
         .status(status)
         .body(Empty::new().boxed())
@@ -175,7 +175,7 @@ pub fn empty(status: StatusCode) -> Response<HttpBody> {
 }
 
 /// Adds extra headers (e.g. `Mcp-Session-Id`) to a response.
-pub fn with_headers(
+pub(super) fn with_headers(
     mut response: Response<HttpBody>,
     headers: &[(&'static str, String)],
 ) -> Response<HttpBody> {
@@ -189,7 +189,7 @@ pub fn with_headers(
 
 /// A standalone SSE stream (the 2025-11-25 GET stream): every message sent on `messages`, until
 /// the sender is dropped; `on_close` runs when it ends either way.
-pub fn standalone_stream(
+pub(super) fn standalone_stream(
     messages: mpsc::UnboundedReceiver<Value>,
     on_close: EndGuard,
 ) -> Response<HttpBody> {

@@ -13,29 +13,29 @@ use crate::jsonrpc;
 use crate::revision::Revision;
 
 /// `MCP-Protocol-Version`.
-pub const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
+pub(super) const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
 /// `Mcp-Session-Id`.
-pub const SESSION_HEADER: &str = "mcp-session-id";
+pub(super) const SESSION_HEADER: &str = "mcp-session-id";
 /// `Mcp-Method` (2026-07-28).
-pub const METHOD_HEADER: &str = "mcp-method";
+pub(super) const METHOD_HEADER: &str = "mcp-method";
 /// `Mcp-Name` (2026-07-28).
-pub const NAME_HEADER: &str = "mcp-name";
+pub(super) const NAME_HEADER: &str = "mcp-name";
 /// The 2026-07-28 error for headers that do not mirror the body.
-pub const HEADER_MISMATCH: i64 = -32020;
+pub(super) const HEADER_MISMATCH: i64 = -32020;
 /// The violation rule for 2026-07-28 metadata headers that do not mirror the body.
 pub const HEADER_MISMATCH_RULE: &str = "http-header-mismatch";
 
 /// The response refusing a request (boxed: a response is large next to `Ok(())`).
-pub type Rejection = Box<Response<HttpBody>>;
+pub(super) type Rejection = Box<Response<HttpBody>>;
 
 /// An HTTP error response carrying a JSON-RPC error (`id` null unless the request's is known).
-pub fn error(status: StatusCode, id: Value, code: i64, message: &str) -> Response<HttpBody> {
+pub(super) fn error(status: StatusCode, id: Value, code: i64, message: &str) -> Response<HttpBody> {
     body::json(status, &jsonrpc::error(id, code, message, None))
 }
 
 /// A header's value as text, when present and visible ASCII, without the optional whitespace
 /// around it (RFC 9110 section 5.5: a field value never includes it).
-pub fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+pub(super) fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers
         .get(name)
         .and_then(|value| value.to_str().ok())
@@ -44,7 +44,7 @@ pub fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 
 /// Rejects a request whose `Origin` or `Host` names anything but this machine, as the spec
 /// requires of a server on loopback (403; the body is a JSON-RPC error without id).
-pub fn origin(headers: &HeaderMap) -> Result<(), Rejection> {
+pub(super) fn origin(headers: &HeaderMap) -> Result<(), Rejection> {
     let origin_ok = match header(headers, ORIGIN.as_str()) {
         None => true,
         Some(origin) => origin
@@ -80,7 +80,7 @@ fn is_loopback(authority: &str) -> bool {
 
 /// Whether the `Accept` header admits `media_type` (`type/subtype`): a media range naming it,
 /// `type/*` or `*/*` (RFC 9110 section 12.5.1), unless that range has `q=0` ("not acceptable").
-pub fn accepts(headers: &HeaderMap, media_type: &str) -> bool {
+pub(super) fn accepts(headers: &HeaderMap, media_type: &str) -> bool {
     let (wanted_type, _) = media_type.split_once('/').unwrap_or((media_type, ""));
     headers
         .get_all(ACCEPT)
@@ -106,7 +106,7 @@ pub fn accepts(headers: &HeaderMap, media_type: &str) -> bool {
 }
 
 /// A POST must accept both JSON and SSE (406 otherwise) and carry JSON (415 otherwise).
-pub fn post_headers(headers: &HeaderMap) -> Result<(), Rejection> {
+pub(super) fn post_headers(headers: &HeaderMap) -> Result<(), Rejection> {
     if !accepts(headers, "application/json") || !accepts(headers, "text/event-stream") {
         return Err(Box::new(error(
             StatusCode::NOT_ACCEPTABLE,
@@ -134,7 +134,7 @@ pub fn post_headers(headers: &HeaderMap) -> Result<(), Rejection> {
 
 /// A protocol version header naming a revision this server does not serve: 400 with the
 /// `UnsupportedProtocolVersionError` listing the supported ones.
-pub fn protocol_version(headers: &HeaderMap, id: &Value) -> Result<(), Rejection> {
+pub(super) fn protocol_version(headers: &HeaderMap, id: &Value) -> Result<(), Rejection> {
     let Some(version) = header(headers, PROTOCOL_VERSION_HEADER) else {
         return Ok(());
     };
@@ -158,7 +158,7 @@ pub fn protocol_version(headers: &HeaderMap, id: &Value) -> Result<(), Rejection
 /// An argument a tool mirrors into a header (`x-mcp-header`, SEP-2243): the argument's name and
 /// the header's, without the `Mcp-Param-` prefix.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MirroredArgument {
+pub(super) struct MirroredArgument {
     pub argument: String,
     pub header: String,
 }
@@ -168,7 +168,7 @@ pub struct MirroredArgument {
 /// arguments must be present and equal to the body's values (otherwise -32020), and a request
 /// must carry `_meta` with its protocol version and client capabilities (otherwise -32602).
 /// Both are answered with 400; the error carries the violation rule to record.
-pub fn request_metadata(
+pub(super) fn request_metadata(
     headers: &HeaderMap,
     message: &Value,
     mirrored: &[MirroredArgument],
@@ -299,7 +299,7 @@ pub fn request_metadata(
 
 /// The arguments a tool definition mirrors into headers: properties of its `inputSchema` with
 /// an `x-mcp-header` annotation.
-pub fn mirrored_arguments(tool: &Value) -> Vec<MirroredArgument> {
+pub(super) fn mirrored_arguments(tool: &Value) -> Vec<MirroredArgument> {
     let Some(properties) = tool
         .pointer("/inputSchema/properties")
         .and_then(Value::as_object)
@@ -333,7 +333,7 @@ fn decode_header_value(value: &str) -> Result<String, String> {
 }
 
 /// The HTTP status for a 2026-07-28 JSON answer: errors the transport page names map to 4xx.
-pub fn modern_status(message: &Value) -> StatusCode {
+pub(super) fn modern_status(message: &Value) -> StatusCode {
     match message.pointer("/error/code").and_then(Value::as_i64) {
         Some(jsonrpc::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
         Some(
@@ -349,7 +349,7 @@ pub fn modern_status(message: &Value) -> StatusCode {
 }
 
 /// The HTTP status for a 2025-11-25 JSON answer: a JSON-RPC error is still a delivered answer.
-pub fn legacy_status(_message: &Value) -> StatusCode {
+pub(super) fn legacy_status(_message: &Value) -> StatusCode {
     StatusCode::OK
 }
 

@@ -33,7 +33,7 @@ pub const MISSING_SESSION_ID: &str = "http-missing-session-id";
 pub use super::checks::HEADER_MISMATCH_RULE;
 
 /// The state behind the endpoint.
-pub struct Endpoint {
+pub(super) struct Endpoint {
     pub core: Arc<Core>,
     sessions: Mutex<HashMap<String, Arc<LegacySession>>>,
     /// 2026-07-28 requests whose response is still owed: serial -> (id key, session).
@@ -47,7 +47,7 @@ pub struct Endpoint {
 type Reply = Response<HttpBody>;
 
 impl Endpoint {
-    pub fn new(core: Arc<Core>) -> Endpoint {
+    pub(super) fn new(core: Arc<Core>) -> Endpoint {
         Endpoint {
             core,
             sessions: Mutex::default(),
@@ -58,7 +58,7 @@ impl Endpoint {
     }
 
     /// Serves one HTTP request.
-    pub async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Reply {
+    pub(super) async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Reply {
         if request.uri().path() != PATH {
             return body::empty(StatusCode::NOT_FOUND);
         }
@@ -401,7 +401,7 @@ impl Endpoint {
     }
 
     /// Ends every session (the server is shutting down).
-    pub fn end_all(&self) {
+    pub(super) fn end_all(&self) {
         let sessions: Vec<_> = self.lock_sessions().drain().map(|(_, s)| s).collect();
         for session in sessions {
             session.end();

@@ -18,7 +18,7 @@ use crate::server::Core;
 use crate::server::session::{Outbound, Session};
 
 /// One 2025-11-25 session.
-pub struct LegacySession {
+pub(super) struct LegacySession {
     pub session: Arc<Session>,
     routes: Arc<Mutex<Routes>>,
 }
@@ -44,7 +44,7 @@ enum Target {
 
 impl LegacySession {
     /// A new session on `core`; its outbound messages are routed from now on.
-    pub fn new(core: Arc<Core>) -> LegacySession {
+    pub(super) fn new(core: Arc<Core>) -> LegacySession {
         let (outbox, mut inbox) = mpsc::unbounded_channel::<Outbound>();
         let session = Session::with_related(core, outbox);
         let routes = Arc::new(Mutex::new(Routes::default()));
@@ -59,7 +59,7 @@ impl LegacySession {
 
     /// Opens the stream for a request about to be handed to the session; `None` when a stream
     /// for the same id is still open (the id is in flight).
-    pub fn open_request(
+    pub(super) fn open_request(
         &self,
         request_key: &str,
         progress_token: Option<String>,
@@ -81,14 +81,14 @@ impl LegacySession {
     }
 
     /// Forgets a request's stream (its client closed it); later messages for it are dropped.
-    pub fn close_request(&self, request_key: &str) {
+    pub(super) fn close_request(&self, request_key: &str) {
         let mut routes = lock(&self.routes);
         routes.requests.remove(request_key);
         routes.tokens.retain(|_, request| request != request_key);
     }
 
     /// Opens the standalone GET stream; `None` when one is already open.
-    pub fn open_standalone(&self) -> Option<mpsc::UnboundedReceiver<Value>> {
+    pub(super) fn open_standalone(&self) -> Option<mpsc::UnboundedReceiver<Value>> {
         let mut routes = lock(&self.routes);
         if routes
             .standalone
@@ -103,7 +103,7 @@ impl LegacySession {
     }
 
     /// Ends the session: running handlers are cancelled and every open stream ends.
-    pub fn end(&self) {
+    pub(super) fn end(&self) {
         self.session.close();
         let mut routes = lock(&self.routes);
         routes.requests.clear();

@@ -15,7 +15,7 @@ use crate::revision::Revision;
 use crate::violations::rules;
 
 /// What a tool handler hands back.
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// The tool result; not sent if the request was cancelled meanwhile.
     Result(Value),
     /// The handler stopped because of a cancel: send nothing.
@@ -27,7 +27,7 @@ pub enum Outcome {
 }
 
 /// The context of one running `tools/call`.
-pub struct Call {
+pub(super) struct Call {
     pub session: Arc<Session>,
     pub id: Value,
     pub key: String,
@@ -46,7 +46,7 @@ impl Call {
     /// or, for a 2025-11-25 task, while the task is not terminal: "The progress token remains
     /// valid and associated with the task until the task reaches a terminal status" (2025-11-25,
     /// basic/utilities/progress).
-    pub fn progress(&self, progress: u64, total: u64, message: String) {
+    pub(super) fn progress(&self, progress: u64, total: u64, message: String) {
         let Some(token) = &self.progress_token else {
             return;
         };
@@ -71,7 +71,7 @@ impl Call {
     }
 
     /// Sends a server-to-client request on behalf of this call (see `Session::request_client`).
-    pub fn request_client(
+    pub(super) fn request_client(
         &self,
         method: &str,
         params: Value,
@@ -80,7 +80,7 @@ impl Call {
     }
 
     /// Appends `"{label} {text}"` to the handler log.
-    pub fn log(&self, text: &str) {
+    pub(super) fn log(&self, text: &str) {
         self.session
             .core
             .handlers
@@ -239,7 +239,7 @@ impl Session {
     }
 
     /// Registers a request whose answer comes later, so `notifications/cancelled` can stop it.
-    pub fn begin(&self, key: &str, progress_token: Option<String>) -> CancellationToken {
+    pub(crate) fn begin(&self, key: &str, progress_token: Option<String>) -> CancellationToken {
         let token = CancellationToken::new();
         let entry = InFlight {
             token: token.clone(),
@@ -252,7 +252,13 @@ impl Session {
 
     /// Sends (or, after a cancel, suppresses) the answer to a request registered with `begin`,
     /// and forgets the request. Returns whether something was sent.
-    pub fn finish(&self, key: &str, id: Value, revision: Revision, outcome: Outcome) -> bool {
+    pub(crate) fn finish(
+        &self,
+        key: &str,
+        id: Value,
+        revision: Revision,
+        outcome: Outcome,
+    ) -> bool {
         let mut state = self.lock();
         let entry = state.in_flight.remove(key);
         if let Some(token) = entry
@@ -340,7 +346,7 @@ impl Session {
     /// Sends a server-to-client request (its own id space) on behalf of the client request
     /// with id key `related` (`None`: none in particular), and returns the awaiting receiver
     /// together with the id used.
-    pub fn request_client(
+    pub(crate) fn request_client(
         &self,
         related: Option<&str>,
         method: &str,
@@ -357,7 +363,7 @@ impl Session {
     }
 
     /// Stops waiting for a server-to-client request and tells the client.
-    pub fn abandon_client_request(&self, id: &Value, reason: &str) {
+    pub(crate) fn abandon_client_request(&self, id: &Value, reason: &str) {
         let removed = self.lock().awaiting_client.remove(&id_key(id)).is_some();
         if removed {
             self.send(jsonrpc::notification(

@@ -19,11 +19,11 @@ use crate::transcript::{Direction, Entry};
 use crate::violations::rules;
 
 /// The `_meta` key carrying a 2026-07-28 request's protocol version.
-pub const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+pub(crate) const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 /// The `_meta` key carrying a 2026-07-28 request's client capabilities.
-pub const CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+pub(crate) const CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
 /// The tasks extension id (2026-07-28).
-pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+pub(crate) const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// How this connection's lifecycle was established.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +60,7 @@ pub(super) struct State {
 
 /// One outbound message with the key of the client request it relates to (`None`: none, e.g.
 /// a reply to a message without a usable id), for transports that route by it.
-pub struct Outbound {
+pub(crate) struct Outbound {
     pub message: Value,
     pub related: Option<String>,
 }
@@ -73,19 +73,22 @@ enum Outbox {
 }
 
 /// One connection.
-pub struct Session {
+pub(crate) struct Session {
     pub core: Arc<Core>,
     outbox: Mutex<Option<Outbox>>,
     state: Mutex<State>,
 }
 
 impl Session {
-    pub fn new(core: Arc<Core>, outbox: mpsc::UnboundedSender<Value>) -> Arc<Session> {
+    pub(crate) fn new(core: Arc<Core>, outbox: mpsc::UnboundedSender<Value>) -> Arc<Session> {
         Session::with_outbox(core, Outbox::Plain(outbox))
     }
 
     /// A session whose outbound messages name the client request they relate to.
-    pub fn with_related(core: Arc<Core>, outbox: mpsc::UnboundedSender<Outbound>) -> Arc<Session> {
+    pub(crate) fn with_related(
+        core: Arc<Core>,
+        outbox: mpsc::UnboundedSender<Outbound>,
+    ) -> Arc<Session> {
         Session::with_outbox(core, Outbox::Related(outbox))
     }
 
@@ -115,13 +118,13 @@ impl Session {
 
     /// Records and sends one message that relates to no particular client request (dropped
     /// once the connection is closed).
-    pub fn send(&self, message: Value) {
+    pub(crate) fn send(&self, message: Value) {
         self.send_related(message, None);
     }
 
     /// Records and sends one message on behalf of the client request with id key `related`
     /// (a response, or what its handler sends before it: progress, logs, its own requests).
-    pub fn send_related(&self, message: Value, related: Option<&str>) {
+    pub(crate) fn send_related(&self, message: Value, related: Option<&str>) {
         let outbox = self
             .outbox
             .lock()
@@ -151,7 +154,7 @@ impl Session {
     }
 
     /// The peer closed its side: cancel what runs, forget what waits, stop sending.
-    pub fn close(&self) {
+    pub(crate) fn close(&self) {
         let mut state = self.lock();
         // In key order (a BTreeMap), so handlers stop, and log it, in the same order every run.
         for call in state.in_flight.values_mut() {
@@ -167,7 +170,7 @@ impl Session {
     }
 
     /// Handles a line longer than the limit.
-    pub fn handle_oversized(&self, length: usize) {
+    pub(crate) fn handle_oversized(&self, length: usize) {
         let shown = format!("<{length} bytes, over the line limit>");
         self.core
             .transcript
@@ -189,7 +192,7 @@ impl Session {
     }
 
     /// Handles one complete line.
-    pub fn handle_line(self: &Arc<Self>, bytes: &[u8]) {
+    pub(crate) fn handle_line(self: &Arc<Self>, bytes: &[u8]) {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return;
         }
@@ -318,7 +321,7 @@ impl Session {
     }
 
     /// Sends a response to a request that is answered at once.
-    pub fn answer(
+    pub(crate) fn answer(
         &self,
         id: Value,
         revision: Revision,
@@ -335,7 +338,7 @@ impl Session {
 /// The `tools/list` entries `core` serves under `revision`. With the conformance fixtures, they
 /// come first: the suite calls the first tool listed with no arguments, which the fixed tool
 /// contract's `echo` would refuse.
-pub fn tool_definitions(core: &Core, revision: Revision) -> Vec<Value> {
+pub(crate) fn tool_definitions(core: &Core, revision: Revision) -> Vec<Value> {
     let mut tools = Vec::new();
     if super::conformance::enabled(core) {
         tools.extend(super::conformance::tool_definitions(revision));
@@ -345,7 +348,7 @@ pub fn tool_definitions(core: &Core, revision: Revision) -> Vec<Value> {
 }
 
 /// Adds `resultType: "complete"` to a 2026-07-28 result that does not name its type.
-pub fn stamp(mut result: Value, revision: Revision) -> Value {
+pub(crate) fn stamp(mut result: Value, revision: Revision) -> Value {
     if revision == Revision::V2026_07_28
         && let Some(object) = result.as_object_mut()
     {

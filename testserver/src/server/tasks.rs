@@ -34,14 +34,14 @@ type Answer = Result<Value, RpcError>;
 
 /// The tasks of one server.
 #[derive(Debug)]
-pub struct TaskStore {
+pub(super) struct TaskStore {
     entries: Mutex<BTreeMap<u32, Entry>>,
     changes: watch::Sender<u64>,
     origin: tokio::time::Instant,
 }
 
 /// A task being run: what its body uses to wait for input and to notice a cancel.
-pub struct TaskHandle {
+pub(super) struct TaskHandle {
     core: Arc<Core>,
     number: u32,
     /// Cancelled by `tasks/cancel`.
@@ -49,7 +49,7 @@ pub struct TaskHandle {
 }
 
 /// Whether a request's client capabilities declare the 2026-07-28 tasks extension.
-pub fn declares_extension(params: &Map<String, Value>) -> bool {
+pub(super) fn declares_extension(params: &Map<String, Value>) -> bool {
     params
         .get("_meta")
         .and_then(|meta| meta.get(CAPABILITIES_KEY))
@@ -59,7 +59,7 @@ pub fn declares_extension(params: &Map<String, Value>) -> bool {
 }
 
 /// The -32021 error for a request that needs the tasks extension its client did not declare.
-pub fn extension_required(what: &str) -> RpcError {
+pub(super) fn extension_required(what: &str) -> RpcError {
     (
         jsonrpc::MISSING_REQUIRED_CLIENT_CAPABILITY,
         format!("Missing required client capability: {what} needs the {TASKS_EXTENSION} extension"),
@@ -70,7 +70,7 @@ pub fn extension_required(what: &str) -> RpcError {
 /// Creates a task for the request `id` (its `ttl` under 2025-11-25) and answers the request with
 /// its handle; the task exists before the answer is sent, so a `tasks/get` right after it finds
 /// it. `None` (and an error answer) when this server has created all the tasks it can number.
-pub fn create(
+pub(super) fn create(
     session: &Arc<Session>,
     id: Value,
     revision: Revision,
@@ -129,14 +129,14 @@ pub fn create(
 
 impl TaskHandle {
     /// The task's id.
-    pub fn id(&self) -> String {
+    pub(super) fn id(&self) -> String {
         task_id::encode(self.number)
     }
 
     /// Parks the task in `input_required` with `requests` (by key, each a server-to-client
     /// request) until `tasks/update` has answered every one; the responses by key, or `None`
     /// when the task was cancelled meanwhile.
-    pub async fn input(&self, requests: Map<String, Value>) -> Option<Map<String, Value>> {
+    pub(super) async fn input(&self, requests: Map<String, Value>) -> Option<Map<String, Value>> {
         let store = &self.core.tasks;
         let now = store.now();
         let parked = store.with(self.number, |entry| {
@@ -165,7 +165,7 @@ impl TaskHandle {
 
     /// Records how the task's work ended, unless the task is already terminal (cancelled); the
     /// status it reached, `None` if it was already terminal.
-    pub fn settle(&self, outcome: Outcome) -> Option<&'static str> {
+    pub(super) fn settle(&self, outcome: Outcome) -> Option<&'static str> {
         let store = &self.core.tasks;
         let now = store.now();
         store
@@ -197,7 +197,7 @@ impl TaskHandle {
 }
 
 /// Starts the built-in `tool` as a task and answers the `tools/call` with the task handle.
-pub fn start(call: Call, tool: Tool) {
+pub(super) fn start(call: Call, tool: Tool) {
     let Some(task) = create(&call.session, call.id.clone(), call.revision, &call.params) else {
         return;
     };
@@ -223,7 +223,7 @@ pub fn start(call: Call, tool: Tool) {
 }
 
 /// Handles `tasks/get|result|list|cancel|update` (routed here for the methods the revision has).
-pub fn handle(
+pub(super) fn handle(
     session: &Arc<Session>,
     id: Value,
     method: &str,
@@ -328,7 +328,7 @@ impl Default for TaskStore {
 
 impl TaskStore {
     /// Whether task `number` exists and is not terminal.
-    pub fn is_running(&self, number: u32) -> bool {
+    pub(super) fn is_running(&self, number: u32) -> bool {
         self.lock()
             .get(&number)
             .is_some_and(|entry| !entry.status.is_terminal())

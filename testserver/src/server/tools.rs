@@ -16,7 +16,7 @@ const MAX_STEP_MS: u64 = 3_600_000;
 
 /// A tool call with validated arguments.
 #[derive(Clone, Debug)]
-pub enum Tool {
+pub(super) enum Tool {
     Echo { text: String },
     Slow { steps: u64, step_ms: u64 },
     WaitGate { gate: String },
@@ -29,7 +29,7 @@ pub enum Tool {
 }
 
 /// The `tools/list` entries.
-pub fn definitions() -> Vec<Value> {
+pub(super) fn definitions() -> Vec<Value> {
     let string = |name: &str, what: &str| json!({name: {"type": "string", "description": what}});
     let steps = json!({
         "steps": {"type": "integer", "minimum": 0, "maximum": MAX_STEPS, "description": "how many steps"},
@@ -109,7 +109,7 @@ pub fn definitions() -> Vec<Value> {
 }
 
 /// Validates a call's arguments; the error text becomes a -32602 message.
-pub fn parse(name: &str, arguments: &Value) -> Result<Tool, String> {
+pub(super) fn parse(name: &str, arguments: &Value) -> Result<Tool, String> {
     let Some(arguments) = arguments.as_object() else {
         return Err(format!(
             "Invalid params: arguments of `{name}` must be an object"
@@ -204,13 +204,13 @@ impl Args<'_> {
 }
 
 /// One text block.
-pub fn text_result(text: impl Into<String>) -> Value {
+pub(super) fn text_result(text: impl Into<String>) -> Value {
     json!({"content": [{"type": "text", "text": text.into()}]})
 }
 
 impl Tool {
     /// The tool's name.
-    pub fn name(&self) -> &'static str {
+    pub(super) fn name(&self) -> &'static str {
         match self {
             Tool::Echo { .. } => "echo",
             Tool::Slow { .. } => "slow",
@@ -225,12 +225,12 @@ impl Tool {
     }
 
     /// Whether the tool may run as a task.
-    pub fn supports_tasks(&self) -> bool {
+    pub(super) fn supports_tasks(&self) -> bool {
         matches!(self, Tool::Slow { .. })
     }
 
     /// Runs the handler to its end (or its cancellation).
-    pub async fn run(&self, call: &Call) -> Outcome {
+    pub(super) async fn run(&self, call: &Call) -> Outcome {
         match self {
             Tool::Echo { text } => Outcome::Result(text_result(text.clone())),
             Tool::Slow { steps, step_ms } => slow(call, *steps, *step_ms).await,
@@ -331,6 +331,6 @@ fn transcript_text(call: &Call) -> String {
 }
 
 /// The client declared `elicitation`, per the revision's rules.
-pub fn client_can_elicit(call: &Call) -> bool {
+pub(super) fn client_can_elicit(call: &Call) -> bool {
     call.client_capabilities.get("elicitation").is_some()
 }

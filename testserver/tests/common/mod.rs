@@ -4,18 +4,18 @@
 //! which run every one of them through `every_rule_test!`); the rmcp client tests' helpers in
 //! `rmcp.rs` (included by the binaries that drive rmcp).
 
-pub use mcp_testserver::RawClient as Conn;
+pub(crate) use mcp_testserver::RawClient as Conn;
 use serde_json::Value;
 
 /// The text of the first content block of a `tools/call` response.
-pub fn text(response: &Value) -> &str {
+pub(crate) fn text(response: &Value) -> &str {
     response["result"]["content"][0]["text"]
         .as_str()
         .unwrap_or_else(|| panic!("no text in {response}"))
 }
 
 /// The error code of an error response.
-pub fn code(response: &Value) -> i64 {
+pub(crate) fn code(response: &Value) -> i64 {
     response["error"]["code"]
         .as_i64()
         .unwrap_or_else(|| panic!("not an error: {response}"))

@@ -6,7 +6,7 @@ use serde_json::json;
 use super::{Connect, drain, params_for, ready};
 use crate::common::{code, text};
 
-pub async fn cancel_stops_the_handler_and_no_response_follows(connect: Connect) {
+pub(crate) async fn cancel_stops_the_handler_and_no_response_follows(connect: Connect) {
     for revision in Revision::ALL {
         let mut conn = ready(connect, revision).await;
         // Lines are handled in order, so the handler is running when the cancel is read.
@@ -47,7 +47,9 @@ pub async fn cancel_stops_the_handler_and_no_response_follows(connect: Connect) 
     }
 }
 
-pub async fn cancel_of_unknown_id_is_a_violation_and_finished_ids_are_ignored(connect: Connect) {
+pub(crate) async fn cancel_of_unknown_id_is_a_violation_and_finished_ids_are_ignored(
+    connect: Connect,
+) {
     for revision in Revision::ALL {
         let mut conn = ready(connect, revision).await;
         assert_eq!(
@@ -68,7 +70,7 @@ pub async fn cancel_of_unknown_id_is_a_violation_and_finished_ids_are_ignored(co
     }
 }
 
-pub async fn cancelling_initialize_is_a_violation(connect: Connect) {
+pub(crate) async fn cancelling_initialize_is_a_violation(connect: Connect) {
     let mut conn = connect(Revision::V2025_11_25);
     conn.send_request(json!(0), "initialize", params_for("2025-11-25"))
         .await;
@@ -85,7 +87,7 @@ pub async fn cancelling_initialize_is_a_violation(connect: Connect) {
     );
 }
 
-pub async fn tasks_are_cancelled_only_with_tasks_cancel(connect: Connect) {
+pub(crate) async fn tasks_are_cancelled_only_with_tasks_cancel(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     let params =
         json!({"name": "slow", "arguments": {"steps": 100, "step_ms": 50}, "task": {"ttl": 60000}});
@@ -113,7 +115,9 @@ pub async fn tasks_are_cancelled_only_with_tasks_cancel(connect: Connect) {
     assert_eq!(code(&again), -32602, "cancelling a terminal task: {again}");
 }
 
-pub async fn progress_only_with_token_strictly_increasing_never_after_response(connect: Connect) {
+pub(crate) async fn progress_only_with_token_strictly_increasing_never_after_response(
+    connect: Connect,
+) {
     for revision in Revision::ALL {
         let mut conn = ready(connect, revision).await;
         let response = conn
@@ -147,7 +151,7 @@ pub async fn progress_only_with_token_strictly_increasing_never_after_response(c
     }
 }
 
-pub async fn reused_progress_token_is_a_violation(connect: Connect) {
+pub(crate) async fn reused_progress_token_is_a_violation(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     for id in [1, 2] {
         let params = json!({"name": "wait_gate", "arguments": {"gate": "t"}, "_meta": {"progressToken": "same"}});
@@ -170,7 +174,7 @@ pub async fn reused_progress_token_is_a_violation(connect: Connect) {
     );
 }
 
-pub async fn ignore_cancel_still_responds(connect: Connect) {
+pub(crate) async fn ignore_cancel_still_responds(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     conn.send_request(
         json!(1),

@@ -15,14 +15,14 @@ use crate::common::Conn;
 
 // Each test binary uses its own subset.
 #[allow(unused_imports)]
-pub use cancellation::*;
+pub(crate) use cancellation::*;
 #[allow(unused_imports)]
-pub use tools::*;
+pub(crate) use tools::*;
 use wire::params_for;
 #[allow(unused_imports)]
-pub use wire::*;
+pub(crate) use wire::*;
 
-pub type Connect = fn(Revision) -> Conn;
+pub(crate) type Connect = fn(Revision) -> Conn;
 
 /// Long enough for a wrong message to show up, short enough for the stdio tests.
 const QUIET: Duration = Duration::from_millis(300);

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::{Connect, QUIET, ready};
 use crate::common::{code, text};
 
-pub async fn tools_echo_fail_and_gates(connect: Connect) {
+pub(crate) async fn tools_echo_fail_and_gates(connect: Connect) {
     for revision in Revision::ALL {
         let mut conn = ready(connect, revision).await;
         assert_eq!(
@@ -71,7 +71,7 @@ pub async fn tools_echo_fail_and_gates(connect: Connect) {
     }
 }
 
-pub async fn ask_gets_input_per_revision(connect: Connect) {
+pub(crate) async fn ask_gets_input_per_revision(connect: Connect) {
     let mut conn = ready(connect, Revision::V2026_07_28).await;
     let first = conn
         .call(json!(1), "ask", json!({"question": "name?"}))
@@ -105,7 +105,7 @@ pub async fn ask_gets_input_per_revision(connect: Connect) {
     assert_eq!(text(&conn.response(&json!(1)).await), "declined");
 }
 
-pub async fn transcript_tool_elides_its_earlier_replies(connect: Connect) {
+pub(crate) async fn transcript_tool_elides_its_earlier_replies(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     conn.call(json!(1), "echo", json!({"text": "x"})).await;
     let first: Vec<Value> =
@@ -132,7 +132,7 @@ pub async fn transcript_tool_elides_its_earlier_replies(connect: Connect) {
     );
 }
 
-pub async fn tasks_2025_lifecycle(connect: Connect) {
+pub(crate) async fn tasks_2025_lifecycle(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     let params =
         json!({"name": "slow", "arguments": {"steps": 2, "step_ms": 20}, "task": {"ttl": 60000}});
@@ -172,7 +172,7 @@ pub async fn tasks_2025_lifecycle(connect: Connect) {
     );
 }
 
-pub async fn tasks_2026_extension(connect: Connect) {
+pub(crate) async fn tasks_2026_extension(connect: Connect) {
     let mut conn = ready(connect, Revision::V2026_07_28).await;
     let capabilities = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
     let declared = |mut params: Value| {
@@ -228,7 +228,7 @@ pub async fn tasks_2026_extension(connect: Connect) {
 /// Under 2025-11-25 the token of a task-augmented request stays in use after the
 /// `CreateTaskResult`, until the task is terminal (basic/utilities/progress, item 3); under
 /// 2026-07-28 tasks send no progress at all (SEP-2663, *Task Status Notifications*).
-pub async fn task_progress_follows_the_revision(connect: Connect) {
+pub(crate) async fn task_progress_follows_the_revision(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     let params = json!({"name": "slow", "arguments": {"steps": 2, "step_ms": 20},
         "task": {"ttl": 60000}, "_meta": {"progressToken": "t-1"}});
@@ -282,7 +282,7 @@ pub async fn task_progress_follows_the_revision(connect: Connect) {
 /// Task ids are the receiver's strings, never the request id that created the task: in a flow
 /// where request 1 creates the first task, its id still shares nothing with `1`. They are
 /// deterministic (the same ids on every run and connection) and distinct per task.
-pub async fn task_ids_are_opaque_and_deterministic(connect: Connect) {
+pub(crate) async fn task_ids_are_opaque_and_deterministic(connect: Connect) {
     let mut runs = Vec::new();
     for _ in 0..2 {
         let mut conn = ready(connect, Revision::V2025_11_25).await;

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::{Connect, QUIET, ready};
 use crate::common::{Conn, code, text};
 
-pub async fn initialize_negotiates_the_handshake_revision(connect: Connect) {
+pub(crate) async fn initialize_negotiates_the_handshake_revision(connect: Connect) {
     for requested in ["2025-11-25", "2026-07-28", "1999-01-01"] {
         let mut conn = connect(Revision::V2025_11_25);
         let params = json!({"protocolVersion": requested, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}});
@@ -36,7 +36,7 @@ pub(super) fn params_for(version: &str) -> Value {
     json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})
 }
 
-pub async fn discover_advertises_2026_07_28_without_initialize(connect: Connect) {
+pub(crate) async fn discover_advertises_2026_07_28_without_initialize(connect: Connect) {
     let mut conn = connect(Revision::V2026_07_28);
     let response = conn.request(json!("d"), "server/discover", json!({})).await;
     let result = &response["result"];
@@ -58,7 +58,7 @@ pub async fn discover_advertises_2026_07_28_without_initialize(connect: Connect)
 /// 2026-07-28 basic/index, "Per-request protocol fields": a request missing a required `_meta`
 /// field is malformed and rejected with -32602 (Invalid params); before `initialize`, a request
 /// without the version is such a request.
-pub async fn requests_without_version_or_initialize_are_rejected(connect: Connect) {
+pub(crate) async fn requests_without_version_or_initialize_are_rejected(connect: Connect) {
     let mut conn = connect(Revision::V2025_11_25);
     let response = conn.request(json!(1), "tools/list", json!({})).await;
     assert_eq!(code(&response), -32602, "{response}");
@@ -79,7 +79,7 @@ pub async fn requests_without_version_or_initialize_are_rejected(connect: Connec
 /// 2026-07-28 basic/index, "Per-request protocol fields": `clientCapabilities` is as required
 /// as the version (`{}` declares none); without it (or not an object) the request is malformed:
 /// -32602, a violation on record, and nothing of the request runs.
-pub async fn requests_without_client_capabilities_are_invalid_params(connect: Connect) {
+pub(crate) async fn requests_without_client_capabilities_are_invalid_params(connect: Connect) {
     let mut conn = connect(Revision::V2026_07_28);
     let version = "io.modelcontextprotocol/protocolVersion";
     let bare = [
@@ -111,7 +111,7 @@ pub async fn requests_without_client_capabilities_are_invalid_params(connect: Co
     );
 }
 
-pub async fn unsupported_version_gets_32022(connect: Connect) {
+pub(crate) async fn unsupported_version_gets_32022(connect: Connect) {
     let mut conn = connect(Revision::V2026_07_28);
     let params = json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "1900-01-01"}});
     let response = conn.request(json!(1), "tools/list", params).await;
@@ -123,7 +123,7 @@ pub async fn unsupported_version_gets_32022(connect: Connect) {
     assert_eq!(response["error"]["data"]["requested"], "1900-01-01");
 }
 
-pub async fn ping_exists_only_under_2025(connect: Connect) {
+pub(crate) async fn ping_exists_only_under_2025(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     assert_eq!(
         conn.request(json!(1), "ping", json!({})).await["result"],
@@ -136,7 +136,7 @@ pub async fn ping_exists_only_under_2025(connect: Connect) {
     );
 }
 
-pub async fn ids_are_echoed_with_their_json_type(connect: Connect) {
+pub(crate) async fn ids_are_echoed_with_their_json_type(connect: Connect) {
     for revision in Revision::ALL {
         let mut conn = ready(connect, revision).await;
         conn.send_request(
@@ -166,7 +166,7 @@ pub async fn ids_are_echoed_with_their_json_type(connect: Connect) {
     }
 }
 
-pub async fn null_id_is_an_invalid_request(connect: Connect) {
+pub(crate) async fn null_id_is_an_invalid_request(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     conn.send(json!({"jsonrpc": "2.0", "id": null, "method": "tools/list"}))
         .await;
@@ -176,7 +176,7 @@ pub async fn null_id_is_an_invalid_request(connect: Connect) {
     assert_eq!(conn.violation_rules(json!(1)).await, ["null-id"]);
 }
 
-pub async fn reused_id_is_a_violation_per_revision(connect: Connect) {
+pub(crate) async fn reused_id_is_a_violation_per_revision(connect: Connect) {
     // 2025-11-25: no reuse within the session, even after completion (still served).
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     assert_eq!(echo(&mut conn, json!(1), "a").await, "a");
@@ -198,7 +198,7 @@ pub async fn reused_id_is_a_violation_per_revision(connect: Connect) {
     assert_eq!(conn.violation_rules(json!(4)).await, ["reused-id"]);
 }
 
-pub async fn server_requests_use_their_own_id_space(connect: Connect) {
+pub(crate) async fn server_requests_use_their_own_id_space(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     conn.send_request(
         json!(1),
@@ -219,7 +219,7 @@ pub async fn server_requests_use_their_own_id_space(connect: Connect) {
     assert!(conn.violation_rules(json!(2)).await.is_empty());
 }
 
-pub async fn parse_error_answers_null_id_and_keeps_serving(connect: Connect) {
+pub(crate) async fn parse_error_answers_null_id_and_keeps_serving(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     conn.send_line("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ")
         .await;
@@ -229,7 +229,7 @@ pub async fn parse_error_answers_null_id_and_keeps_serving(connect: Connect) {
     assert_eq!(echo(&mut conn, json!(2), "still here").await, "still here");
 }
 
-pub async fn invalid_request_and_unknown_method(connect: Connect) {
+pub(crate) async fn invalid_request_and_unknown_method(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     conn.send(json!({"jsonrpc": "2.0", "id": 1})).await;
     let missing = conn.recv().await;
@@ -247,7 +247,7 @@ pub async fn invalid_request_and_unknown_method(connect: Connect) {
     );
 }
 
-pub async fn unknown_tool_and_bad_arguments_are_invalid_params(connect: Connect) {
+pub(crate) async fn unknown_tool_and_bad_arguments_are_invalid_params(connect: Connect) {
     for revision in Revision::ALL {
         let mut conn = ready(connect, revision).await;
         let bad_calls = [
@@ -264,7 +264,7 @@ pub async fn unknown_tool_and_bad_arguments_are_invalid_params(connect: Connect)
     }
 }
 
-pub async fn giant_message_is_rejected_and_serving_continues(connect: Connect) {
+pub(crate) async fn giant_message_is_rejected_and_serving_continues(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     let giant = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{{\"name\":\"echo\",\"arguments\":{{\"text\":\"{}\"}}}}}}",
@@ -276,7 +276,7 @@ pub async fn giant_message_is_rejected_and_serving_continues(connect: Connect) {
     assert_eq!(echo(&mut conn, json!(2), "ok").await, "ok");
 }
 
-pub async fn truncated_message_at_eof_is_answered_and_the_connection_ends(connect: Connect) {
+pub(crate) async fn truncated_message_at_eof_is_answered_and_the_connection_ends(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     conn.send_request(
         json!(1),
