@@ -9,8 +9,9 @@
 // into facts. `--describe` prints what this SDK supports instead.
 
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
+
+import { runCli } from '../scenario-cli.mjs';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -113,42 +114,4 @@ async function run(scenario, revision, transportName, server) {
     return report;
 }
 
-async function main() {
-    const { values, positionals } = parseArgs({
-        allowPositionals: true,
-        options: {
-            describe: { type: 'boolean' },
-            scenario: { type: 'string' },
-            revision: { type: 'string' },
-            transport: { type: 'string', default: 'stdio' }
-        }
-    });
-    if (values.describe) {
-        console.log(JSON.stringify(describe()));
-        return;
-    }
-    if (!(values.scenario in SCENARIOS)) {
-        throw new Error(`unknown scenario \`${values.scenario}\` (expected one of: ${Object.keys(SCENARIOS).join(', ')})`);
-    }
-    if (values.transport !== 'stdio' && values.transport !== 'http') {
-        throw new Error(`unsupported transport \`${values.transport}\` (expected stdio or http)`);
-    }
-    if (!values.revision || positionals.length === 0) {
-        throw new Error('--revision and, after --, the server command (stdio) or URL (http) are required');
-    }
-    const deadline = setTimeout(() => {
-        console.error('scenarios.mjs: error: gave up after 20 s');
-        process.exit(2);
-    }, 20_000);
-    const report = await run(values.scenario, values.revision, values.transport, positionals);
-    clearTimeout(deadline);
-    console.log(JSON.stringify(report));
-}
-
-main().then(
-    () => process.exit(0),
-    error => {
-        console.error(`scenarios.mjs: error: ${error.message}`);
-        process.exit(2);
-    }
-);
+runCli({ scenarios: SCENARIOS, describe, run });

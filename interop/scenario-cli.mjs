@@ -1,0 +1,46 @@
+// The command line both TypeScript scenario programs share (v1 in typescript/, v2 in
+// typescript-v2/): `--describe`, or `--scenario NAME --revision REV [--transport stdio|http]
+// -- SERVER_COMMAND_OR_URL`; one JSON report on stdout, exit 2 with a message on any error.
+import { parseArgs } from 'node:util';
+
+export function runCli({ scenarios, describe, run }) {
+    main(scenarios, describe, run).then(
+        () => process.exit(0),
+        error => {
+            console.error(`scenarios.mjs: error: ${error.message}`);
+            process.exit(2);
+        }
+    );
+}
+
+async function main(scenarios, describe, run) {
+    const { values, positionals } = parseArgs({
+        allowPositionals: true,
+        options: {
+            describe: { type: 'boolean' },
+            scenario: { type: 'string' },
+            revision: { type: 'string' },
+            transport: { type: 'string', default: 'stdio' }
+        }
+    });
+    if (values.describe) {
+        console.log(JSON.stringify(describe()));
+        return;
+    }
+    if (!(values.scenario in scenarios)) {
+        throw new Error(`unknown scenario \`${values.scenario}\` (expected one of: ${Object.keys(scenarios).join(', ')})`);
+    }
+    if (values.transport !== 'stdio' && values.transport !== 'http') {
+        throw new Error(`unsupported transport \`${values.transport}\` (expected stdio or http)`);
+    }
+    if (!values.revision || positionals.length === 0) {
+        throw new Error('--revision and, after --, the server command (stdio) or URL (http) are required');
+    }
+    const deadline = setTimeout(() => {
+        console.error('scenarios.mjs: error: gave up after 20 s');
+        process.exit(2);
+    }, 20_000);
+    const report = await run(values.scenario, values.revision, values.transport, positionals);
+    clearTimeout(deadline);
+    console.log(JSON.stringify(report));
+}
