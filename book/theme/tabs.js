@@ -57,11 +57,12 @@
         }
         return element.tagName === 'PRE' && element.querySelector(':scope > code.output') !== null;
     }
-    // The next sibling element if only whitespace separates it from `node`.
+    // The next sibling element if only whitespace separates it from `node` (a comment or any
+    // other text in between ends the group).
     function nextAdjacent(node) {
         for (let next = node.nextSibling; next; next = next.nextSibling) {
             if (next.nodeType === Node.ELEMENT_NODE) return next;
-            if (next.nodeType === Node.TEXT_NODE && next.textContent.trim() !== '') return null;
+            if (next.nodeType !== Node.TEXT_NODE || next.textContent.trim() !== '') return null;
         }
         return null;
     }

@@ -5,10 +5,12 @@
 // survives a reload, holds on another page and in another window, and falls back to the first tab
 // where a group lacks the language; the page still works when storage is refused; unmarked blocks
 // stay as they are; with JavaScript off, and in the print view, every block shows one after
-// another; and the tabs' text stays readable in each of mdBook's themes.
+// another; the tabs' text stays readable in each of mdBook's themes; and the pages fit a phone's
+// width (layout.mjs).
 //
 // Usage: node tabs.mjs FIXTURE_HTML_DIR
 import { chromium } from 'playwright-core';
+import { checkWidths } from './layout.mjs';
 import { serveUnder } from './site.mjs';
 
 const root = process.argv[2];
@@ -137,7 +139,12 @@ try {
   const other = await context.newPage();
   watch(other, 'another page');
   await other.goto(base + 'another.html', { waitUntil: 'load' });
-  check((await shown(other, 'another.html')).join() === 'python', 'another.html: Python not selected');
+  check((await shown(other, 'another.html')).join() === 'python,python', 'another.html: Python not selected');
+  const sets2 = (await other.evaluate(tabSets)).map((tabs) => tabs.map((tab) => tab.language).join()).join(' | ');
+  check(sets2 === 'rust,python,typescript | rust,python', `another.html: tab sets ${sets2}`);
+  const outside2 = await other.evaluate(() => [...document.querySelectorAll('main pre > code')]
+    .filter((code) => !code.closest('.snippet-tabs-panel')).map((code) => code.textContent.trim()));
+  check(outside2.join() === 'println!("rust: after the group");', `another.html: blocks outside tab sets ${outside2}`);
   await page.locator('[role=tab][data-language=typescript]').first().click();
   await other.waitForFunction(() => document.querySelector('[role=tab][aria-selected=true]')?.dataset.language === 'typescript', null, { timeout: 5000 })
     .catch(() => fail('another.html: did not follow the choice made in another window'));
@@ -214,6 +221,9 @@ try {
   }
   await noScript.close();
   await scripted.close();
+
+  // At 390 px and 1280 px the tab sets fit the column (the tab buttons wrap; code scrolls in its box).
+  await checkWidths(browser, base, ['cancel.html', 'another.html'], fail);
 } catch (err) {
   fail(`the check stopped: ${err.message.split('\n')[0]}`);
 } finally {
