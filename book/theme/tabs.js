@@ -12,7 +12,8 @@
 // block whose language the group already has. A group with fewer than two languages is left alone.
 //
 // The script only moves the page's own nodes into the tab set (never copies them), so mdBook's
-// copy and play buttons and highlight.js keep working inside panels. The print view
+// copy and play buttons and highlight.js keep working inside panels. A search hit in another
+// language's panel shows that panel. The print view
 // (print.html) is left alone, so it shows every language; printing a chapter page shows every
 // panel through tabs.css.
 (function snippetTabs() {
@@ -172,6 +173,22 @@
     document.querySelectorAll('div.snippet-tabs').forEach(build);
     const language = storedLanguage();
     for (const set of tabSets) show(set, language);
+    revealSearchHit();
+
+    // A search result opens the page with `?highlight=WORDS`, which mdBook marks in the text: a
+    // tab set whose shown panel lacks every word shows the first panel that has one, for this
+    // visit only (the reader's choice stays as it was).
+    function revealSearchHit() {
+        const highlight = new URLSearchParams(window.location.search).get('highlight');
+        const words = (highlight ?? '').toLowerCase().split(' ').filter((word) => word !== '');
+        if (words.length === 0) return;
+        const holds = (panel) => words.some((word) => panel.textContent.toLowerCase().includes(word));
+        for (const set of tabSets) {
+            const shownPanel = set.panels.find((panel) => !panel.hidden);
+            const hit = set.panels.find(holds);
+            if (hit && !holds(shownPanel)) show(set, hit.dataset.language);
+        }
+    }
 
     // Another window of the book changed the choice.
     window.addEventListener('storage', (event) => {

@@ -4,9 +4,9 @@
 // outputs working inside; the arrow keys move between tabs without turning the page; the choice
 // survives a reload, holds on another page and in another window, and falls back to the first tab
 // where a group lacks the language; the page still works when storage is refused; unmarked blocks
-// stay as they are; with JavaScript off, and in the print view, every block shows one after
-// another; the tabs' text stays readable in each of mdBook's themes; and the pages fit a phone's
-// width (layout.mjs).
+// stay as they are; a search hit in a hidden panel shows it; with JavaScript off, and in the print
+// view, every block shows one after another; the tabs' text stays readable in each of mdBook's
+// themes; and the pages fit a phone's width (layout.mjs).
 //
 // Usage: node tabs.mjs FIXTURE_HTML_DIR
 import { chromium } from 'playwright-core';
@@ -188,6 +188,30 @@ try {
   check(await page.locator('[role=tablist]').first().isHidden(), 'printing cancel.html: the tab buttons show');
   await page.emulateMedia({ media: 'screen' });
   await context.close();
+
+  // The search finds a word that only the TypeScript panel holds, and the page it opens shows
+  // that panel, while the reader's choice stays.
+  const searching = await browser.newContext();
+  searching.setDefaultTimeout(5000);
+  const finder = await searching.newPage();
+  watch(finder, 'search');
+  await finder.goto(base + 'another.html', { waitUntil: 'load' });
+  await finder.locator('[role=tab][data-language=python]').first().click();
+  await finder.click('#mdbook-search-toggle');
+  await finder.locator('#mdbook-searchbar').pressSequentially('AbortController');
+  try {
+    await finder.locator('#mdbook-searchresults li a[href*="cancel.html"]').first().click();
+    await finder.waitForURL(/cancel\.html/);
+    await finder.waitForLoadState('load');
+    const now = await shown(finder, 'search hit');
+    check(now.join() === 'typescript,rust', `search hit "AbortController": sets show ${now}, expected typescript,rust`);
+    check(await finder.locator('[role=tabpanel]:visible mark').count() > 0, 'search hit "AbortController": no highlighted word in a shown panel');
+    const kept = await finder.evaluate(() => localStorage.getItem('mdbook-snippets.language'));
+    check(kept === 'python', `search hit: the stored choice became ${kept}`);
+  } catch (err) {
+    fail(`search for "AbortController" (only in a TypeScript panel): ${err.message.split('\n')[0]}`);
+  }
+  await searching.close();
 
   // Storage refused (privacy settings): the tabs still work, for the page's life.
   const refused = await browser.newContext();
