@@ -174,6 +174,17 @@
     const language = storedLanguage();
     for (const set of tabSets) show(set, language);
     revealSearchHit();
+    revealFailures();
+
+    // Under `mdbook serve` the verifier shows a failed snippet's report under it: a tab set that
+    // holds one shows that panel and marks its tab, so the author cannot miss it.
+    function revealFailures() {
+        for (const set of tabSets) {
+            const failed = set.panels.filter((panel) => panel.querySelector('.mdbook-snippets-failure'));
+            for (const panel of failed) set.tabs[set.panels.indexOf(panel)].classList.add('snippet-tabs-failed');
+            if (failed.length > 0 && failed.every((panel) => panel.hidden)) show(set, failed[0].dataset.language);
+        }
+    }
 
     // A search result opens the page with `?highlight=WORDS`, which mdBook marks in the text: a
     // tab set whose shown panel lacks every word shows the first panel that has one, for this

@@ -4,9 +4,9 @@
 // outputs working inside; the arrow keys move between tabs without turning the page; the choice
 // survives a reload, holds on another page and in another window, and falls back to the first tab
 // where a group lacks the language; the page still works when storage is refused; unmarked blocks
-// stay as they are; a search hit in a hidden panel shows it; with JavaScript off, and in the print
-// view, every block shows one after another; the tabs' text stays readable in each of mdBook's
-// themes; and the pages fit a phone's width (layout.mjs).
+// stay as they are; a search hit in a hidden panel, and a failed snippet, show their panel; with
+// JavaScript off, and in the print view, every block shows one after another; the tabs' text
+// stays readable in each of mdBook's themes; and the pages fit a phone's width (layout.mjs).
 //
 // Usage: node tabs.mjs FIXTURE_HTML_DIR
 import { chromium } from 'playwright-core';
@@ -150,6 +150,15 @@ try {
     .catch(() => fail('another.html: did not follow the choice made in another window'));
   await other.close();
 
+  // A failed snippet's panel shows, whatever the reader chose (TypeScript, here), and its tab
+  // is marked; the other panels are as before.
+  await page.goto(base + 'failed.html', { waitUntil: 'load' });
+  check((await shown(page, 'failed.html')).join() === 'python', 'failed.html: the failed Python panel is not shown');
+  const marked = await page.locator('[role=tab].snippet-tabs-failed').allTextContents();
+  check(marked.join() === 'Python', `failed.html: tabs marked failed: ${marked}`);
+  await page.goto(base + 'cancel.html', { waitUntil: 'load' });
+  check((await shown(page, 'cancel.html after failed.html')).join() === 'typescript,typescript', 'cancel.html: the choice changed after failed.html');
+
   // The tabs' text and selection mark against their background, in every theme.
   for (const theme of themes) {
     const contrast = await page.evaluate((theme) => {
@@ -247,7 +256,7 @@ try {
   await scripted.close();
 
   // At 390 px and 1280 px the tab sets fit the column (the tab buttons wrap; code scrolls in its box).
-  await checkWidths(browser, base, ['cancel.html', 'another.html'], fail);
+  await checkWidths(browser, base, ['cancel.html', 'another.html', 'failed.html'], fail);
 } catch (err) {
   fail(`the check stopped: ${err.message.split('\n')[0]}`);
 } finally {
