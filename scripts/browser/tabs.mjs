@@ -152,14 +152,25 @@ try {
 
   // A failed snippet's panel shows, whatever the reader chose (TypeScript, here), and its tab
   // is marked; the other panels are as before.
+  const warnings = [];
+  const onWarning = (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); };
+  page.on('console', onWarning);
   await page.goto(base + 'failed.html', { waitUntil: 'load' });
+  page.off('console', onWarning);
   check((await shown(page, 'failed.html')).join() === 'python', 'failed.html: the failed Python panel is not shown');
+  // ... and a marker before one language only is left alone, with a warning.
+  const alone = await page.evaluate(() => [...document.querySelectorAll('main pre > code')]
+    .filter((code) => !code.closest('.snippet-tabs-panel')).map((code) => code.textContent.trim()));
+  check(alone.join() === 'println!("rust: alone");', `failed.html: blocks outside tab sets ${alone}`);
+  check(warnings.length === 1 && warnings[0].startsWith('snippet-tabs:'), `failed.html: console warnings ${JSON.stringify(warnings)}`);
   const marked = await page.locator('[role=tab].snippet-tabs-failed').allTextContents();
   check(marked.join() === 'Python', `failed.html: tabs marked failed: ${marked}`);
   await page.goto(base + 'cancel.html', { waitUntil: 'load' });
   check((await shown(page, 'cancel.html after failed.html')).join() === 'typescript,typescript', 'cancel.html: the choice changed after failed.html');
 
-  // The tabs' text and selection mark against their background, in every theme.
+  // The tabs' text and selection mark against their background, in every theme, one tab under
+  // the pointer (its hover background counts too).
+  await page.locator('[role=tab]').first().hover();
   for (const theme of themes) {
     const contrast = await page.evaluate((theme) => {
       const html = document.documentElement;
