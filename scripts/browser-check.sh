@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the book (verifying every snippet) and opens it in headless Chromium: see browser/check.mjs.
+# Builds the book (verifying every snippet) and opens it in headless Chromium: see browser/check.mjs;
+# then the language-tabs fixture book (tests/browser-fixtures/tabs): see browser/tabs.mjs.
 # Installs what it needs: Debian's chromium, mdBook 0.5, and the pinned playwright-core.
 # The site is built and served under a project sub-path, as GitHub Pages serves it
 # (https://OWNER.github.io/REPO/), with `site-url` set the way the Pages workflow sets it.
@@ -23,3 +24,17 @@ fi
 node scripts/browser/check.mjs target/book "$site_path"
 # The SDK matrix chapter's grid at 1280 px (present, one cell per run, legend, no sideways scroll).
 node scripts/browser/matrix-check.mjs target/book interop/expected.json
+# Language tabs (book/theme/tabs.js) on a fixture book with Rust, Python and TypeScript groups:
+# the real book has none yet. mdBook serves theme files only from inside a book, so the fixture is
+# copied to the same depth under target/ with book/theme beside it, and built with the verifier.
+fixture=target/browser-fixtures/tabs
+rm -rf "$fixture"
+mkdir -p "$(dirname "$fixture")"
+cp -r tests/browser-fixtures/tabs "$fixture"
+cp -r book/theme "$fixture/theme-files"
+(cd "$fixture" && mdbook build) 2>&1 | tee target/mdbook-build-tabs.log
+if grep -E 'WARN|ERROR' target/mdbook-build-tabs.log; then
+    echo "mdbook build of the tabs fixture printed warnings" >&2
+    exit 1
+fi
+node scripts/browser/tabs.mjs "$fixture/book"
