@@ -20,12 +20,23 @@ use crate::snippet::{Artifact, ArtifactKind};
 #[derive(Debug, Clone)]
 pub struct RunRequest {
     pub program: PathBuf,
+    /// `{file}` in an argument is replaced with the path of `file`, when there is one.
     pub args: Vec<String>,
+    /// The source file of a snippet of a declared language, written into the snippet's
+    /// temporary directory (beside its working directory, which starts empty) before it starts.
+    pub file: Option<SnippetFile>,
     /// The value of `MDBOOK_SNIPPETS_ATTRS`.
     pub harness_attributes: String,
     pub timeout: Duration,
     /// Bytes kept of stdout, and of stderr; more stops the process.
     pub output_limit: usize,
+}
+
+/// A snippet's code as a file: `name` (`src_ch1_md_2.py`) and its text.
+#[derive(Debug, Clone)]
+pub struct SnippetFile {
+    pub name: String,
+    pub content: String,
 }
 
 /// What a snippet process did.
@@ -90,11 +101,22 @@ pub fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
         .context("creating a temporary directory for a snippet")?;
     let work_dir = scratch.path().join("work");
     let artifacts_dir = scratch.path().join("artifacts");
-    for dir in [&work_dir, &artifacts_dir] {
+    let code_dir = scratch.path().join("code");
+    for dir in [&work_dir, &artifacts_dir, &code_dir] {
         std::fs::create_dir(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
+    let mut args = request.args.clone();
+    if let Some(file) = &request.file {
+        let path = code_dir.join(&file.name);
+        std::fs::write(&path, &file.content)
+            .with_context(|| format!("writing {}", path.display()))?;
+        let path = path.to_string_lossy();
+        for arg in &mut args {
+            *arg = arg.replace(crate::config::FILE_PLACEHOLDER, &path);
+        }
+    }
     let mut child = Command::new(&request.program)
-        .args(&request.args)
+        .args(&args)
         .current_dir(&work_dir)
         .env("MDBOOK_SNIPPETS_ATTRS", &request.harness_attributes)
         .env("MDBOOK_SNIPPETS_ARTIFACTS", &artifacts_dir)

@@ -6,6 +6,7 @@ fn shell(script: &str, timeout_millis: u64) -> RunRecord {
     let request = RunRequest {
         program: PathBuf::from("/bin/sh"),
         args: vec!["-c".to_owned(), script.to_owned()],
+        file: None,
         harness_attributes: "revision=2025-11-25,trace=on".to_owned(),
         timeout: Duration::from_millis(timeout_millis),
         output_limit: 64,
@@ -102,6 +103,7 @@ fn run_all_keeps_request_order() {
                 "-c".to_owned(),
                 format!("sleep 0.0{}; echo {index}", 5 - index),
             ],
+            file: None,
             harness_attributes: String::new(),
             timeout: Duration::from_secs(10),
             output_limit: 1024,

@@ -2,13 +2,15 @@
 //! block is a snippet, an expected-output block or neither, and the snippet's [`Attributes`].
 //! Tokens are separated by commas or whitespace, as rustdoc does.
 
-use crate::snippet::{Attributes, UnknownWord};
+use crate::snippet::{Attributes, LanguageSyntax, SnippetLanguage, UnknownWord};
 
 /// What a fenced block is, judged by its info string.
 #[derive(Debug, PartialEq, Eq)]
 pub enum BlockKind {
     /// A Rust snippet: the first token is `rust`, or an attribute rustdoc acts on.
     Snippet,
+    /// A snippet of a language the book declares: the first token is its name.
+    Language(SnippetLanguage),
     /// An expected-output block: one of the tokens is `output` (e.g. `text,output`).
     ExpectedOutput,
     /// Anything else (`toml`, `console`, no language at all): not ours.
@@ -43,10 +45,19 @@ pub fn tokens(info: &str) -> impl Iterator<Item = &str> {
         .filter(|token| !token.is_empty())
 }
 
-pub fn block_kind(info: &str) -> BlockKind {
+/// What the block with this info string is, in a book that declares `languages`.
+pub fn block_kind(info: &str, languages: &[LanguageSyntax]) -> BlockKind {
     let mut tokens = tokens(info);
     match tokens.next() {
         Some("rust") => BlockKind::Snippet,
+        Some(first) if let Some(language) = languages.iter().find(|l| l.name == first) => {
+            let own = tokens.find_map(|token| token.strip_prefix("hidelines="));
+            BlockKind::Language(SnippetLanguage {
+                name: language.name.clone(),
+                hidden: own.unwrap_or(&language.hidden).to_owned(),
+                hidden_in_info: own.is_some(),
+            })
+        }
         // rustdoc reads a fence that starts with one of its attributes (```` ```no_run ````) as
         // Rust too.
         Some(first) if ACTED_ON.contains(&first) => BlockKind::Snippet,
@@ -87,7 +98,7 @@ pub fn parse_attributes(info: &str) -> Result<Attributes, String> {
                         _ => return Err(format!("`timeout` needs whole seconds, found `{value}`")),
                     },
                     // mdBook's prefix for hidden lines in other languages; Rust uses `# `.
-                    "hidelines" => {}
+                    "hidelines" => attributes.hidelines = Some(value.to_owned()),
                     _ => attributes.harness.push(key_value.to_owned()),
                 }
             }
@@ -178,6 +189,26 @@ pub fn merge_harness_attributes(defaults: &[String], own: &[String]) -> Vec<Stri
         .collect()
 }
 
+/// Parses the info string of a snippet of a declared language (`python,ignore,revision=2`):
+/// the same words as for Rust, minus those that only mean something to rustc.
+pub fn parse_language_attributes(info: &str) -> Result<Attributes, String> {
+    let rest: Vec<&str> = tokens(info).skip(1).collect();
+    let attributes = parse_attributes(&format!("rust,{}", rest.join(",")))?;
+    let rust_only = [
+        ("should_panic", attributes.should_panic),
+        ("test_harness", attributes.test_harness),
+        ("compile_fail", attributes.compile_fail.is_some()),
+        ("editionNNNN", attributes.edition.is_some()),
+    ];
+    match rust_only.iter().find(|(_, set)| *set) {
+        Some((word, _)) => Err(format!(
+            "`{word}` applies to Rust snippets only, not to `{}`",
+            tokens(info).next().unwrap_or_default()
+        )),
+        None => Ok(attributes),
+    }
+}
+
 fn is_error_code(token: &str) -> bool {
     token.len() == 5 && token.starts_with('E') && token[1..].chars().all(|c| c.is_ascii_digit())
 }
@@ -188,7 +219,7 @@ mod tests {
     use expect_test::{Expect, expect};
 
     fn check(info: &str, expect: Expect) {
-        let actual = match block_kind(info) {
+        let actual = match block_kind(info, &[]) {
             BlockKind::Snippet => format!("{:?}", parse_attributes(info)),
             other => format!("{other:?}"),
         };
