@@ -68,9 +68,22 @@ pub struct Language {
     /// `inputs = ["helpers/"]`: files and directories (canonical) whose contents the snippets
     /// depend on, part of the cache key.
     pub inputs: Vec<PathBuf>,
+    /// `error-position = "last"`: which of the positions in a failed snippet's stderr that
+    /// name its file is the failure's line (Python prints the innermost frame last, Node.js
+    /// first); default `"first"`.
+    pub error_position: ErrorPosition,
     /// What identifies the programs of `command` and `check` for the cache: path, size and
     /// modification time of each.
     pub identity: String,
+}
+
+/// Which position in a traceback is the failure's line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorPosition {
+    #[default]
+    First,
+    Last,
 }
 
 /// The hidden-line prefix of a language that does not set `hidden`.
@@ -140,6 +153,7 @@ struct LanguageTable {
     extension: String,
     hidden: Option<String>,
     inputs: Option<Vec<String>>,
+    error_position: Option<ErrorPosition>,
 }
 
 /// A dependency given as a table, in Cargo's syntax; only the keys Cargo accepts for a
@@ -416,6 +430,7 @@ fn language(book_root: &Path, name: String, spec: toml::Value) -> anyhow::Result
         extension,
         hidden,
         inputs,
+        error_position: spec.error_position.unwrap_or_default(),
         identity,
     })
 }

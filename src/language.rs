@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use anyhow::Context;
 
 use crate::cache::{Cache, Record, hash_str, hash_tree};
-use crate::config::{Config, Language};
+use crate::config::{Config, ErrorPosition, Language};
 use crate::extract::merge_harness_attributes;
 use crate::judge::{judge_run, result};
 use crate::located::Located;
@@ -24,6 +24,7 @@ pub struct LanguagePlan {
     pub request: RunRequest,
     /// `no_run` with the language's `check`: the run is a check, and exit 0 is all it takes.
     pub is_check: bool,
+    pub error_position: ErrorPosition,
     pub cache_key: String,
 }
 
@@ -75,6 +76,7 @@ pub fn plan(
             output_limit: config.output_limit,
         },
         is_check,
+        error_position: language.error_position,
         cache_key,
     })
 }
@@ -144,10 +146,23 @@ pub fn record(plan: &LanguagePlan, run: RunRecord) -> Record {
 }
 
 /// A record of a snippet of a declared language -> its result, positions in the snippet file
-/// (named `file_name`) rewritten to Markdown positions.
-pub fn judge(located: &Located, record: &Record, file_name: &str) -> SnippetResult {
+/// (named `file_name`) rewritten to Markdown positions; the failure is at the first or the last
+/// of them, as `position` says.
+pub fn judge(
+    located: &Located,
+    record: &Record,
+    file_name: &str,
+    position: ErrorPosition,
+) -> SnippetResult {
     let snippet = &located.snippet;
-    let remap = |text: &str| remap(text, file_name, located);
+    let remap = |text: &str| {
+        let (text, spans) = remap(text, file_name, located);
+        let span = match position {
+            ErrorPosition::First => spans.first().cloned(),
+            ErrorPosition::Last => spans.last().cloned(),
+        };
+        (text, span)
+    };
     let outcome = match record {
         Record::Ran(run) => judge_run(snippet, run, &remap),
         Record::Compiled => Outcome::Passed,
@@ -170,11 +185,12 @@ pub fn judge(located: &Located, record: &Record, file_name: &str) -> SnippetResu
 /// Replaces every path ending in `file_name` in `text` with the chapter's path, and a line
 /// number right after it (`FILE:LINE`, `FILE", line LINE`, `FILE: line LINE`, the shapes
 /// tracebacks of Python, Node.js, Ruby, shells and many others take) with the Markdown line it
-/// stands for. Returns the text and the first position found. Columns are left as they are.
-pub fn remap(text: &str, file_name: &str, located: &Located) -> (String, Option<SourceSpan>) {
+/// stands for. Returns the text and the positions found, in order. Columns are left as they
+/// are.
+pub fn remap(text: &str, file_name: &str, located: &Located) -> (String, Vec<SourceSpan>) {
     let code_lines = located.snippet.code.lines().count();
     let mut out = String::with_capacity(text.len());
-    let mut first = None;
+    let mut spans = Vec::new();
     let mut rest = text;
     while let Some(found) = rest.find(file_name) {
         let before = &rest[..found];
@@ -193,7 +209,7 @@ pub fn remap(text: &str, file_name: &str, located: &Located) -> (String, Option<
             Some(line) => {
                 let span = located.code_span(line - 1, 1);
                 out.push_str(&format!("{}{separator}{}", span.path.display(), span.line));
-                first.get_or_insert(span);
+                spans.push(span);
                 rest = &after[separator.len() + digits..];
             }
             None => {
@@ -203,7 +219,7 @@ pub fn remap(text: &str, file_name: &str, located: &Located) -> (String, Option<
         }
     }
     out.push_str(rest);
-    (out, first)
+    (out, spans)
 }
 
 /// The separator before a line number right after a file name, and how many digits follow it

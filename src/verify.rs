@@ -323,7 +323,12 @@ fn plan_languages(
 
 fn language_result(located: &[Located], plan: &LanguagePlan, record: &Record) -> SnippetResult {
     let file = plan.request.file.as_ref().expect("a language snippet has a file");
-    language::judge(&located[plan.index], record, &file.name)
+    language::judge(
+        &located[plan.index],
+        record,
+        &file.name,
+        plan.error_position,
+    )
 }
 
 /// Runs the snippets of declared languages, `jobs` at a time, and judges each.
