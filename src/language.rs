@@ -194,6 +194,16 @@ pub fn remap(text: &str, file_name: &str, located: &Located) -> (String, Vec<Sou
     let mut rest = text;
     while let Some(found) = rest.find(file_name) {
         let before = &rest[..found];
+        // `a_src_ch_md_1.py` is another file than `src_ch_md_1.py`.
+        if before
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.')
+        {
+            out.push_str(&rest[..found + file_name.len()]);
+            rest = &rest[found + file_name.len()..];
+            continue;
+        }
         // The path in front of the name: back to a space, a quote or a bracket.
         let path_start = before
             .rfind(|c: char| c.is_whitespace() || "\"'()<>[]`".contains(c))
