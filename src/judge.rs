@@ -314,7 +314,9 @@ mod tests {
     use crate::extract::extract;
 
     fn located(markdown: &str) -> Located {
-        let snippet = extract(Path::new("src/ch.md"), markdown, &[]).unwrap().remove(0);
+        let snippet = extract(Path::new("src/ch.md"), markdown, &[])
+            .unwrap()
+            .remove(0);
         let line = snippet.span.line;
         Located::new(snippet, line, None)
     }

@@ -207,7 +207,9 @@ pub fn remap(text: &str, file_name: &str, located: &Located) -> (String, Vec<Sou
         // The path in front of the name: back to a space, a quote or a bracket.
         let path_start = before
             .rfind(|c: char| c.is_whitespace() || "\"'()<>[]`".contains(c))
-            .map_or(0, |at| at + before[at..].chars().next().map_or(1, char::len_utf8));
+            .map_or(0, |at| {
+                at + before[at..].chars().next().map_or(1, char::len_utf8)
+            });
         out.push_str(&before[..path_start]);
         let after = &rest[found + file_name.len()..];
         let (separator, digits) = line_suffix(after);

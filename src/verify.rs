@@ -163,9 +163,8 @@ pub fn verify(
         }
         // Other languages need no build: they run while cargo builds the Rust snippets.
         let (rust_finished, language_finished) = std::thread::scope(|scope| {
-            let languages = scope.spawn(|| {
-                run_languages(&located, &languages_to_run, config.jobs, &progress)
-            });
+            let languages =
+                scope.spawn(|| run_languages(&located, &languages_to_run, config.jobs, &progress));
             let rust = if to_build.is_empty() {
                 Ok(Vec::new())
             } else {
@@ -175,7 +174,10 @@ pub fn verify(
                     build_and_run(&located, to_build, config, &workspace, &progress, options)
                 })
             };
-            (rust, languages.join().expect("running snippets does not panic"))
+            (
+                rust,
+                languages.join().expect("running snippets does not panic"),
+            )
         });
         let finished = rust_finished?
             .into_iter()
@@ -322,7 +324,11 @@ fn plan_languages(
 }
 
 fn language_result(located: &[Located], plan: &LanguagePlan, record: &Record) -> SnippetResult {
-    let file = plan.request.file.as_ref().expect("a language snippet has a file");
+    let file = plan
+        .request
+        .file
+        .as_ref()
+        .expect("a language snippet has a file");
     language::judge(
         &located[plan.index],
         record,

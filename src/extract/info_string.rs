@@ -367,15 +367,21 @@ mod language_tests {
     fn declared_languages_and_their_attributes() {
         check(
             "python",
-            expect![[r#"python hidden="!!!" own=false Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#]],
+            expect![[
+                r#"python hidden="!!!" own=false Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
+            ]],
         );
         check(
             "python,no_run,ignore,timeout=3,revision=2,hidelines=%%,extra",
-            expect![[r#"python hidden="%%" own=true Ok(Attributes { ignore: true, no_run: true, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: Some(3), hidelines: Some("%%"), harness: ["revision=2"], unknown: [UnknownWord { word: "extra", resembles: None }] })"#]],
+            expect![[
+                r#"python hidden="%%" own=true Ok(Attributes { ignore: true, no_run: true, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: Some(3), hidelines: Some("%%"), harness: ["revision=2"], unknown: [UnknownWord { word: "extra", resembles: None }] })"#
+            ]],
         );
         check(
             "python edition2021",
-            expect!["python hidden=\"!!!\" own=false Err(\"`editionNNNN` applies to Rust snippets only, not to `python`\")"],
+            expect![
+                "python hidden=\"!!!\" own=false Err(\"`editionNNNN` applies to Rust snippets only, not to `python`\")"
+            ],
         );
         check("pythonic", expect!["Other"]);
         check("ruby", expect!["Other"]);

@@ -155,7 +155,8 @@ fn two_languages_beside_rust_fail_at_their_lines() {
 
         finished in [TIME]
         4 passed, 8 failed, 2 skipped
-    "#]].assert_eq(&report(&output));
+    "#]]
+    .assert_eq(&report(&output));
 }
 
 #[test]
@@ -272,12 +273,18 @@ fn bad_language_tables_are_one_error_each() {
             error: in [ROOT]/book.toml: in [preprocessor.snippets.languages.python]: invalid type: string "python3 {file}", expected a sequence
         "#]],
     );
-    check_bad_table("command = [\"python3\", \"{file}\"]\n", expect![[r#"
+    check_bad_table(
+        "command = [\"python3\", \"{file}\"]\n",
+        expect![[r#"
         error: in [ROOT]/book.toml: in [preprocessor.snippets.languages.python]: missing field `extension`
-    "#]]);
-    check_bad_table("command = []\nextension = \"py\"\n", expect![[r#"
+    "#]],
+    );
+    check_bad_table(
+        "command = []\nextension = \"py\"\n",
+        expect![[r#"
         error: in [ROOT]/book.toml: `languages.python.command`: the command is empty (expected a program and its arguments, one of them `{file}`)
-    "#]]);
+    "#]],
+    );
     check_bad_table(
         "command = [\"python3\", \"-c\", \"print(1)\"]\nextension = \"py\"\n",
         expect![[r#"
@@ -325,7 +332,9 @@ fn a_language_table_that_is_not_a_table() {
         error: in [ROOT]/book.toml: `languages` must be a table of [preprocessor.snippets.languages.NAME] tables, found array
     "#]].assert_eq(&output.stderr());
     let book = book_with_language_named("rust");
-    book.test(&[]).code(2).stderr_contains("cannot name a language");
+    book.test(&[])
+        .code(2)
+        .stderr_contains("cannot name a language");
 }
 
 fn book_with_language_named(name: &str) -> crate::support::Book {
@@ -349,7 +358,10 @@ fn rust_only_attributes_are_an_error_at_the_fence() {
             "[book]\ntitle = \"t\"\n[preprocessor.snippets.languages.python]\n\
              command = [\"python3\", \"{file}\"]\nextension = \"py\"\n",
         ),
-        ("src/a.md", "# A\n\n```python,should_panic\nraise SystemExit(1)\n```\n"),
+        (
+            "src/a.md",
+            "# A\n\n```python,should_panic\nraise SystemExit(1)\n```\n",
+        ),
     ]);
     let output = book.test(&["--quiet"]);
     output.code(1);
@@ -371,7 +383,8 @@ fn rust_only_attributes_are_an_error_at_the_fence() {
 
         finished in [TIME]
         0 passed, 1 failed
-    "#]].assert_eq(&output.stdout());
+    "#]]
+    .assert_eq(&output.stdout());
 }
 
 #[test]
