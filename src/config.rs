@@ -580,7 +580,7 @@ helper = { path = "packages/../packages/helper" }
         check(
             "[preprocessor.snippets]\nharnes = \"x\"\n",
             expect![
-                "error: unknown key `harnes` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`)"
+                "error: unknown key `harnes` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`)"
             ],
         );
     }
@@ -629,6 +629,34 @@ helper = { path = "packages/../packages/helper" }
                 "error: `harness`: [ROOT]/../harness does not exist (set in [preprocessor.snippets] of book.toml; relative paths start at the book root)"
             ],
         );
+    }
+
+    #[test]
+    fn languages_resolve_their_programs_with_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "[preprocessor.snippets.languages.python]\ncommand = [\"sh\", \"-e\", \"{file}\"]\nextension = \".py\"\n\
+                    [preprocessor.snippets.languages.shell]\ncommand = [\"sh\", \"{file}\"]\nextension = \"sh\"\nhidden = \"~~\"\nerror-position = \"last\"\n";
+        let config = Config::from_book_toml_str(dir.path(), text).unwrap();
+        let summary: Vec<String> = config
+            .languages
+            .iter()
+            .map(|language| {
+                format!(
+                    "{} {:?} .{} {} {:?} program-is-absolute={} identity-names-it={}",
+                    language.name,
+                    &language.command[1..],
+                    language.extension,
+                    language.hidden,
+                    language.error_position,
+                    Path::new(&language.command[0]).is_absolute(),
+                    language.identity.starts_with(&language.command[0]),
+                )
+            })
+            .collect();
+        expect![[r#"
+            python ["-e", "{file}"] .py !!! First program-is-absolute=true identity-names-it=true
+            shell ["{file}"] .sh ~~ Last program-is-absolute=true identity-names-it=true"#]]
+        .assert_eq(&summary.join("\n"));
     }
 
     #[test]

@@ -245,15 +245,15 @@ mod tests {
         check("output", expect!["ExpectedOutput"]);
         check(
             "no_run",
-            expect![[
-                r#"Ok(Attributes { ignore: false, no_run: true, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, harness: [], unknown: [] })"#
-            ]],
+            expect![
+                "Ok(Attributes { ignore: false, no_run: true, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
+            ],
         );
         check(
             "rust",
-            expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, harness: [], unknown: [] })"#
-            ]],
+            expect![
+                "Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
+            ],
         );
     }
 
@@ -262,20 +262,20 @@ mod tests {
         check(
             "rust,compile_fail,E0425 edition2018",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: Some(["E0425"]), edition: Some("2018"), timeout_secs: None, harness: [], unknown: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: Some(["E0425"]), edition: Some("2018"), timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
             ]],
         );
         check(
             "rust,E0425,compile_fail",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: Some(["E0425"]), edition: None, timeout_secs: None, harness: [], unknown: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: Some(["E0425"]), edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
             ]],
         );
         check(
             "rust,should_panic,no_run,ignore,editable,test_harness",
-            expect![[
-                r#"Ok(Attributes { ignore: true, no_run: true, should_panic: true, test_harness: true, compile_fail: None, edition: None, timeout_secs: None, harness: [], unknown: [] })"#
-            ]],
+            expect![
+                "Ok(Attributes { ignore: true, no_run: true, should_panic: true, test_harness: true, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
+            ],
         );
     }
 
@@ -284,7 +284,7 @@ mod tests {
         check(
             "rust,revision=both,expect_violation=reused-id,timeout=3",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: Some(3), harness: ["revision=both", "expect_violation=reused-id"], unknown: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: Some(3), hidelines: None, harness: ["revision=both", "expect_violation=reused-id"], unknown: [] })"#
             ]],
         );
     }
