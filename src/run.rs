@@ -1,4 +1,5 @@
-//! Runs built snippets, one process each, `jobs` at a time. Each process gets a fresh temporary
+//! Runs built snippets, one process each, `jobs` at a time (one limit for all of a run's
+//! snippets, whatever their language). Each process gets a fresh temporary
 //! working directory, a closed stdin, the harness environment (`MDBOOK_SNIPPETS_ATTRS`,
 //! `MDBOOK_SNIPPETS_ARTIFACTS`) and its own process group, so that a timeout, an output flood
 //! or a finished snippet's leftover children are all ended with one `killpg`.
@@ -7,8 +8,8 @@ use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -57,26 +58,59 @@ pub enum Exit {
     OutputLimit(usize),
 }
 
-/// Runs every request, at most `jobs` at once, calling `on_done` as each finishes (for
+/// How many snippet processes may run at once, shared by every [`run_all`] of a verification
+/// (Rust snippets and those of other languages run side by side, within one `--jobs`).
+pub struct JobSlots {
+    free: Mutex<usize>,
+    freed: Condvar,
+    jobs: usize,
+}
+
+impl JobSlots {
+    pub fn new(jobs: usize) -> JobSlots {
+        let jobs = jobs.max(1);
+        JobSlots {
+            free: Mutex::new(jobs),
+            freed: Condvar::new(),
+            jobs,
+        }
+    }
+
+    /// Runs `work` once a slot is free.
+    fn with_slot<T>(&self, work: impl FnOnce() -> T) -> T {
+        let mut free = self.free.lock().expect("no panics while locked");
+        while *free == 0 {
+            free = self.freed.wait(free).expect("no panics while locked");
+        }
+        *free -= 1;
+        drop(free);
+        let result = work();
+        *self.free.lock().expect("no panics while locked") += 1;
+        self.freed.notify_one();
+        result
+    }
+}
+
+/// Runs every request, at most `slots` allow at once, calling `on_done` as each finishes (for
 /// progress). Results come back in request order; an `Err` is a process that could not be
 /// started at all.
 pub fn run_all(
     requests: &[RunRequest],
-    jobs: usize,
+    slots: &JobSlots,
     on_done: &(dyn Fn(usize, &RunRecord) + Sync),
 ) -> Vec<anyhow::Result<RunRecord>> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<anyhow::Result<RunRecord>>>> =
         Mutex::new(requests.iter().map(|_| None).collect());
     std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, requests.len().max(1)) {
+        for _ in 0..slots.jobs.min(requests.len().max(1)) {
             scope.spawn(|| {
                 loop {
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     let Some(request) = requests.get(index) else {
                         break;
                     };
-                    let result = run(request);
+                    let result = slots.with_slot(|| run(request));
                     if let Ok(record) = &result {
                         on_done(index, record);
                     }

@@ -18,7 +18,7 @@ use crate::language::{self, LanguagePlan};
 use crate::located::Located;
 use crate::plan::{Plan, plan};
 use crate::progress::Progress;
-use crate::run::{RunRequest, run_all};
+use crate::run::{JobSlots, RunRequest, run_all};
 use crate::select::{Selection, check_selection, select, selection_reports};
 use crate::snippet::{
     ChapterFailure, Failure, FailureKind, LanguageSyntax, Outcome, Snippet, SnippetResult,
@@ -161,17 +161,25 @@ pub fn verify(
             progress.finished(&result);
             results[plan.index] = Some(result);
         }
-        // Other languages need no build: they run while cargo builds the Rust snippets.
+        // Other languages need no build: they run while cargo builds the Rust snippets, and
+        // beside the Rust runs within the same `jobs`.
+        let slots = JobSlots::new(config.jobs);
         let (rust_finished, language_finished) = std::thread::scope(|scope| {
             let languages =
-                scope.spawn(|| run_languages(&located, &languages_to_run, config.jobs, &progress));
+                scope.spawn(|| run_languages(&located, &languages_to_run, &slots, &progress));
             let rust = if to_build.is_empty() {
                 Ok(Vec::new())
             } else {
                 // Held until every snippet has run: the executables live in the shared target
                 // dir and another run of the same book would rebuild them under our feet.
                 workspace.lock().and_then(|_lock| {
-                    build_and_run(&located, to_build, config, &workspace, &progress, options)
+                    let run = Running {
+                        config,
+                        workspace: &workspace,
+                        progress: &progress,
+                        slots: &slots,
+                    };
+                    build_and_run(&located, to_build, &run, options)
                 })
             };
             (
@@ -341,11 +349,11 @@ fn language_result(located: &[Located], plan: &LanguagePlan, record: &Record) ->
 fn run_languages(
     located: &[Located],
     plans: &[LanguagePlan],
-    jobs: usize,
+    slots: &JobSlots,
     progress: &Progress,
 ) -> anyhow::Result<Vec<(LanguagePlan, (Record, SnippetResult))>> {
     let requests: Vec<RunRequest> = plans.iter().map(|plan| plan.request.clone()).collect();
-    let runs = run_all(&requests, jobs, &|index, record| {
+    let runs = run_all(&requests, slots, &|index, record| {
         let record = language::record(&plans[index], record.clone());
         progress.finished(&language_result(located, &plans[index], &record));
     });
@@ -361,15 +369,28 @@ fn run_languages(
         .collect()
 }
 
+/// What building and running the Rust snippets shares with the rest of the verification.
+#[derive(Clone, Copy)]
+struct Running<'a> {
+    config: &'a Config,
+    workspace: &'a Workspace,
+    progress: &'a Progress,
+    slots: &'a JobSlots,
+}
+
 /// Builds what the cache did not know, runs what must run, and judges everything.
 fn build_and_run(
     located: &[Located],
     plans: Vec<Plan>,
-    config: &Config,
-    workspace: &Workspace,
-    progress: &Progress,
+    running: &Running<'_>,
     options: &VerifyOptions,
 ) -> anyhow::Result<Vec<(Plan, (Record, SnippetResult))>> {
+    let Running {
+        config,
+        workspace,
+        progress,
+        slots,
+    } = *running;
     progress.note(&format!(
         "building {} snippet(s) in {}",
         plans.len(),
@@ -401,7 +422,7 @@ fn build_and_run(
             output_limit: config.output_limit,
         })
         .collect();
-    let records = run_all(&requests, config.jobs, &|index, record| {
+    let records = run_all(&requests, slots, &|index, record| {
         let plan = &to_run[index].0;
         let result = judge::judge(
             &located[plan.index],

@@ -438,3 +438,55 @@ fn preprocessor_renders_output_and_artifacts_and_keeps_the_fence() {
         ```
     "##]].assert_eq(&crate::preprocessor::chapter(&rendered, "Rendered").content);
 }
+
+/// Snippets of other languages do not wait for cargo, and run beside the Rust ones within
+/// `--jobs`: a shell snippet (a third language, one more table) has started before the Rust
+/// snippet is built, and the two wait for each other, which only works if both run at once.
+#[test]
+fn other_languages_run_while_cargo_builds() {
+    let nonce = format!("{:?}", std::time::SystemTime::now());
+    let meeting = tempfile::tempdir().unwrap();
+    let book_toml = format!(
+        "[book]\ntitle = \"t\"\n[preprocessor.snippets]\ndefault-attributes = [\"dir={}\"]\n\
+         [preprocessor.snippets.languages.sh]\ncommand = [\"sh\", \"{{file}}\"]\nextension = \"sh\"\n",
+        meeting.path().display()
+    );
+    let rust = format!(
+        r#"```rust
+// {nonce}
+let attrs = std::env::var("MDBOOK_SNIPPETS_ATTRS").unwrap();
+let dir = std::path::Path::new(attrs.strip_prefix("dir=").unwrap());
+assert!(dir.join("sh-started").exists(), "the shell snippet waited for the build");
+std::fs::write(dir.join("rust-running"), "").unwrap();
+let mut waited = 0;
+while !dir.join("sh-saw-rust").exists() {{
+    assert!(waited < 400, "the shell snippet is not running beside this one");
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    waited += 1;
+}}
+println!("met");
+```
+"#
+    );
+    let sh = r#"```sh
+dir=${MDBOOK_SNIPPETS_ATTRS#dir=}
+touch "$dir/sh-started"
+waited=0
+while [ ! -e "$dir/rust-running" ]; do
+  [ "$waited" -lt 400 ] || { echo "the Rust snippet is not running beside this one" >&2; exit 1; }
+  sleep 0.05
+  waited=$((waited + 1))
+done
+touch "$dir/sh-saw-rust"
+echo met
+```
+"#;
+    let book = book(&[
+        ("book.toml", &book_toml),
+        ("src/SUMMARY.md", "- [Rust](rust.md)\n- [Shell](sh.md)\n"),
+        ("src/rust.md", &rust),
+        ("src/sh.md", sh),
+    ]);
+    let output = book.test(&["--quiet", "--no-cache", "--jobs", "2"]);
+    output.code(0).stdout_contains("2 passed, 0 failed");
+}
