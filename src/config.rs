@@ -347,14 +347,17 @@ fn language(book_root: &Path, name: String, spec: toml::Value) -> anyhow::Result
         .try_into()
         .map_err(|error: toml::de::Error| table_error(&error, &table_name))?;
     let key = |field: &str| format!("`languages.{name}.{field}`");
+    // A fence starting with one of these is Rust (rustdoc's attributes) or an expected block.
     let reserved = ["rust", "text", "output"];
     if reserved.contains(&name.as_str())
+        || crate::extract::ACTED_ON.contains(&name.as_str())
         || name.is_empty()
         || name.contains(|c: char| c == ',' || c.is_whitespace())
     {
         bail!(
-            "{table_name}: `{name}` cannot name a language (not `rust`, `text` or `output`, \
-             no commas or spaces: it is the first word of a fence)"
+            "{table_name}: `{name}` cannot name a language (not `rust`, `text`, `output` or a \
+             rustdoc attribute such as `no_run`; no commas or spaces: it is the first word of a \
+             fence)"
         );
     }
     let mut identity = String::new();

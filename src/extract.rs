@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
-pub use info_string::merge_harness_attributes;
+pub use info_string::{ACTED_ON, merge_harness_attributes};
 use info_string::{BlockKind, block_kind, parse_attributes, parse_language_attributes};
 
 use crate::snippet::{ExpectedOutput, LanguageSyntax, Snippet, SourceSpan};

@@ -28,7 +28,7 @@ const IGNORED: &[&str] = &[
 
 /// The bare attributes the verifier acts on: an unknown word close to one of them is a likely
 /// typo (rustdoc's `invalid_codeblock_attributes` lint catches the same near-misses).
-const ACTED_ON: &[&str] = &[
+pub const ACTED_ON: &[&str] = &[
     "ignore",
     "no_run",
     "should_panic",

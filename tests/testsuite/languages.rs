@@ -209,6 +209,35 @@ fn cached_by_content_and_command() {
 }
 
 #[test]
+fn cached_by_interpreter_identity_and_inputs() {
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let runs = || std::fs::read_to_string(log.path()).unwrap().lines().count();
+    let book = logging_book(r#"["./bin/python", "{file}"]"#, log.path());
+    let interpreter = "#!/bin/sh\nexec python3 \"$@\"\n";
+    let executable = |path: &std::path::Path| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    book.write("bin/python", interpreter);
+    executable(&book.path().join("bin/python"));
+    book.write("helpers/h.py", "X = 1\n");
+    let book_toml = std::fs::read_to_string(book.path().join("book.toml")).unwrap();
+    book.write("book.toml", &format!("{book_toml}inputs = [\"helpers\"]\n"));
+    book.test(&["--quiet"]).code(0);
+    book.test(&["--quiet"]).code(0);
+    assert_eq!(runs(), 1);
+    // Another interpreter at the same path (here: its size changes) is another environment.
+    book.write("bin/python", &format!("{interpreter}# upgraded\n"));
+    executable(&book.path().join("bin/python"));
+    book.test(&["--quiet"]).code(0);
+    assert_eq!(runs(), 2);
+    // So is a change to a file the snippets import.
+    book.write("helpers/h.py", "X = 2\n");
+    book.test(&["--quiet"]).code(0);
+    assert_eq!(runs(), 3);
+}
+
+#[test]
 fn bless_rewrites_the_expected_block() {
     let book = book(&[
         (
@@ -331,10 +360,12 @@ fn a_language_table_that_is_not_a_table() {
     expect![[r#"
         error: in [ROOT]/book.toml: `languages` must be a table of [preprocessor.snippets.languages.NAME] tables, found array
     "#]].assert_eq(&output.stderr());
-    let book = book_with_language_named("rust");
-    book.test(&[])
-        .code(2)
-        .stderr_contains("cannot name a language");
+    for name in ["rust", "no_run", "output"] {
+        let book = book_with_language_named(name);
+        book.test(&[])
+            .code(2)
+            .stderr_contains(&format!("`{name}` cannot name a language"));
+    }
 }
 
 fn book_with_language_named(name: &str) -> crate::support::Book {
