@@ -521,3 +521,45 @@ echo met
     let output = book.test(&["--quiet", "--no-cache", "--jobs", "2"]);
     output.code(0).stdout_contains("2 passed, 0 failed");
 }
+
+/// An included file's lines are reported in that file, as for Rust.
+#[test]
+fn included_code_fails_at_the_included_line() {
+    let book = book(&[
+        (
+            "book.toml",
+            "[book]\ntitle = \"t\"\n[preprocessor.snippets.languages.python]\n\
+             command = [\"python3\", \"{file}\"]\nextension = \"py\"\nerror-position = \"last\"\n",
+        ),
+        (
+            "src/inc.py",
+            "x = 1\nraise RuntimeError(\"from the include\")\n",
+        ),
+        (
+            "src/a.md",
+            "# A\n\n```python\nprint(\"a\")\n{{#include inc.py}}\n```\n",
+        ),
+    ]);
+    let output = book.test(&["--quiet"]);
+    output.code(1);
+    expect![[r#"
+        error: snippet src_a_md_1 failed at run time
+         --> src/inc.py:2:1
+          |
+        1 | x = 1
+        2 | raise RuntimeError("from the include")
+          | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ exited with code 1
+          stderr:
+          Traceback (most recent call last):
+            File "src/inc.py", line 2, in <module>
+              raise RuntimeError("from the include")
+          RuntimeError: from the include
+
+        failures:
+            src/inc.py:2 (failed at run time, src_a_md_1)
+
+        finished in [TIME]
+        0 passed, 1 failed
+    "#]]
+    .assert_eq(&output.stdout());
+}
