@@ -145,7 +145,6 @@ fn never_runs() { panic!("no_run"); }
         15 | }
         16 | ```
            |
-          panicked: assertion `left == right` failed: subtraction is broken
           stderr:
           thread 'subtracts' panicked at src/a.md:14:5:
           assertion `left == right` failed: subtraction is broken
@@ -235,7 +234,6 @@ fn main() { println!("merged, beside the others"); }
         49 | fn main() {}
         50 | ```
            |
-          error[E0432]: unresolved import `crate::missing`
             --> src/a.md:48:12
              |
           48 | use crate::missing::Thing;
@@ -293,7 +291,6 @@ fn paths_in_book_toml_are_attributed_the_same_every_way() {
           |                 ^^ error[E0308]: mismatched types
         6 | ```
           |
-          error[E0308]: mismatched types
            --> src/a.md:5:17
             |
           5 | let s: String = n;
