@@ -44,6 +44,65 @@ pub(crate) struct Config {
     pub target_dir: Option<PathBuf>,
     /// Reuse results of unchanged snippets (see `cache`).
     pub use_cache: bool,
+    /// `[preprocessor.snippets.languages.NAME]`: the other languages whose snippets are run, in
+    /// name order.
+    pub languages: Vec<Language>,
+}
+
+/// A language a book declares (`[preprocessor.snippets.languages.NAME]`): its snippets are
+/// written to a file and run with `command`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Language {
+    /// The first word of a fence that is a snippet of this language (`python`).
+    pub name: String,
+    /// `command = ["python3", "{file}"]`, the program resolved to an absolute path (a program
+    /// with a `/` from the book root, else from `PATH`); `{file}` is the snippet's file.
+    pub command: Vec<String>,
+    /// `check = [...]`: what a `no_run` snippet runs instead (a syntax check, say); without it a
+    /// `no_run` snippet is skipped.
+    pub check: Option<Vec<String>>,
+    /// `extension = "py"`: the snippet file's extension.
+    pub extension: String,
+    /// `hidden = "!!!"`: the prefix of hidden lines (mdBook's `hidelines`), default `!!!`.
+    pub hidden: String,
+    /// `inputs = ["helpers/"]`: files and directories (canonical) whose contents the snippets
+    /// depend on, part of the cache key.
+    pub inputs: Vec<PathBuf>,
+    /// `error-position = "last"`: which of the positions in a failed snippet's stderr that
+    /// name its file is the failure's line (Python prints the innermost frame last, Node.js
+    /// first); default `"first"`.
+    pub error_position: ErrorPosition,
+    /// What identifies the programs of `command` and `check` for the cache: path, size and
+    /// modification time of each.
+    pub identity: String,
+}
+
+/// Which position in a traceback is the failure's line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum ErrorPosition {
+    #[default]
+    First,
+    Last,
+}
+
+/// The hidden-line prefix of a language that does not set `hidden`.
+pub(crate) const DEFAULT_HIDDEN: &str = "!!!";
+
+/// What `{file}` in a language's `command` is replaced with.
+pub(crate) const FILE_PLACEHOLDER: &str = "{file}";
+
+impl Config {
+    /// The declared languages as extraction needs them.
+    pub(crate) fn language_syntaxes(&self) -> Vec<crate::snippet::LanguageSyntax> {
+        self.languages
+            .iter()
+            .map(|language| crate::snippet::LanguageSyntax {
+                name: language.name.clone(),
+                hidden: language.hidden.clone(),
+            })
+            .collect()
+    }
 }
 
 /// What a bare info-string word the verifier does not know does.
@@ -82,6 +141,19 @@ struct Table {
     timeout: Option<u64>,
     output_limit: Option<u64>,
     jobs: Option<u64>,
+    languages: Option<toml::Value>,
+}
+
+/// `[preprocessor.snippets.languages.NAME]` as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct LanguageTable {
+    command: Vec<String>,
+    check: Option<Vec<String>>,
+    extension: String,
+    hidden: Option<String>,
+    inputs: Option<Vec<String>>,
+    error_position: Option<ErrorPosition>,
 }
 
 /// A dependency given as a table, in Cargo's syntax; only the keys Cargo accepts for a
@@ -184,7 +256,21 @@ impl Config {
             Some(jobs) => jobs as usize,
             None => std::thread::available_parallelism().map_or(1, |jobs| jobs.get()),
         };
+        let mut languages = Vec::new();
+        let declared = match table.languages {
+            None => toml::Table::new(),
+            Some(toml::Value::Table(declared)) => declared,
+            Some(other) => bail!(
+                "`languages` must be a table of [preprocessor.snippets.languages.NAME] tables, \
+                 found {}",
+                other.type_str()
+            ),
+        };
+        for (name, spec) in declared {
+            languages.push(language(&book_root, name, spec)?);
+        }
         Ok(Config {
+            languages,
             src_dir: normalize(&book_root.join(src)),
             book_root,
             harness,
@@ -252,6 +338,130 @@ fn dependency(book_root: &Path, name: &str, spec: toml::Value) -> anyhow::Result
             other.type_str()
         ),
     }
+}
+
+/// Checks one `[preprocessor.snippets.languages.NAME]` table and resolves its programs.
+fn language(book_root: &Path, name: String, spec: toml::Value) -> anyhow::Result<Language> {
+    let table_name = format!("[preprocessor.snippets.languages.{name}]");
+    let spec: LanguageTable = spec
+        .try_into()
+        .map_err(|error: toml::de::Error| table_error(&error, &table_name))?;
+    let key = |field: &str| format!("`languages.{name}.{field}`");
+    // A fence starting with one of these is Rust (rustdoc's attributes) or an expected block.
+    let reserved = ["rust", "text", "output"];
+    if reserved.contains(&name.as_str())
+        || crate::extract::ACTED_ON.contains(&name.as_str())
+        || name.is_empty()
+        || name.contains(|c: char| c == ',' || c.is_whitespace())
+    {
+        bail!(
+            "{table_name}: `{name}` cannot name a language (not `rust`, `text`, `output` or a \
+             rustdoc attribute such as `no_run`; no commas or spaces: it is the first word of a \
+             fence)"
+        );
+    }
+    let mut identity = String::new();
+    let mut resolve = |command: Vec<String>, field: &str| -> anyhow::Result<Vec<String>> {
+        let Some(program) = command.first() else {
+            bail!(
+                "{}: the command is empty (expected a program and its arguments, one of them \
+                 `{FILE_PLACEHOLDER}`)",
+                key(field)
+            );
+        };
+        if !command.iter().any(|word| word.contains(FILE_PLACEHOLDER)) {
+            bail!(
+                "{}: no argument is `{FILE_PLACEHOLDER}` (replaced with the snippet's file), in {:?}",
+                key(field),
+                command
+            );
+        }
+        let resolved = find_program(book_root, program)
+            .with_context(|| format!("{}: program `{program}`", key(field)))?;
+        let metadata = std::fs::metadata(&resolved)
+            .with_context(|| format!("{}: reading {}", key(field), resolved.display()))?;
+        let modified = metadata
+            .modified()
+            .ok()
+            .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |since| since.as_nanos());
+        identity.push_str(&format!(
+            "{} {} {modified}\n",
+            resolved.display(),
+            metadata.len()
+        ));
+        let mut command = command;
+        command[0] = resolved.to_string_lossy().into_owned();
+        Ok(command)
+    };
+    let command = resolve(spec.command, "command")?;
+    let check = spec
+        .check
+        .map(|check| resolve(check, "check"))
+        .transpose()?;
+    let extension = spec.extension.trim_start_matches('.').to_owned();
+    if extension.is_empty() || extension.contains(['/', '\\']) {
+        bail!(
+            "{}: `{}` is not a file extension (e.g. \"py\")",
+            key("extension"),
+            spec.extension
+        );
+    }
+    let hidden = spec.hidden.unwrap_or_else(|| DEFAULT_HIDDEN.to_owned());
+    if hidden.is_empty() || hidden.contains(|c: char| c == ',' || c.is_whitespace()) {
+        bail!(
+            "{}: `{hidden}` cannot be a hidden-line prefix (not empty, no commas or spaces: \
+             mdBook reads it from the info string as `hidelines=PREFIX`)",
+            key("hidden")
+        );
+    }
+    let mut inputs = Vec::new();
+    for input in spec.inputs.unwrap_or_default() {
+        let joined = book_root.join(&input);
+        inputs.push(std::fs::canonicalize(&joined).map_err(|_| {
+            anyhow::anyhow!(
+                "{}: {} does not exist (relative paths start at the book root)",
+                key("inputs"),
+                joined.display()
+            )
+        })?);
+    }
+    Ok(Language {
+        name,
+        command,
+        check,
+        extension,
+        hidden,
+        inputs,
+        error_position: spec.error_position.unwrap_or_default(),
+        identity,
+    })
+}
+
+/// The absolute path of `program`: a path with a `/` is taken from the book root, a bare name
+/// is looked up on `PATH`. It must be an executable file.
+fn find_program(book_root: &Path, program: &str) -> anyhow::Result<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |path: &Path| {
+        std::fs::metadata(path)
+            .is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        let path = normalize(&book_root.join(program));
+        return if executable(&path) {
+            Ok(path)
+        } else {
+            bail!(
+                "{} does not exist or is not executable (relative paths start at the book root)",
+                path.display()
+            )
+        };
+    }
+    let path_var = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path_var)
+        .map(|dir| dir.join(program))
+        .find(|candidate| executable(candidate))
+        .with_context(|| "not found on PATH".to_owned())
 }
 
 /// `path` (relative to the book root, or absolute, maybe through symlinks) as a canonical
@@ -373,7 +583,7 @@ helper = { path = "packages/../packages/helper" }
         check(
             "[preprocessor.snippets]\nharnes = \"x\"\n",
             expect![
-                "error: unknown key `harnes` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`)"
+                "error: unknown key `harnes` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`)"
             ],
         );
     }
@@ -422,6 +632,34 @@ helper = { path = "packages/../packages/helper" }
                 "error: `harness`: [ROOT]/../harness does not exist (set in [preprocessor.snippets] of book.toml; relative paths start at the book root)"
             ],
         );
+    }
+
+    #[test]
+    fn languages_resolve_their_programs_with_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "[preprocessor.snippets.languages.python]\ncommand = [\"sh\", \"-e\", \"{file}\"]\nextension = \".py\"\n\
+                    [preprocessor.snippets.languages.shell]\ncommand = [\"sh\", \"{file}\"]\nextension = \"sh\"\nhidden = \"~~\"\nerror-position = \"last\"\n";
+        let config = Config::from_book_toml_str(dir.path(), text).unwrap();
+        let summary: Vec<String> = config
+            .languages
+            .iter()
+            .map(|language| {
+                format!(
+                    "{} {:?} .{} {} {:?} program-is-absolute={} identity-names-it={}",
+                    language.name,
+                    &language.command[1..],
+                    language.extension,
+                    language.hidden,
+                    language.error_position,
+                    Path::new(&language.command[0]).is_absolute(),
+                    language.identity.starts_with(&language.command[0]),
+                )
+            })
+            .collect();
+        expect![[r#"
+            python ["-e", "{file}"] .py !!! First program-is-absolute=true identity-names-it=true
+            shell ["{file}"] .sh ~~ Last program-is-absolute=true identity-names-it=true"#]]
+        .assert_eq(&summary.join("\n"));
     }
 
     #[test]

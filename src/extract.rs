@@ -1,7 +1,8 @@
 //! Markdown -> snippets, sans-IO. Walks a chapter with pulldown-cmark's offset iterator and
-//! returns every fenced block whose info string starts with `rust`, with its position, attributes
-//! and the expected-output block (```` ```text,output ````) that directly follows it, if any.
-//! Blocks without a language, indented blocks and other languages are not snippets.
+//! returns every fenced block whose info string starts with `rust` or with the name of a
+//! language the book declares, with its position, attributes and the expected-output block
+//! (```` ```text,output ````) that directly follows it, if any. Blocks without a language,
+//! indented blocks and undeclared languages are not snippets.
 
 mod info_string;
 
@@ -10,10 +11,10 @@ use std::path::{Path, PathBuf};
 
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
-pub(crate) use info_string::merge_harness_attributes;
-use info_string::{BlockKind, block_kind, parse_attributes};
+pub(crate) use info_string::{ACTED_ON, merge_harness_attributes};
+use info_string::{BlockKind, block_kind, parse_attributes, parse_language_attributes};
 
-use crate::snippet::{ExpectedOutput, Snippet, SourceSpan};
+use crate::snippet::{ExpectedOutput, LanguageSyntax, Snippet, SourceSpan};
 
 /// A chapter the verifier cannot read snippets from: an unterminated fence or a bad info
 /// string. It names the place so the author can fix it.
@@ -32,11 +33,15 @@ impl fmt::Display for ExtractError {
 
 impl std::error::Error for ExtractError {}
 
-/// Returns the Rust snippets of one chapter, in order. `chapter_path` is the chapter's path
+/// Returns the snippets of one chapter (Rust, and the `languages` the book declares), in order. `chapter_path` is the chapter's path
 /// relative to the book root (`src/ch1.md`); it names the snippets (`src_ch1_md_1`, ...) and is
 /// the path of every [`SourceSpan`]. Positions are those of `text`: when `text` had includes
 /// expanded, the caller maps them back (see `include`).
-pub(crate) fn extract(chapter_path: &Path, text: &str) -> Result<Vec<Snippet>, ExtractError> {
+pub(crate) fn extract(
+    chapter_path: &Path,
+    text: &str,
+    languages: &[LanguageSyntax],
+) -> Result<Vec<Snippet>, ExtractError> {
     // A byte-order mark is not part of the first line (CommonMark would not see a fence
     // there); offsets stay those of `text`, BOM included.
     let bom = if text.starts_with('\u{feff}') {
@@ -80,19 +85,28 @@ pub(crate) fn extract(chapter_path: &Path, text: &str) -> Result<Vec<Snippet>, E
             Event::End(TagEnd::CodeBlock) if open.is_some() => {
                 let block = open.take().expect("checked by the guard");
                 after_snippet = false;
-                match block_kind(&block.info) {
-                    BlockKind::Snippet => {
-                        let attributes =
-                            parse_attributes(&block.info).map_err(|message| ExtractError {
-                                span: span(block.range.start),
-                                message,
-                            })?;
+                let kind = block_kind(&block.info, languages);
+                match kind {
+                    BlockKind::Snippet | BlockKind::Language(_) => {
+                        let language = match kind {
+                            BlockKind::Language(language) => Some(language),
+                            _ => None,
+                        };
+                        let parsed = match language {
+                            Some(_) => parse_language_attributes(&block.info),
+                            None => parse_attributes(&block.info),
+                        };
+                        let attributes = parsed.map_err(|message| ExtractError {
+                            span: span(block.range.start),
+                            message,
+                        })?;
                         snippets.push(Snippet {
                             id: snippet_id(chapter_path, snippets.len() + 1),
                             chapter_path: chapter_path.to_path_buf(),
                             span: span(block.range.start),
                             code: block.content,
                             info: block.info,
+                            language,
                             attributes,
                             block_range: block.range,
                             expected: None,

@@ -50,7 +50,9 @@ pub(crate) fn judge(located: &Located, record: &Record, module_file: &Path) -> S
         }
         (Record::BinaryFailed { message }, _) => fail(FailureKind::Compile, None, message.clone()),
         (Record::Compiled, None) => Outcome::Passed,
-        (Record::Ran(run), _) => judge_run(snippet, run, module_file, located),
+        (Record::Ran(run), _) => judge_run(snippet, run, &|text| {
+            remap(&without_thread_ids(text), module_file, located)
+        }),
     };
     let run = match record {
         Record::Ran(run) => Some(run),
@@ -59,8 +61,14 @@ pub(crate) fn judge(located: &Located, record: &Record, module_file: &Path) -> S
     result(snippet, outcome, run)
 }
 
-fn judge_run(snippet: &Snippet, run: &RunRecord, module_file: &Path, located: &Located) -> Outcome {
-    let (stderr, panic_span) = remap(&without_thread_ids(&run.stderr), module_file, located);
+/// A position-rewriting pass over a snippet's stderr: the text with positions in the generated
+/// file rewritten to Markdown positions, and the first of them.
+pub(crate) type Remap<'a> = dyn Fn(&str) -> (String, Option<SourceSpan>) + 'a;
+
+/// Judges a run: its exit against the snippet's attributes, then its stdout against the
+/// expected block. `remap` rewrites the stderr's positions (`panic_span` is the first).
+pub(crate) fn judge_run(snippet: &Snippet, run: &RunRecord, remap: &Remap<'_>) -> Outcome {
+    let (stderr, panic_span) = remap(&run.stderr);
     let fail = |kind, span: Option<SourceSpan>, message: String| {
         Outcome::Failed(Failure {
             kind,
@@ -314,7 +322,9 @@ mod tests {
     use crate::extract::extract;
 
     fn located(markdown: &str) -> Located {
-        let snippet = extract(Path::new("src/ch.md"), markdown).unwrap().remove(0);
+        let snippet = extract(Path::new("src/ch.md"), markdown, &[])
+            .unwrap()
+            .remove(0);
         let line = snippet.span.line;
         Located::new(snippet, line, None)
     }

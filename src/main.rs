@@ -13,6 +13,7 @@ mod extract;
 mod generate;
 mod include;
 mod judge;
+mod language;
 mod located;
 mod placement;
 mod plan;

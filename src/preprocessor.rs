@@ -24,7 +24,7 @@ use mdbook_preprocessor::book::Book;
 use crate::config::Config;
 use crate::extract::extract;
 use crate::render::{failure_html, render_chapter};
-use crate::snippet::{Outcome, Snippet, SnippetResult};
+use crate::snippet::{LanguageSyntax, Outcome, Snippet, SnippetResult};
 use crate::verify::{Report, VerifyOptions, verify};
 
 /// The renderers the preprocessor runs for: `html`, and `test` (what `mdbook test` names itself),
@@ -77,6 +77,7 @@ pub(crate) fn run() -> anyhow::Result<ExitCode> {
         &report,
         mode,
         &config.book_root,
+        &config.language_syntaxes(),
     );
     stdout.write_book(&book)?;
     Ok(ExitCode::SUCCESS)
@@ -171,12 +172,14 @@ pub(crate) fn config_from_context(ctx: &PreprocessorContext) -> anyhow::Result<C
 /// makes a chapter's `source_path` a path relative to the book root, as in the report. When
 /// `mode` is `Served`, failures are rendered too (their excerpts read from under `book_root`):
 /// each failed snippet's report under it, and a chapter that could not be verified at its top.
+/// `languages` are the book's declared languages, whose blocks are snippets too.
 pub(crate) fn render_book(
     book: &mut Book,
     src: &Path,
     report: &Report,
     mode: BuildMode,
     book_root: &Path,
+    languages: &[LanguageSyntax],
 ) {
     let mut failure_reports = HashMap::new();
     let mut chapter_reports: HashMap<PathBuf, Vec<String>> = HashMap::new();
@@ -210,7 +213,7 @@ pub(crate) fn render_book(
             chapter.content = format!("{boxes}\n{}", chapter.content);
             return;
         }
-        let snippets = match extract(&chapter_path, &chapter.content) {
+        let snippets = match extract(&chapter_path, &chapter.content, languages) {
             Ok(snippets) => snippets,
             Err(error) => {
                 // The pipeline read this chapter fine from disk; whatever mdBook made of it, we
@@ -228,7 +231,7 @@ pub(crate) fn render_book(
             .collect();
         if verified.len() < snippets.len() {
             eprintln!(
-                "warning: {}: {} Rust block(s) match no verified snippet and are left as written",
+                "warning: {}: {} snippet block(s) match no verified snippet and are left as written",
                 chapter_path.display(),
                 snippets.len() - verified.len()
             );
@@ -299,7 +302,7 @@ mod tests {
         let mut snippets = Vec::new();
         let mut results = Vec::new();
         for (path, text, stdouts) in chapters {
-            let found = extract(Path::new(path), text).unwrap();
+            let found = extract(Path::new(path), text, &[]).unwrap();
             assert_eq!(found.len(), stdouts.len());
             for (snippet, stdout) in found.into_iter().zip(*stdouts) {
                 results.push(SnippetResult {
@@ -340,7 +343,7 @@ mod tests {
                 Vec::new(),
             )));
         }
-        render_book(&mut book, Path::new("src"), report, mode, book_root);
+        render_book(&mut book, Path::new("src"), report, mode, book_root, &[]);
         book.chapters()
             .map(|chapter| chapter.content.clone())
             .collect()

@@ -3,9 +3,11 @@
 //! the chapter text, its snippets and their results.
 //!
 //! Only three kinds of edit are made, so content the verifier does not own passes through byte
-//! for byte: `,ignore` is appended to a passed snippet's info string (rustdoc, under
+//! for byte: `,ignore` is appended to a passed Rust snippet's info string (rustdoc, under
 //! `mdbook test`, then skips a block we already ran, while `rust` stays first so the HTML renderer
-//! still highlights it and hides its `# ` lines); the snippet's expected-output block, if any, is
+//! still highlights it and hides its `# ` lines); a snippet of another language keeps its fence,
+//! except that `,hidelines=PREFIX` is appended when it has hidden lines and does not name the
+//! prefix itself (so mdBook hides them); the snippet's expected-output block, if any, is
 //! replaced by the real output; otherwise the output is inserted after the closing fence.
 //!
 //! The inserted HTML never contains a blank line, since a blank line ends a Markdown HTML block:
@@ -131,7 +133,21 @@ fn snippet_edits(text: &str, snippet: &Snippet, result: &SnippetResult) -> Vec<E
         // Not a fence where the snippet says: leave the chapter alone rather than guess.
         return Vec::new();
     };
-    let mut edits = vec![opening.ignore_edit()];
+    let mut edits: Vec<Edit> = match &snippet.language {
+        None => vec![opening.ignore_edit()],
+        // rustdoc runs only Rust; another language's fence stays as written, except that
+        // mdBook must learn its hidden-line prefix when the block has hidden lines.
+        Some(language) => {
+            let hides = snippet
+                .code
+                .lines()
+                .any(|line| line.trim_start().starts_with(&language.hidden));
+            (hides && !language.hidden_in_info)
+                .then(|| opening.append_edit(&format!(",hidelines={}", language.hidden)))
+                .into_iter()
+                .collect()
+        }
+    };
 
     let html = output_html(result);
     let (range, leading) = match &snippet.expected {
@@ -249,6 +265,13 @@ impl OpeningFence {
             container,
             eol,
         })
+    }
+
+    fn append_edit(&self, text: &str) -> Edit {
+        Edit {
+            range: self.info_end..self.info_end,
+            replacement: text.to_owned(),
+        }
     }
 
     fn ignore_edit(&self) -> Edit {

@@ -6,7 +6,7 @@ use crate::snippet::{Artifact, SnippetResult};
 
 /// Renders `chapter` as if its snippets, in order, had passed and printed `outputs`.
 fn check_with(chapter: &str, outputs: &[(&str, Vec<Artifact>)], expect: Expect) {
-    let snippets = extract(std::path::Path::new("src/ch.md"), chapter).unwrap();
+    let snippets = extract(std::path::Path::new("src/ch.md"), chapter, &[]).unwrap();
     assert_eq!(
         snippets.len(),
         outputs.len(),
@@ -158,7 +158,7 @@ fn list_and_block_quote_keep_their_container() {
 #[test]
 fn crlf_and_missing_final_newline() {
     let render = |chapter: &str| {
-        let snippets = extract(std::path::Path::new("src/ch.md"), chapter).unwrap();
+        let snippets = extract(std::path::Path::new("src/ch.md"), chapter, &[]).unwrap();
         let result = passed(&snippets[0], "x\r\n", Vec::new());
         render_chapter(chapter, &[(&snippets[0], &result)], &HashMap::new())
     };
@@ -199,7 +199,7 @@ fn artifacts_render_as_details_and_images() {
 #[test]
 fn only_passed_snippets_are_touched() {
     let chapter = "```rust\nfoo();\n```\n\n```rust,ignore\nbar();\n```\n";
-    let snippets = extract(std::path::Path::new("src/ch.md"), chapter).unwrap();
+    let snippets = extract(std::path::Path::new("src/ch.md"), chapter, &[]).unwrap();
     let failed = failed(&snippets[0], "panicked: x");
     let mut skipped = passed(&snippets[1], "", Vec::new());
     skipped.outcome = Outcome::Skipped;
@@ -226,7 +226,7 @@ fn served_failures_show_their_report_in_a_box_under_the_block() {
     // A failure in a list item, one whose expected block stays as written, and one at the very
     // end of a chapter without a final newline.
     let chapter = "- step:\n  ```rust\n  boom();\n  ```\n  after\n\n```rust\nlet x = 1;\n```\n```text,output\n1\n```\n\n```rust\nlast();\n```";
-    let snippets = extract(std::path::Path::new("src/ch.md"), chapter).unwrap();
+    let snippets = extract(std::path::Path::new("src/ch.md"), chapter, &[]).unwrap();
     let results: Vec<SnippetResult> = snippets
         .iter()
         .map(|snippet| failed(snippet, "panicked"))

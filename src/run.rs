@@ -1,4 +1,5 @@
-//! Runs built snippets, one process each, `jobs` at a time. Each process gets a fresh temporary
+//! Runs built snippets, one process each, `jobs` at a time (one limit for all of a run's
+//! snippets, whatever their language). Each process gets a fresh temporary
 //! working directory, a closed stdin, the harness environment (`MDBOOK_SNIPPETS_ATTRS`,
 //! `MDBOOK_SNIPPETS_ARTIFACTS`) and its own process group, so that a timeout, an output flood
 //! or a finished snippet's leftover children are all ended with one `killpg`.
@@ -7,8 +8,8 @@ use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -20,12 +21,23 @@ use crate::snippet::{Artifact, ArtifactKind};
 #[derive(Debug, Clone)]
 pub(crate) struct RunRequest {
     pub program: PathBuf,
+    /// `{file}` in an argument is replaced with the path of `file`, when there is one.
     pub args: Vec<String>,
+    /// The source file of a snippet of a declared language, written into the snippet's
+    /// temporary directory (beside its working directory, which starts empty) before it starts.
+    pub file: Option<SnippetFile>,
     /// The value of `MDBOOK_SNIPPETS_ATTRS`.
     pub harness_attributes: String,
     pub timeout: Duration,
     /// Bytes kept of stdout, and of stderr; more stops the process.
     pub output_limit: usize,
+}
+
+/// A snippet's code as a file: `name` (`src_ch1_md_2.py`) and its text.
+#[derive(Debug, Clone)]
+pub(crate) struct SnippetFile {
+    pub name: String,
+    pub content: String,
 }
 
 /// What a snippet process did.
@@ -46,26 +58,59 @@ pub(crate) enum Exit {
     OutputLimit(usize),
 }
 
-/// Runs every request, at most `jobs` at once, calling `on_done` as each finishes (for
+/// How many snippet processes may run at once, shared by every [`run_all`] of a verification
+/// (Rust snippets and those of other languages run side by side, within one `--jobs`).
+pub(crate) struct JobSlots {
+    free: Mutex<usize>,
+    freed: Condvar,
+    jobs: usize,
+}
+
+impl JobSlots {
+    pub(crate) fn new(jobs: usize) -> JobSlots {
+        let jobs = jobs.max(1);
+        JobSlots {
+            free: Mutex::new(jobs),
+            freed: Condvar::new(),
+            jobs,
+        }
+    }
+
+    /// Runs `work` once a slot is free.
+    fn with_slot<T>(&self, work: impl FnOnce() -> T) -> T {
+        let mut free = self.free.lock().expect("no panics while locked");
+        while *free == 0 {
+            free = self.freed.wait(free).expect("no panics while locked");
+        }
+        *free -= 1;
+        drop(free);
+        let result = work();
+        *self.free.lock().expect("no panics while locked") += 1;
+        self.freed.notify_one();
+        result
+    }
+}
+
+/// Runs every request, at most `slots` allow at once, calling `on_done` as each finishes (for
 /// progress). Results come back in request order; an `Err` is a process that could not be
 /// started at all.
 pub(crate) fn run_all(
     requests: &[RunRequest],
-    jobs: usize,
+    slots: &JobSlots,
     on_done: &(dyn Fn(usize, &RunRecord) + Sync),
 ) -> Vec<anyhow::Result<RunRecord>> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<anyhow::Result<RunRecord>>>> =
         Mutex::new(requests.iter().map(|_| None).collect());
     std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, requests.len().max(1)) {
+        for _ in 0..slots.jobs.min(requests.len().max(1)) {
             scope.spawn(|| {
                 loop {
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     let Some(request) = requests.get(index) else {
                         break;
                     };
-                    let result = run(request);
+                    let result = slots.with_slot(|| run(request));
                     if let Ok(record) = &result {
                         on_done(index, record);
                     }
@@ -90,11 +135,22 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
         .context("creating a temporary directory for a snippet")?;
     let work_dir = scratch.path().join("work");
     let artifacts_dir = scratch.path().join("artifacts");
-    for dir in [&work_dir, &artifacts_dir] {
+    let code_dir = scratch.path().join("code");
+    for dir in [&work_dir, &artifacts_dir, &code_dir] {
         std::fs::create_dir(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
+    let mut args = request.args.clone();
+    if let Some(file) = &request.file {
+        let path = code_dir.join(&file.name);
+        std::fs::write(&path, &file.content)
+            .with_context(|| format!("writing {}", path.display()))?;
+        let path = path.to_string_lossy();
+        for arg in &mut args {
+            *arg = arg.replace(crate::config::FILE_PLACEHOLDER, &path);
+        }
+    }
     let mut child = Command::new(&request.program)
-        .args(&request.args)
+        .args(&args)
         .current_dir(&work_dir)
         .env("MDBOOK_SNIPPETS_ATTRS", &request.harness_attributes)
         .env("MDBOOK_SNIPPETS_ARTIFACTS", &artifacts_dir)

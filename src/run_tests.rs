@@ -6,6 +6,7 @@ fn shell(script: &str, timeout_millis: u64) -> RunRecord {
     let request = RunRequest {
         program: PathBuf::from("/bin/sh"),
         args: vec!["-c".to_owned(), script.to_owned()],
+        file: None,
         harness_attributes: "revision=2025-11-25,trace=on".to_owned(),
         timeout: Duration::from_millis(timeout_millis),
         output_limit: 64,
@@ -102,13 +103,14 @@ fn run_all_keeps_request_order() {
                 "-c".to_owned(),
                 format!("sleep 0.0{}; echo {index}", 5 - index),
             ],
+            file: None,
             harness_attributes: String::new(),
             timeout: Duration::from_secs(10),
             output_limit: 1024,
         })
         .collect();
     let finished = AtomicUsize::new(0);
-    let results = run_all(&requests, 3, &|_, _| {
+    let results = run_all(&requests, &JobSlots::new(3), &|_, _| {
         finished.fetch_add(1, Ordering::SeqCst);
     });
     let outputs: Vec<String> = results
@@ -117,4 +119,41 @@ fn run_all_keeps_request_order() {
         .collect();
     assert_eq!(outputs, ["0\n", "1\n", "2\n", "3\n", "4\n"]);
     assert_eq!(finished.load(Ordering::SeqCst), 5);
+}
+
+/// Two `run_all`s side by side (Rust snippets and another language's) share one limit: with
+/// 2 slots, 4 processes that each sleep 0.3 s take two rounds, not one.
+#[test]
+fn concurrent_run_alls_share_the_job_limit() {
+    let sleeper = |file: Option<SnippetFile>| RunRequest {
+        program: PathBuf::from("/bin/sh"),
+        args: vec!["{file}".to_owned()],
+        file,
+        harness_attributes: String::new(),
+        timeout: Duration::from_secs(10),
+        output_limit: 1024,
+    };
+    let requests: Vec<RunRequest> = (0..2)
+        .map(|index| {
+            sleeper(Some(SnippetFile {
+                name: format!("s{index}.sh"),
+                content: "sleep 0.3\necho \"$0\"\n".to_owned(),
+            }))
+        })
+        .collect();
+    let slots = JobSlots::new(2);
+    let started = Instant::now();
+    let (first, second) = std::thread::scope(|scope| {
+        let first = scope.spawn(|| run_all(&requests, &slots, &|_, _| {}));
+        let second = run_all(&requests, &slots, &|_, _| {});
+        (first.join().unwrap(), second)
+    });
+    let elapsed = started.elapsed();
+    assert!(elapsed >= Duration::from_millis(580), "{elapsed:?}");
+    for result in first.into_iter().chain(second) {
+        // `{file}` became the path of the file written for the request.
+        let stdout = result.expect("runs").stdout;
+        assert!(stdout.trim_end().ends_with(".sh"), "{stdout:?}");
+        assert!(stdout.contains("/code/s"), "{stdout:?}");
+    }
 }

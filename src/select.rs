@@ -189,7 +189,7 @@ mod tests {
         let other = "```rust\nlet c = 1;\n```\n```rust\nlet d = 1;\n```\n";
         let located: Vec<Located> = [("src/ch.md", chapter.as_str()), ("src/other/ch2.md", other)]
             .into_iter()
-            .flat_map(|(path, text)| extract(Path::new(path), text).unwrap())
+            .flat_map(|(path, text)| extract(Path::new(path), text, &[]).unwrap())
             .map(|snippet| {
                 let line = snippet.span.line;
                 Located::new(snippet, line, None)

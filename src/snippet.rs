@@ -16,7 +16,8 @@ pub(crate) struct SourceSpan {
     pub column: usize,
 }
 
-/// One fenced Rust block of a chapter, with everything needed to build, run and report it.
+/// One fenced block of a chapter (Rust, or a language the book declares), with everything
+/// needed to build, run and report it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Snippet {
     /// Stable within a book: derived from the chapter path and the snippet's ordinal there
@@ -31,11 +32,33 @@ pub(crate) struct Snippet {
     pub code: String,
     /// The info string as written, e.g. `rust,should_panic,revision=2026-07-28`.
     pub info: String,
+    /// `None` for Rust; else the declared language the info string starts with.
+    pub language: Option<SnippetLanguage>,
     pub attributes: Attributes,
     /// Byte range of the whole fenced block (fences included) in the chapter text.
     pub block_range: Range<usize>,
     /// The expected-output block that follows the snippet, if any.
     pub expected: Option<ExpectedOutput>,
+}
+
+/// What a snippet of a declared language (`[preprocessor.snippets.languages.NAME]`) knows of
+/// it at extraction: its name and how its hidden lines are marked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SnippetLanguage {
+    pub name: String,
+    /// The hidden-line prefix in force: the block's own `hidelines=PREFIX`, else the language's
+    /// `hidden` (default `!!!`).
+    pub hidden: String,
+    /// Whether the info string has its own `hidelines=` (then mdBook already knows the prefix).
+    pub hidden_in_info: bool,
+}
+
+/// A declared language as extraction needs it: the name a fence starts with and the default
+/// hidden-line prefix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LanguageSyntax {
+    pub name: String,
+    pub hidden: String,
 }
 
 /// An expected-output block (for example a ```` ```text,output ```` block right after a snippet).
@@ -65,6 +88,8 @@ pub(crate) struct Attributes {
     pub edition: Option<String>,
     /// Per-snippet timeout in seconds (`timeout=30`).
     pub timeout_secs: Option<u64>,
+    /// mdBook's `hidelines=PREFIX`: the hidden-line prefix of a non-Rust block.
+    pub hidelines: Option<String>,
     /// Attributes the verifier does not own, passed to the harness in `MDBOOK_SNIPPETS_ATTRS`
     /// (e.g. `revision=both`, `expect_violation=reused-id`).
     pub harness: Vec<String>,

@@ -14,13 +14,15 @@ use crate::config::{Config, UnknownAttributes};
 use crate::extract::extract;
 use crate::generate::module_file;
 use crate::include::SourceMap;
+use crate::language::{self, LanguagePlan};
 use crate::located::Located;
 use crate::plan::{Plan, plan};
 use crate::progress::Progress;
-use crate::run::{RunRequest, run_all};
+use crate::run::{JobSlots, RunRequest, run_all};
 use crate::select::{Selection, check_selection, select, selection_reports};
 use crate::snippet::{
-    ChapterFailure, Failure, FailureKind, Outcome, Snippet, SnippetResult, SourceSpan,
+    ChapterFailure, Failure, FailureKind, LanguageSyntax, Outcome, Snippet, SnippetResult,
+    SourceSpan,
 };
 use crate::workspace::Workspace;
 use crate::{build, judge};
@@ -82,7 +84,7 @@ impl Report {
     }
 }
 
-/// Verifies every Rust snippet of `book` and returns one result per snippet (in book order,
+/// Verifies every snippet of `book` (Rust, and the languages `config` declares) and returns one result per snippet (in book order,
 /// alongside the snippets themselves). A failing snippet is a result, and so is a chapter that
 /// cannot be read; `Err` means the tool could not do its job (a selection that matches nothing,
 /// cargo missing, a harness that does not build).
@@ -92,7 +94,7 @@ pub(crate) fn verify(
     options: &VerifyOptions,
 ) -> anyhow::Result<Report> {
     let started = Instant::now();
-    let (located, mut chapter_failures) = extract_book(book);
+    let (located, mut chapter_failures) = extract_book(book, &config.language_syntaxes());
     check_selection(&located, &options.selection).map_err(anyhow::Error::msg)?;
     chapter_failures.retain(|failure| selection_reports(&options.selection, failure));
     let mut results: Vec<Option<SnippetResult>> = vec![None; located.len()];
@@ -121,11 +123,35 @@ pub(crate) fn verify(
             config.use_cache,
         );
         let harness = workspace.settings.harness_parts();
-        let plans: Vec<Plan> = pending
+        let (language_pending, rust_pending): (Vec<usize>, Vec<usize>) = pending
+            .into_iter()
+            .partition(|&index| located[index].snippet.language.is_some());
+        let language_plans = plan_languages(&located, &language_pending, config, &cache)?;
+        for &index in &language_pending {
+            if !language_plans.iter().any(|plan| plan.index == index) {
+                // `no_run` in a language without `check`: nothing to verify.
+                results[index] = Some(judge::result(
+                    &located[index].snippet,
+                    Outcome::Skipped,
+                    None,
+                ));
+            }
+        }
+        let plans: Vec<Plan> = rust_pending
             .iter()
             .map(|&index| plan(&located[index], index, config, harness, &cache))
             .collect();
-        progress.add(plans.len());
+        progress.add(plans.len() + language_plans.len());
+        let (cached_languages, languages_to_run): (Vec<LanguagePlan>, Vec<LanguagePlan>) =
+            language_plans
+                .into_iter()
+                .partition(|plan| cache.get(&plan.cache_key).is_some());
+        for plan in &cached_languages {
+            let record = cache.get(&plan.cache_key).expect("partitioned on it");
+            let result = language_result(&located, plan, &record);
+            progress.finished(&result);
+            results[plan.index] = Some(result);
+        }
         let (cached, to_build): (Vec<Plan>, Vec<Plan>) = plans
             .into_iter()
             .partition(|plan| cache.get(&plan.cache_key).is_some());
@@ -135,19 +161,46 @@ pub(crate) fn verify(
             progress.finished(&result);
             results[plan.index] = Some(result);
         }
-        if !to_build.is_empty() {
-            // Held until every snippet has run: the executables live in the shared target dir
-            // and another run of the same book would rebuild them under our feet.
-            let _lock = workspace.lock()?;
-            for (plan, result) in
-                build_and_run(&located, to_build, config, &workspace, &progress, options)?
-            {
-                let passed = matches!(result.1.outcome, Outcome::Passed);
-                if result.0.is_cacheable(passed) {
-                    cache.put(&plan.cache_key, &result.0)?;
-                }
-                results[plan.index] = Some(result.1);
+        // Other languages need no build: they run while cargo builds the Rust snippets, and
+        // beside the Rust runs within the same `jobs`.
+        let slots = JobSlots::new(config.jobs);
+        let (rust_finished, language_finished) = std::thread::scope(|scope| {
+            let languages =
+                scope.spawn(|| run_languages(&located, &languages_to_run, &slots, &progress));
+            let rust = if to_build.is_empty() {
+                Ok(Vec::new())
+            } else {
+                // Held until every snippet has run: the executables live in the shared target
+                // dir and another run of the same book would rebuild them under our feet.
+                workspace.lock().and_then(|_lock| {
+                    let run = Running {
+                        config,
+                        workspace: &workspace,
+                        progress: &progress,
+                        slots: &slots,
+                    };
+                    build_and_run(&located, to_build, &run, options)
+                })
+            };
+            (
+                rust,
+                languages.join().expect("running snippets does not panic"),
+            )
+        });
+        let finished = rust_finished?
+            .into_iter()
+            .map(|(plan, finished)| (plan.index, plan.cache_key, finished))
+            .chain(
+                language_finished?
+                    .into_iter()
+                    .map(|(plan, finished)| (plan.index, plan.cache_key, finished)),
+            );
+        for (index, cache_key, (record, result)) in finished {
+            let passed = matches!(result.outcome, Outcome::Passed);
+            if record.is_cacheable(passed) {
+                cache.put(&cache_key, &record)?;
             }
+            results[index] = Some(result);
         }
     }
 
@@ -203,7 +256,10 @@ fn unknown_words(snippet: &Snippet, mode: UnknownAttributes) -> Option<Failure> 
 
 /// The snippets of every chapter, and the chapters that failed (those `book` could not load,
 /// then those whose Markdown cannot be read for snippets, such as an unclosed fence).
-fn extract_book(book: &BookSource) -> (Vec<Located>, Vec<ChapterFailure>) {
+fn extract_book(
+    book: &BookSource,
+    languages: &[LanguageSyntax],
+) -> (Vec<Located>, Vec<ChapterFailure>) {
     let mut located = Vec::new();
     let mut failures = book.failures.clone();
     for chapter in &book.chapters {
@@ -212,7 +268,7 @@ fn extract_book(book: &BookSource) -> (Vec<Located>, Vec<ChapterFailure>) {
             Some(map) => map.locate(span.line, span.column),
             None => span.clone(),
         };
-        let snippets = match extract(&chapter.path, &chapter.text) {
+        let snippets = match extract(&chapter.path, &chapter.text, languages) {
             Ok(snippets) => snippets,
             Err(error) => {
                 failures.push(ChapterFailure {
@@ -246,15 +302,95 @@ fn extract_book(book: &BookSource) -> (Vec<Located>, Vec<ChapterFailure>) {
     (located, failures)
 }
 
+/// The plans of the snippets of declared languages at `indices`; a `no_run` snippet of a
+/// language without `check` has none.
+fn plan_languages(
+    located: &[Located],
+    indices: &[usize],
+    config: &Config,
+    cache: &Cache,
+) -> anyhow::Result<Vec<LanguagePlan>> {
+    if indices.is_empty() {
+        return Ok(Vec::new());
+    }
+    let inputs = language::inputs_hashes(config)?;
+    Ok(indices
+        .iter()
+        .filter_map(|&index| {
+            let name = &located[index].snippet.language.as_ref()?.name;
+            let declared = config.languages.iter().find(|l| &l.name == name)?;
+            language::plan(
+                &located[index],
+                index,
+                declared,
+                &inputs[name],
+                config,
+                cache,
+            )
+        })
+        .collect())
+}
+
+fn language_result(located: &[Located], plan: &LanguagePlan, record: &Record) -> SnippetResult {
+    let file = plan
+        .request
+        .file
+        .as_ref()
+        .expect("a language snippet has a file");
+    language::judge(
+        &located[plan.index],
+        record,
+        &file.name,
+        plan.error_position,
+    )
+}
+
+/// Runs the snippets of declared languages, `jobs` at a time, and judges each.
+fn run_languages(
+    located: &[Located],
+    plans: &[LanguagePlan],
+    slots: &JobSlots,
+    progress: &Progress,
+) -> anyhow::Result<Vec<(LanguagePlan, (Record, SnippetResult))>> {
+    let requests: Vec<RunRequest> = plans.iter().map(|plan| plan.request.clone()).collect();
+    let runs = run_all(&requests, slots, &|index, record| {
+        let record = language::record(&plans[index], record.clone());
+        progress.finished(&language_result(located, &plans[index], &record));
+    });
+    plans
+        .iter()
+        .zip(runs)
+        .map(|(plan, run)| {
+            let run = run.with_context(|| format!("running {}", plan.request.program.display()))?;
+            let record = language::record(plan, run);
+            let result = language_result(located, plan, &record);
+            Ok((plan.clone(), (record, result)))
+        })
+        .collect()
+}
+
+/// What building and running the Rust snippets shares with the rest of the verification.
+#[derive(Clone, Copy)]
+struct Running<'a> {
+    config: &'a Config,
+    workspace: &'a Workspace,
+    progress: &'a Progress,
+    slots: &'a JobSlots,
+}
+
 /// Builds what the cache did not know, runs what must run, and judges everything.
 fn build_and_run(
     located: &[Located],
     plans: Vec<Plan>,
-    config: &Config,
-    workspace: &Workspace,
-    progress: &Progress,
+    running: &Running<'_>,
     options: &VerifyOptions,
 ) -> anyhow::Result<Vec<(Plan, (Record, SnippetResult))>> {
+    let Running {
+        config,
+        workspace,
+        progress,
+        slots,
+    } = *running;
     progress.note(&format!(
         "building {} snippet(s) in {}",
         plans.len(),
@@ -280,12 +416,13 @@ fn build_and_run(
         .map(|(plan, program, args)| RunRequest {
             program: program.clone(),
             args: args.clone(),
+            file: None,
             harness_attributes: plan.harness_attributes.clone(),
             timeout: plan.timeout,
             output_limit: config.output_limit,
         })
         .collect();
-    let records = run_all(&requests, config.jobs, &|index, record| {
+    let records = run_all(&requests, slots, &|index, record| {
         let plan = &to_run[index].0;
         let result = judge::judge(
             &located[plan.index],

@@ -2,13 +2,15 @@
 //! block is a snippet, an expected-output block or neither, and the snippet's [`Attributes`].
 //! Tokens are separated by commas or whitespace, as rustdoc does.
 
-use crate::snippet::{Attributes, UnknownWord};
+use crate::snippet::{Attributes, LanguageSyntax, SnippetLanguage, UnknownWord};
 
 /// What a fenced block is, judged by its info string.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum BlockKind {
     /// A Rust snippet: the first token is `rust`, or an attribute rustdoc acts on.
     Snippet,
+    /// A snippet of a language the book declares: the first token is its name.
+    Language(SnippetLanguage),
     /// An expected-output block: one of the tokens is `output` (e.g. `text,output`).
     ExpectedOutput,
     /// Anything else (`toml`, `console`, no language at all): not ours.
@@ -26,7 +28,7 @@ const IGNORED: &[&str] = &[
 
 /// The bare attributes the verifier acts on: an unknown word close to one of them is a likely
 /// typo (rustdoc's `invalid_codeblock_attributes` lint catches the same near-misses).
-const ACTED_ON: &[&str] = &[
+pub(crate) const ACTED_ON: &[&str] = &[
     "ignore",
     "no_run",
     "should_panic",
@@ -43,10 +45,19 @@ pub(super) fn tokens(info: &str) -> impl Iterator<Item = &str> {
         .filter(|token| !token.is_empty())
 }
 
-pub(super) fn block_kind(info: &str) -> BlockKind {
+/// What the block with this info string is, in a book that declares `languages`.
+pub(super) fn block_kind(info: &str, languages: &[LanguageSyntax]) -> BlockKind {
     let mut tokens = tokens(info);
     match tokens.next() {
         Some("rust") => BlockKind::Snippet,
+        Some(first) if let Some(language) = languages.iter().find(|l| l.name == first) => {
+            let own = tokens.find_map(|token| token.strip_prefix("hidelines="));
+            BlockKind::Language(SnippetLanguage {
+                name: language.name.clone(),
+                hidden: own.unwrap_or(&language.hidden).to_owned(),
+                hidden_in_info: own.is_some(),
+            })
+        }
         // rustdoc reads a fence that starts with one of its attributes (```` ```no_run ````) as
         // Rust too.
         Some(first) if ACTED_ON.contains(&first) => BlockKind::Snippet,
@@ -87,7 +98,7 @@ pub(super) fn parse_attributes(info: &str) -> Result<Attributes, String> {
                         _ => return Err(format!("`timeout` needs whole seconds, found `{value}`")),
                     },
                     // mdBook's prefix for hidden lines in other languages; Rust uses `# `.
-                    "hidelines" => {}
+                    "hidelines" => attributes.hidelines = Some(value.to_owned()),
                     _ => attributes.harness.push(key_value.to_owned()),
                 }
             }
@@ -178,6 +189,26 @@ pub(crate) fn merge_harness_attributes(defaults: &[String], own: &[String]) -> V
         .collect()
 }
 
+/// Parses the info string of a snippet of a declared language (`python,ignore,revision=2`):
+/// the same words as for Rust, minus those that only mean something to rustc.
+pub(super) fn parse_language_attributes(info: &str) -> Result<Attributes, String> {
+    let rest: Vec<&str> = tokens(info).skip(1).collect();
+    let attributes = parse_attributes(&format!("rust,{}", rest.join(",")))?;
+    let rust_only = [
+        ("should_panic", attributes.should_panic),
+        ("test_harness", attributes.test_harness),
+        ("compile_fail", attributes.compile_fail.is_some()),
+        ("editionNNNN", attributes.edition.is_some()),
+    ];
+    match rust_only.iter().find(|(_, set)| *set) {
+        Some((word, _)) => Err(format!(
+            "`{word}` applies to Rust snippets only, not to `{}`",
+            tokens(info).next().unwrap_or_default()
+        )),
+        None => Ok(attributes),
+    }
+}
+
 fn is_error_code(token: &str) -> bool {
     token.len() == 5 && token.starts_with('E') && token[1..].chars().all(|c| c.is_ascii_digit())
 }
@@ -188,7 +219,7 @@ mod tests {
     use expect_test::{Expect, expect};
 
     fn check(info: &str, expect: Expect) {
-        let actual = match block_kind(info) {
+        let actual = match block_kind(info, &[]) {
             BlockKind::Snippet => format!("{:?}", parse_attributes(info)),
             other => format!("{other:?}"),
         };
@@ -214,15 +245,15 @@ mod tests {
         check("output", expect!["ExpectedOutput"]);
         check(
             "no_run",
-            expect![[
-                r#"Ok(Attributes { ignore: false, no_run: true, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, harness: [], unknown: [] })"#
-            ]],
+            expect![
+                "Ok(Attributes { ignore: false, no_run: true, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
+            ],
         );
         check(
             "rust",
-            expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, harness: [], unknown: [] })"#
-            ]],
+            expect![
+                "Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
+            ],
         );
     }
 
@@ -231,20 +262,20 @@ mod tests {
         check(
             "rust,compile_fail,E0425 edition2018",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: Some(["E0425"]), edition: Some("2018"), timeout_secs: None, harness: [], unknown: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: Some(["E0425"]), edition: Some("2018"), timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
             ]],
         );
         check(
             "rust,E0425,compile_fail",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: Some(["E0425"]), edition: None, timeout_secs: None, harness: [], unknown: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: Some(["E0425"]), edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
             ]],
         );
         check(
             "rust,should_panic,no_run,ignore,editable,test_harness",
-            expect![[
-                r#"Ok(Attributes { ignore: true, no_run: true, should_panic: true, test_harness: true, compile_fail: None, edition: None, timeout_secs: None, harness: [], unknown: [] })"#
-            ]],
+            expect![
+                "Ok(Attributes { ignore: true, no_run: true, should_panic: true, test_harness: true, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
+            ],
         );
     }
 
@@ -253,7 +284,7 @@ mod tests {
         check(
             "rust,revision=both,expect_violation=reused-id,timeout=3",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: Some(3), harness: ["revision=both", "expect_violation=reused-id"], unknown: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: Some(3), hidelines: None, harness: ["revision=both", "expect_violation=reused-id"], unknown: [] })"#
             ]],
         );
     }
@@ -306,5 +337,54 @@ mod tests {
         let own = vec!["revision=both".to_owned()];
         expect![[r#"["trace=on", "revision=both"]"#]]
             .assert_eq(&format!("{:?}", merge_harness_attributes(&defaults, &own)));
+    }
+}
+
+#[cfg(test)]
+mod language_tests {
+    use super::*;
+    use expect_test::{Expect, expect};
+
+    fn check(info: &str, expect: Expect) {
+        let languages = [LanguageSyntax {
+            name: "python".to_owned(),
+            hidden: "!!!".to_owned(),
+        }];
+        let actual = match block_kind(info, &languages) {
+            BlockKind::Language(language) => format!(
+                "{} hidden={:?} own={} {:?}",
+                language.name,
+                language.hidden,
+                language.hidden_in_info,
+                parse_language_attributes(info)
+            ),
+            other => format!("{other:?}"),
+        };
+        expect.assert_eq(&actual);
+    }
+
+    #[test]
+    fn declared_languages_and_their_attributes() {
+        check(
+            "python",
+            expect![[
+                r#"python hidden="!!!" own=false Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
+            ]],
+        );
+        check(
+            "python,no_run,ignore,timeout=3,revision=2,hidelines=%%,extra",
+            expect![[
+                r#"python hidden="%%" own=true Ok(Attributes { ignore: true, no_run: true, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: Some(3), hidelines: Some("%%"), harness: ["revision=2"], unknown: [UnknownWord { word: "extra", resembles: None }] })"#
+            ]],
+        );
+        check(
+            "python edition2021",
+            expect![
+                "python hidden=\"!!!\" own=false Err(\"`editionNNNN` applies to Rust snippets only, not to `python`\")"
+            ],
+        );
+        check("pythonic", expect!["Other"]);
+        check("ruby", expect!["Other"]);
+        check("rust", expect!["Snippet"]);
     }
 }

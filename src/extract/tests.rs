@@ -7,7 +7,7 @@ use super::extract;
 
 /// Renders what `extract` found, one snippet per paragraph.
 fn check(markdown: &str, expect: Expect) {
-    let actual = match extract(Path::new("src/ch1.md"), markdown) {
+    let actual = match extract(Path::new("src/ch1.md"), markdown, &[]) {
         Ok(snippets) => {
             let mut out = String::new();
             for snippet in snippets {

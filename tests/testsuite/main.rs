@@ -9,6 +9,7 @@ mod cache;
 mod compat;
 mod harness;
 mod isolation;
+mod languages;
 mod mdbook;
 mod options;
 mod preprocessor;
