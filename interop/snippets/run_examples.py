@@ -3,6 +3,9 @@ verifier runs a snippet: copied into a fresh working directory, through the lang
 `run-snippet` launcher, stdin from /dev/null, `MDBOOK_SNIPPETS_ARTIFACTS` set, over stdio and over
 Streamable HTTP. Each run must print example.out exactly and leave the server's two artifacts,
 `10-wire_transcript.txt` (with the `wait_gate` call and its answer) and `11-sequence.svg`.
+Then `killed.*`, started the same way in a process group of its own, gets SIGTERM on the group
+once it printed `ready`: the server must still write both files (its transcript holding the
+`echo` call).
 
     python3 interop/snippets/run_examples.py [--server target/release/mcp-testserver]
 
@@ -16,14 +19,17 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 EXAMPLES = {"python": HERE / "python" / "example.py", "typescript": HERE / "typescript" / "example.mts"}
+KILLED = {"python": HERE / "python" / "killed.py", "typescript": HERE / "typescript" / "killed.mts"}
 TRANSPORTS = ("stdio", "http")
 ARTIFACTS = ["10-wire_transcript.txt", "11-sequence.svg"]
 # The lines of the transcript the example must have caused, whatever the SDK sends besides.
@@ -78,6 +84,46 @@ def run(language: str, transport: str, server: Path, expected: str) -> list[str]
         return found
 
 
+def run_killed(language: str, transport: str, server: Path) -> list[str]:
+    """Runs `killed.*`, sends SIGTERM to its process group once it printed `ready`; its problems."""
+    example = KILLED[language]
+    with tempfile.TemporaryDirectory(prefix=f"mcp-snippet-killed-{language}-{transport}-") as scratch:
+        work = Path(scratch)
+        snippet = work / f"snippet{example.suffix}"
+        shutil.copy(example, snippet)
+        artifacts = work / "artifacts"
+        artifacts.mkdir()
+        environment = {**os.environ, "MDBOOK_SNIPPETS_ARTIFACTS": str(artifacts), "MCP_TESTSERVER": str(server)}
+        process = subprocess.Popen(
+            [str(HERE / language / "run-snippet"), str(snippet), transport],
+            cwd=work, env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True, start_new_session=True,
+        )
+        try:
+            assert process.stdout is not None
+            first = process.stdout.readline()
+            if first != "ready\n":
+                return [f"printed {first!r} instead of 'ready'"]
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(TIMEOUT_S)
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        # The server stops on its own signal or end of input; give it a moment to write.
+        for _ in range(100):
+            files = sorted(path.name for path in artifacts.iterdir())
+            if files == ARTIFACTS and (artifacts / ARTIFACTS[1]).stat().st_size > 0:
+                break
+            time.sleep(0.05)
+        if files != ARTIFACTS:
+            return [f"artifacts {files} after SIGTERM, expected {ARTIFACTS}"]
+        transcript = (artifacts / ARTIFACTS[0]).read_text()
+        if 'tools/call echo {"text":"ready"}' not in transcript:
+            return [f"no echo call in the transcript written after SIGTERM:\n{transcript}"]
+        return []
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", default="target/release/mcp-testserver", help="the mcp-testserver binary")
@@ -98,6 +144,14 @@ def main() -> int:
                     print(f"  {problem}")
             else:
                 print(f"snippet helpers: {language} over {transport}: ok (output and {', '.join(ARTIFACTS)})")
+            found = run_killed(language, transport, server)
+            if found:
+                failed += 1
+                print(f"snippet helpers: {language} over {transport}, process group sent SIGTERM: FAILED")
+                for problem in found:
+                    print(f"  {problem}")
+            else:
+                print(f"snippet helpers: {language} over {transport}, process group sent SIGTERM: ok (artifacts written)")
     return 1 if failed else 0
 
 
