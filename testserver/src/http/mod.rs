@@ -66,10 +66,10 @@ pub async fn serve(core: Arc<Core>, listener: TcpListener, stop: CancellationTok
 /// Serves a fresh core (with the conformance suite's fixtures when asked) on `address` (the
 /// `mcp-testserver --http ADDR [--conformance]` binary): prints
 /// `mcp-testserver: listening on http://ADDR/mcp` on stderr, serves until SIGINT or SIGTERM (or
-/// until a piped stdin closes, see [`crate::shutdown`]), then reports the violations it saw on
-/// stderr and writes the artifacts into `artifacts` when given (see [`crate::artifact_files`]).
-/// The transcript and handler log keep the last `history_limit` entries (see
-/// [`Core::limit_history`]).
+/// until stdin closes, when it is a pipe or socket rather than a terminal or `/dev/null`), then
+/// reports the violations it saw on stderr and writes the artifacts into `artifacts` when given
+/// (see [`crate::artifact_files`]). The transcript and handler log keep the last
+/// `history_limit` entries (see [`Core::limit_history`]).
 pub async fn serve_address(
     address: SocketAddr,
     conformance_fixtures: bool,
