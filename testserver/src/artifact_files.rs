@@ -13,6 +13,10 @@ use anyhow::Context;
 use crate::render::RenderTranscript;
 use crate::transcript::Transcript;
 
+/// The variable the verifier sets for every snippet process: the directory its artifacts go in.
+/// The binary's `--artifacts` defaults to it; the harness's `snippet_main` writes there.
+pub const ARTIFACTS_VAR: &str = "MDBOOK_SNIPPETS_ARTIFACTS";
+
 /// The text and SVG file names of the `number`-th transcript (1-based), with `suffix` (empty,
 /// or e.g. `_server_1_2026-07-28`) after the kind: `10-wire_transcript.txt`, `11-sequence.svg`.
 pub fn file_names(number: usize, suffix: &str) -> (String, String) {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use mcp_testserver_core::artifact_files::check_directory;
+use mcp_testserver_core::artifact_files::{ARTIFACTS_VAR, check_directory};
 use mcp_testserver_core::server::DEFAULT_HISTORY_LIMIT;
 
 const USAGE: &str = "\
@@ -25,9 +25,6 @@ usage: mcp-testserver [--transcript-limit N] [--artifacts DIR]
                          and its sequence diagram (11-sequence.svg) into DIR, as the snippet
                          harness does (the next free number when they exist); default: the
                          directory in $MDBOOK_SNIPPETS_ARTIFACTS, if set";
-
-/// The variable the verifier sets for every snippet process; the server inherits it.
-const ARTIFACTS_VAR: &str = "MDBOOK_SNIPPETS_ARTIFACTS";
 
 /// What the command line asks for.
 struct Options {
