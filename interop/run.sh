@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs the SDK matrix: every way of stopping a call in the Python SDK, the TypeScript SDK (v1, v2) and rmcp,
-# against mcp-testserver, and checks it against interop/expected.json and book/sdk-matrix.md.
+# against mcp-testserver, and checks it against interop/expected.json and book/sdk-matrix.md; then runs the
+# snippet helpers' examples (interop/snippets/run_examples.py: Python and TypeScript, stdio and HTTP).
 #
 #   interop/run.sh            install what is missing, run every cell, compare (exit 1 on a difference)
 #   interop/run.sh --bless    the same, then rewrite interop/expected.json and book/sdk-matrix.md
 #
 # Installs are pinned and throwaway: a venv under target/interop/venv (interop/python/requirements.txt)
-# and interop/typescript{,-v2}/node_modules (package-lock.json); each is redone only when its pin changes.
+# and interop/typescript{,-v2}/node_modules and interop/snippets/typescript/node_modules (package-lock.json);
+# each is redone only when its pin changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=target/interop
@@ -38,8 +40,8 @@ if [[ "$(cat "$WORK/venv/.pins" 2>/dev/null)" != "$pins" ]]; then
     echo "$pins" > "$WORK/venv/.pins"
 fi
 
-# TypeScript SDK v1 and v2: node_modules that match each package-lock.json, reinstalled when the lock changes.
-for dir in interop/typescript interop/typescript-v2; do
+# TypeScript SDK v1 and v2, and the snippet helper's (v2 client and tsx): node_modules that match each package-lock.json, reinstalled when the lock changes.
+for dir in interop/typescript interop/typescript-v2 interop/snippets/typescript; do
     lock=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
     if [[ "$(cat "$dir/node_modules/.lock-sha256" 2>/dev/null)" != "$lock" ]]; then
         echo "interop: installing the TypeScript SDK into $dir/node_modules"
@@ -61,4 +63,9 @@ if [[ ${#BLESS[@]} -gt 0 && $status -eq 0 ]]; then
 else
     python3 interop/render_book.py --check || status=$((status > 0 ? status : $?))
 fi
-exit "$status"
+
+# The snippet helpers: each example must print its output and leave the server's artifacts.
+examples=0
+python3 interop/snippets/run_examples.py --server target/release/mcp-testserver || examples=$?
+if [[ $examples -ge 2 ]]; then exit "$examples"; fi
+exit $((status > examples ? status : examples))

@@ -8,9 +8,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::Context;
-
-use crate::render::RenderTranscript;
+use crate::artifact_files;
 use crate::revision::Revision;
 use crate::transcript::Transcript;
 use crate::violations::ViolationLog;
@@ -66,7 +64,8 @@ pub struct RunArtifacts {
     pub registrations: Vec<Registration>,
 }
 
-/// Writes `NN-wire_transcript….txt` and `NN-sequence….svg` for every registration of every run.
+/// Writes `NN-wire_transcript….txt` and `NN-sequence….svg` ([`artifact_files::write`]) for
+/// every registration of every run.
 /// With more than one run the revision shows in the name; with more than one registration in a
 /// run its kind and number do.
 pub fn write_artifacts(directory: &Path, runs: &[RunArtifacts]) -> anyhow::Result<()> {
@@ -81,13 +80,7 @@ pub fn write_artifacts(directory: &Path, runs: &[RunArtifacts]) -> anyhow::Resul
             if runs.len() > 1 {
                 suffix.push_str(&format!("_{}", run.revision));
             }
-            let text_path =
-                directory.join(format!("{:02}-wire_transcript{suffix}.txt", number * 10));
-            let svg_path = directory.join(format!("{:02}-sequence{suffix}.svg", number * 10 + 1));
-            std::fs::write(&text_path, registration.transcript.render())
-                .with_context(|| format!("writing {}", text_path.display()))?;
-            std::fs::write(&svg_path, registration.transcript.to_svg())
-                .with_context(|| format!("writing {}", svg_path.display()))?;
+            artifact_files::write(directory, number, &suffix, &registration.transcript)?;
             number += 1;
         }
     }

@@ -13,7 +13,7 @@ use crate::revision::{Revision, set_current_revision};
 /// The environment variable holding the snippet's attributes.
 pub const ATTRS_VAR: &str = "MDBOOK_SNIPPETS_ATTRS";
 /// The environment variable naming the artifact directory.
-pub const ARTIFACTS_VAR: &str = "MDBOOK_SNIPPETS_ARTIFACTS";
+pub use crate::artifact_files::ARTIFACTS_VAR;
 
 /// What the attributes ask for.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -25,16 +25,15 @@ mod fake_server;
 mod harness;
 mod http_server;
 mod raw_client;
-mod render;
 mod rmcp_http;
 pub mod rmcp_http_server;
 mod rmcp_revision;
 mod stalling_http;
-mod svg;
 mod test_server;
 
 pub use mcp_testserver_core::{
-    gates, http, jsonrpc, revision, server, stdio, transcript, violations,
+    artifact_files, gates, http, jsonrpc, render, revision, server, stdio, svg, transcript,
+    violations,
 };
 
 pub use driver::Driver;

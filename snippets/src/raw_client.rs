@@ -64,9 +64,12 @@ impl RawClient {
 
     /// A client of a fresh `program` process (the `mcp-testserver` binary) over its
     /// stdin/stdout, started with `args`; its stderr is discarded. Panics if it cannot start.
+    /// The child does not inherit `$MDBOOK_SNIPPETS_ARTIFACTS`: in a Rust snippet that directory
+    /// is `snippet_main`'s, so the binary writes artifacts only when `args` has `--artifacts`.
     pub fn spawn(program: &str, args: &[&str], revision: Revision) -> RawClient {
         let mut child = tokio::process::Command::new(program)
             .args(args)
+            .env_remove(crate::ARTIFACTS_VAR)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())

@@ -8,17 +8,25 @@
 //!   transports.
 //! - [`transcript`] records every wire message as plain data; [`violations`] what the peer did
 //!   wrong; [`gates`] are named latches the tools wait on; [`revision`] the two live revisions.
+//! - [`render`] (compact text) and [`svg`] (sequence diagram) present a transcript; they depend
+//!   on [`transcript`], never the reverse. [`artifact_files`] names and writes both, for the
+//!   harness's Rust snippets and for the binary's `--artifacts DIR` alike.
 //! - [`jsonrpc`]: framing, error codes, and `is_response_to`, the one response matcher.
 
+pub mod artifact_files;
 pub mod gates;
 pub mod http;
 pub mod jsonrpc;
+pub mod render;
 pub mod revision;
 pub mod server;
+mod shutdown;
 pub mod stdio;
+pub mod svg;
 pub mod transcript;
 pub mod violations;
 
+pub use render::RenderTranscript;
 pub use revision::{Revision, current_revision, set_current_revision};
 pub use stdio::serve_stdio;
 pub use transcript::{Direction, Entry, Side, Transcript, TransportEvent, WireMessage};

@@ -1,7 +1,7 @@
 //! The wire transcript: every JSON-RPC message seen on one connection, in order, in both
 //! directions. A `Transcript` is a cheap shared handle; the server (or the `Driver`) records into
-//! it while a snippet reads it. Plain data: rendering it (compact text, sequence diagrams) is
-//! the harness's business, which depends on this module and never the reverse.
+//! it while a snippet reads it. Plain data: rendering it (compact text in [`crate::render`],
+//! sequence diagrams in [`crate::svg`]) depends on this module and never the reverse.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};

@@ -1,27 +1,37 @@
 //! `mcp-testserver`: the test server over stdio or Streamable HTTP. `main` parses the command
 //! line, builds the runtime and dispatches.
 
+use std::ffi::OsString;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use mcp_testserver_core::artifact_files::{ARTIFACTS_VAR, check_directory};
 use mcp_testserver_core::server::DEFAULT_HISTORY_LIMIT;
 
 const USAGE: &str = "\
 mcp-testserver: a spec-strict MCP test server
-usage: mcp-testserver [--transcript-limit N]
-                                       serve on stdio (one JSON-RPC message per line)
-       mcp-testserver --http ADDR [--conformance] [--transcript-limit N]
-                                       serve Streamable HTTP on ADDR (e.g. 127.0.0.1:0);
+usage: mcp-testserver [--transcript-limit N] [--artifacts DIR]
+                                       serve on stdio (one JSON-RPC message per line) until
+                                       stdin closes, SIGTERM or SIGINT
+       mcp-testserver --http ADDR [--conformance] [--transcript-limit N] [--artifacts DIR]
+                                       serve Streamable HTTP on ADDR (e.g. 127.0.0.1:0) until
+                                       SIGTERM, SIGINT, or a piped stdin closing;
                                        --conformance adds the conformance suite's fixtures
   --transcript-limit N   keep the last N transcript messages and handler log lines (default
-                         10000); the transcript says how many earlier ones were dropped";
+                         10000); the transcript says how many earlier ones were dropped
+  --artifacts DIR        when serving ends, write the wire transcript (10-wire_transcript.txt)
+                         and its sequence diagram (11-sequence.svg) into DIR, as the snippet
+                         harness does (the next free number when they exist); default: the
+                         directory in $MDBOOK_SNIPPETS_ARTIFACTS, if set";
 
 /// What the command line asks for.
 struct Options {
     http_address: Option<SocketAddr>,
     conformance: bool,
     history_limit: usize,
+    artifacts: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -30,7 +40,7 @@ fn main() -> ExitCode {
         println!("{USAGE}");
         return ExitCode::SUCCESS;
     }
-    let options = match parse(&args) {
+    let options = match parse(&args, std::env::var_os(ARTIFACTS_VAR)) {
         Ok(options) => options,
         Err(message) => {
             eprintln!("mcp-testserver: error: {message}; see --help");
@@ -53,8 +63,12 @@ fn main() -> ExitCode {
             address,
             options.conformance,
             options.history_limit,
+            options.artifacts.as_deref(),
         )),
-        None => runtime.block_on(mcp_testserver_core::serve_stdio(options.history_limit)),
+        None => runtime.block_on(mcp_testserver_core::serve_stdio(
+            options.history_limit,
+            options.artifacts.as_deref(),
+        )),
     };
     // Handlers that ignore cancellation must not keep the process alive after stdin closed.
     runtime.shutdown_timeout(Duration::from_millis(100));
@@ -67,11 +81,14 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse(args: &[String]) -> Result<Options, String> {
+/// The options `args` ask for; `artifacts_var` is `$MDBOOK_SNIPPETS_ARTIFACTS`, which
+/// `--artifacts` overrides. The artifact directory is checked here, before anything is served.
+fn parse(args: &[String], artifacts_var: Option<OsString>) -> Result<Options, String> {
     let mut options = Options {
         http_address: None,
         conformance: false,
         history_limit: DEFAULT_HISTORY_LIMIT,
+        artifacts: None,
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -86,6 +103,13 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 options.http_address = Some(parsed);
             }
             "--conformance" => options.conformance = true,
+            "--artifacts" => {
+                let directory = args.next().ok_or("--artifacts needs a directory")?;
+                if directory.is_empty() {
+                    return Err("--artifacts needs a directory, not an empty string".to_owned());
+                }
+                options.artifacts = Some(PathBuf::from(directory));
+            }
             "--transcript-limit" => {
                 let limit = args.next().ok_or("--transcript-limit needs a number")?;
                 options.history_limit = match limit.parse::<usize>() {
@@ -102,6 +126,13 @@ fn parse(args: &[String]) -> Result<Options, String> {
     }
     if options.conformance && options.http_address.is_none() {
         return Err("--conformance needs --http ADDR".to_owned());
+    }
+    if let Some(directory) = &options.artifacts {
+        check_directory(directory).map_err(|error| format!("--artifacts: {error:#}"))?;
+    } else if let Some(directory) = artifacts_var.filter(|value| !value.is_empty()) {
+        let directory = PathBuf::from(directory);
+        check_directory(&directory).map_err(|error| format!("{ARTIFACTS_VAR}: {error:#}"))?;
+        options.artifacts = Some(directory);
     }
     Ok(options)
 }

@@ -13,6 +13,7 @@ pub mod events;
 mod legacy;
 
 use std::net::SocketAddr;
+use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context;
@@ -22,7 +23,9 @@ use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use crate::artifact_files::write_at_end;
 use crate::server::Core;
+use crate::shutdown::{Termination, piped_stdin_closed};
 
 pub use endpoint::{HEADER_MISMATCH_RULE, MISSING_SESSION_ID, PATH};
 
@@ -62,14 +65,18 @@ pub async fn serve(core: Arc<Core>, listener: TcpListener, stop: CancellationTok
 
 /// Serves a fresh core (with the conformance suite's fixtures when asked) on `address` (the
 /// `mcp-testserver --http ADDR [--conformance]` binary): prints
-/// `mcp-testserver: listening on http://ADDR/mcp` on stderr, serves until SIGINT or SIGTERM, then reports
-/// the violations it saw on stderr. The transcript and handler log keep the last
+/// `mcp-testserver: listening on http://ADDR/mcp` on stderr, serves until SIGINT or SIGTERM (or
+/// until stdin closes, when it is a pipe or socket rather than a terminal or `/dev/null`), then
+/// reports the violations it saw on stderr and writes the artifacts into `artifacts` when given
+/// (see [`crate::artifact_files`]). The transcript and handler log keep the last
 /// `history_limit` entries (see [`Core::limit_history`]).
 pub async fn serve_address(
     address: SocketAddr,
     conformance_fixtures: bool,
     history_limit: usize,
+    artifacts: Option<&Path>,
 ) -> anyhow::Result<()> {
+    let mut termination = Termination::listen()?;
     let listener = TcpListener::bind(address)
         .await
         .with_context(|| format!("binding {address}"))?;
@@ -79,7 +86,6 @@ pub async fn serve_address(
             "mcp-testserver: warning: {bound} is not loopback; the endpoint only accepts loopback Origin and Host headers"
         );
     }
-    eprintln!("mcp-testserver: listening on http://{bound}{PATH}");
     let core = Arc::new(if conformance_fixtures {
         Core::with_conformance_fixtures()
     } else {
@@ -88,21 +94,15 @@ pub async fn serve_address(
     core.limit_history(history_limit);
     let stop = CancellationToken::new();
     let server = tokio::spawn(serve(core.clone(), listener, stop.clone()));
-    wait_for_termination().await?;
+    eprintln!("mcp-testserver: listening on http://{bound}{PATH}");
+    tokio::select! {
+        signal = termination.wait() => eprintln!("mcp-testserver: {signal}: stopping"),
+        _ = piped_stdin_closed() => eprintln!("mcp-testserver: stdin closed: stopping"),
+    }
     stop.cancel();
     let _ = server.await;
     for violation in core.violations.list() {
         eprintln!("mcp-testserver: violation {violation}");
     }
-    Ok(())
-}
-
-/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
-async fn wait_for_termination() -> anyhow::Result<()> {
-    use tokio::signal::unix::{SignalKind, signal};
-    let mut terminate = signal(SignalKind::terminate()).context("listening for SIGTERM")?;
-    tokio::select! {
-        interrupted = tokio::signal::ctrl_c() => interrupted.context("listening for SIGINT"),
-        _ = terminate.recv() => Ok(()),
-    }
+    write_at_end(artifacts, &core.transcript)
 }

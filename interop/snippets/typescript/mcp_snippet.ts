@@ -1,0 +1,172 @@
+// The helper a TypeScript snippet uses to talk to `mcp-testserver` with the official TypeScript
+// SDK v2 client (npm `@modelcontextprotocol/client` 2.4.0, pinned in package.json here).
+//
+//     import { withClient, openGate } from 'mcp-snippet';
+//
+//     await withClient('stdio', async client => {      // or 'http'
+//         console.log(await openGate(client, 'go'));
+//     });
+//
+// `connect` starts the test server binary (`$MCP_TESTSERVER`, default
+// `target/release/mcp-testserver` under the repository root), passes
+// `--artifacts $MDBOOK_SNIPPETS_ARTIFACTS` on when the verifier set that variable (the SDK's stdio
+// transport does not pass the environment on), and connects a `Client` over stdio or Streamable
+// HTTP; `close()` closes it and waits for the server to exit, so the server has written its wire
+// transcript and sequence diagram by then. `withClient` always closes.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+/** Where the server binary is named; relative paths are taken from the repository root. */
+export const SERVER_VAR = 'MCP_TESTSERVER';
+export const DEFAULT_SERVER = 'target/release/mcp-testserver';
+/** The verifier's artifact directory for this snippet. */
+export const ARTIFACTS_VAR = 'MDBOOK_SNIPPETS_ARTIFACTS';
+/** interop/snippets/typescript/mcp_snippet.ts -> the repository root. */
+const REPOSITORY_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+/** How long the server may take to print its address, and to exit once asked. */
+const START_TIMEOUT_MS = 10_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+export type Transport = 'stdio' | 'http';
+
+/** A connected client and the way to end it all. */
+export interface Snippet {
+    client: Client;
+    /** Closes the client and waits for the server to exit (it writes its artifacts first). */
+    close(): Promise<void>;
+}
+
+/** The test server binary: `$MCP_TESTSERVER` or the release build, from the repository root. */
+export function serverBinary(): string {
+    const named = process.env[SERVER_VAR] || DEFAULT_SERVER;
+    const path = isAbsolute(named) ? named : resolve(REPOSITORY_ROOT, named);
+    try {
+        accessSync(path, constants.X_OK);
+    } catch {
+        throw new Error(`no test server binary at ${path} (cargo build --release -p mcp-testserver, or set $${SERVER_VAR})`);
+    }
+    return path;
+}
+
+/** The server's arguments: `extra`, then `--artifacts DIR` when the verifier named one. */
+export function serverArguments(...extra: string[]): string[] {
+    const artifacts = process.env[ARTIFACTS_VAR];
+    return artifacts ? [...extra, '--artifacts', artifacts] : extra;
+}
+
+/** A fresh test server and a `Client` connected to it (`clientOptions` as `new Client` takes them). */
+export async function connect(transport: Transport = 'stdio', clientOptions?: ConstructorParameters<typeof Client>[1]): Promise<Snippet> {
+    const client = new Client({ name: 'mcp-snippet', version: '0.1.0' }, clientOptions);
+    if (transport === 'stdio') {
+        // The SDK ends the server's stdin and waits for it to exit in `close()`.
+        const stdio = new StdioClientTransport({ command: serverBinary(), args: serverArguments(), stderr: 'inherit' });
+        await client.connect(stdio);
+        return { client, close: () => client.close() };
+    }
+    if (transport === 'http') {
+        const server = await startHttpServer();
+        try {
+            await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+        } catch (error) {
+            await server.stop();
+            throw error;
+        }
+        return {
+            client,
+            close: async () => {
+                try {
+                    await client.close();
+                } finally {
+                    await server.stop();
+                }
+            }
+        };
+    }
+    throw new Error(`unknown transport ${JSON.stringify(transport)} (expected 'stdio' or 'http')`);
+}
+
+/** Runs `body` with a connected client, and closes it (and the server) however `body` ends. */
+export async function withClient<T>(transport: Transport, body: (client: Client) => Promise<T>): Promise<T> {
+    const snippet = await connect(transport);
+    try {
+        return await body(snippet.client);
+    } finally {
+        await snippet.close();
+    }
+}
+
+/** Opens `gate` with the server's `open_gate` tool (a `wait_gate` call on it returns); the
+ *  tool's reply text, e.g. "opened go". */
+export async function openGate(client: Client, gate: string): Promise<string> {
+    const result = await client.callTool({ name: 'open_gate', arguments: { gate } });
+    return textOf(result);
+}
+
+/** The text of a tool result's first content block. */
+export function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+    const first = (result.content as Array<{ type: string; text?: string }> | undefined)?.[0];
+    if (first?.type !== 'text' || first.text === undefined) {
+        throw new Error(`the result has no text: ${JSON.stringify(result)}`);
+    }
+    return first.text;
+}
+
+/** `mcp-testserver --http 127.0.0.1:0` as a child process: its URL while it runs; stopped with
+ *  SIGTERM (it writes its artifacts, then exits 0). Its stdin is a pipe this process holds, so
+ *  the server also stops if this process dies first. Its stderr is passed on to ours. */
+async function startHttpServer(): Promise<{ url: string; stop(): Promise<void> }> {
+    const child = spawn(serverBinary(), serverArguments('--http', '127.0.0.1:0'), { stdio: ['pipe', 'ignore', 'pipe'] });
+    const exited = new Promise<number | null>(resolveExit => child.once('exit', code => resolveExit(code)));
+    const url = await new Promise<string>((resolveUrl, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the test server printed no address within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+        const prefix = 'mcp-testserver: listening on ';
+        createInterface({ input: child.stderr! }).on('line', line => {
+            process.stderr.write(`${line}\n`);
+            if (line.startsWith(prefix)) {
+                clearTimeout(timer);
+                resolveUrl(line.slice(prefix.length).trim());
+            }
+        });
+        child.once('error', error => {
+            clearTimeout(timer);
+            reject(error);
+        });
+        child.once('exit', code => {
+            clearTimeout(timer);
+            reject(new Error(`the test server exited with ${code} before listening`));
+        });
+    }).catch(async error => {
+        await stopChild(child, exited);
+        throw error;
+    });
+    return {
+        url,
+        stop: async () => {
+            const code = await stopChild(child, exited);
+            if (code !== 0) throw new Error(`the test server exited with ${code} after SIGTERM`);
+        }
+    };
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<number | null> {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>(resolveTimeout => {
+        timer = setTimeout(() => resolveTimeout('timeout'), STOP_TIMEOUT_MS);
+    });
+    const outcome = await Promise.race([exited, timeout]);
+    clearTimeout(timer);
+    child.stdin?.end();
+    if (outcome === 'timeout') {
+        child.kill('SIGKILL');
+        throw new Error(`the test server did not exit within ${STOP_TIMEOUT_MS} ms of SIGTERM`);
+    }
+    return outcome;
+}

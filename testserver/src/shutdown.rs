@@ -1,0 +1,54 @@
+//! When the `mcp-testserver` binary stops serving, so that it can write its artifacts first: on
+//! SIGTERM or SIGINT (both transports), at end of input (stdio), and over HTTP also when its
+//! stdin is a pipe or socket and that closes, so a server started by a snippet's process never
+//! outlives it. A stdin that is a terminal, `/dev/null` or a file is not watched over HTTP (the
+//! conformance runner and `interop/` start it with `/dev/null`).
+
+use std::os::unix::fs::FileTypeExt;
+
+use anyhow::Context;
+use tokio::io::AsyncReadExt;
+use tokio::signal::unix::{Signal, SignalKind, signal};
+
+/// SIGTERM and SIGINT, listened for from [`Termination::listen`] on (so a signal that arrives
+/// before anyone waits is not lost, and does not kill the process).
+pub(crate) struct Termination {
+    terminate: Signal,
+    interrupt: Signal,
+}
+
+impl Termination {
+    /// Installs the handlers; an error when the process cannot listen for the signals.
+    pub(crate) fn listen() -> anyhow::Result<Termination> {
+        Ok(Termination {
+            terminate: signal(SignalKind::terminate()).context("listening for SIGTERM")?,
+            interrupt: signal(SignalKind::interrupt()).context("listening for SIGINT")?,
+        })
+    }
+
+    /// Resolves at the first SIGTERM or SIGINT, with its name.
+    pub(crate) async fn wait(&mut self) -> &'static str {
+        tokio::select! {
+            _ = self.terminate.recv() => "SIGTERM",
+            _ = self.interrupt.recv() => "SIGINT",
+        }
+    }
+}
+
+/// Resolves when stdin, a pipe or a socket, reaches end of file (what it carries is ignored);
+/// never resolves for any other stdin.
+pub(crate) async fn piped_stdin_closed() {
+    let piped = std::fs::metadata("/dev/stdin")
+        .map(|metadata| metadata.file_type())
+        .is_ok_and(|kind| kind.is_fifo() || kind.is_socket());
+    if !piped {
+        return std::future::pending().await;
+    }
+    let mut stdin = tokio::io::stdin();
+    let mut buffer = [0_u8; 1024];
+    while let Ok(read) = stdin.read(&mut buffer).await {
+        if read == 0 {
+            return;
+        }
+    }
+}
