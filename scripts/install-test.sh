@@ -67,6 +67,12 @@ check_book() {
     mkdir -p "$book/src"
     printf '%s\n' "$readme_toml" >"$book/book.toml"
     printf '# Summary\n\n- [Chapter](chapter.md)\n' >"$book/src/SUMMARY.md"
+    # The README's `dependencies` table names a local crate, `packages/helper`: the book has one.
+    mkdir -p "$book/packages/helper/src"
+    printf '[package]\nname = "helper"\nversion = "0.1.0"\nedition = "2021"\n' \
+        >"$book/packages/helper/Cargo.toml"
+    printf 'pub fn greeting() -> &%sstatic str {\n    "hello from helper"\n}\n' "'" \
+        >"$book/packages/helper/src/lib.rs"
     cat >"$book/src/chapter.md" <<'EOF'
 # Chapter
 
@@ -88,6 +94,20 @@ A snippet that must panic:
 let empty: Vec<u32> = Vec::new();
 let _ = empty[0];
 ```
+
+A snippet with its own `main`, using the README's `dependencies` (tokio, serde_json, helper):
+
+```rust
+#[tokio::main]
+async fn main() {
+    let greeting = tokio::spawn(async { helper::greeting() }).await.unwrap();
+    println!("{}", serde_json::json!({ "greeting": greeting }));
+}
+```
+
+```text,output
+{"greeting":"hello from helper"}
+```
 EOF
 
     run 0 "$book/version.log" "$tool" --version
@@ -95,12 +115,12 @@ EOF
 
     # `mdbook-snippets test [BOOK_DIR]`: exit 0 and the closing line.
     run 0 "$book/pass.log" "$tool" test "$book"
-    expect_line "$book/pass.log" "2 passed, 0 failed"
+    expect_line "$book/pass.log" "3 passed, 0 failed"
 
     # A wrong expectation: exit 1, reported at the chapter's line.
     sed -i 's/^the answer is 42$/the answer is 41/' "$book/src/chapter.md"
     run 1 "$book/fail.log" "$tool" test "$book"
-    expect_line "$book/fail.log" "1 passed, 1 failed"
+    expect_line "$book/fail.log" "2 passed, 1 failed"
     expect_text "$book/fail.log" "test src/chapter.md:5 ... FAILED"
     expect_text "$book/fail.log" "src/chapter.md:11 (output differs"
 
@@ -110,12 +130,13 @@ EOF
     expect_text "$book/bless.log" "blessed the expected output in src/chapter.md"
     grep -qx 'the answer is 42' "$book/src/chapter.md" || fail "--bless did not rewrite the expected output"
     run 0 "$book/again.log" "$tool" test "$book"
-    expect_line "$book/again.log" "2 passed, 0 failed"
+    expect_line "$book/again.log" "3 passed, 0 failed"
 
     # As the preprocessor (`command = "mdbook-snippets"` on PATH): the page shows the real output.
     run 0 "$book/build.log" env PATH="$bin_dir:$PATH" mdbook build "$book"
     expect_text "$book/book/chapter.html" "mdbook-snippets-stdout"
     expect_text "$book/book/chapter.html" "the answer is 42"
+    expect_text "$book/book/chapter.html" "hello from helper"
 
     # A tool error (no book there): exit 2.
     run 2 "$book/missing.log" "$tool" test "$book/no-such-book"
