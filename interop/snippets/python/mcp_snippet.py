@@ -18,6 +18,7 @@ server to exit, so the server has written its wire transcript and sequence diagr
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -104,6 +105,18 @@ async def handler_log(client: Client) -> list[str]:
     return text.splitlines() if text else []
 
 
+async def cancels_received(client: Client) -> list[dict]:
+    """The `params` of every `notifications/cancelled` the server received so far (its
+    `transcript` tool), in order: what the SDK put on the wire when a call was stopped."""
+    result = await client.call_tool("transcript", {})
+    wire = json.loads(result.content[0].text)
+    return [
+        entry["message"].get("params", {})
+        for entry in wire
+        if entry["direction"] == "in" and entry["message"].get("method") == "notifications/cancelled"
+    ]
+
+
 def _running(lines: list[str]) -> list[str]:
     """The labels ("slow#2") of the handlers that started and have not ended."""
     running: list[str] = []
@@ -187,4 +200,4 @@ class _HttpServer:
                 self.process.stdin.close()
 
 
-__all__ = ["connect", "open_gate", "handler_log", "in_flight", "idle", "server_binary", "server_arguments", "ServerError", "SERVER_VAR", "ARTIFACTS_VAR"]
+__all__ = ["connect", "open_gate", "cancels_received", "handler_log", "in_flight", "idle", "server_binary", "server_arguments", "ServerError", "SERVER_VAR", "ARTIFACTS_VAR"]

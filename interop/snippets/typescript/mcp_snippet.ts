@@ -132,6 +132,18 @@ export async function handlerLog(client: Client): Promise<string[]> {
     return text ? text.split('\n') : [];
 }
 
+/** The `params` of every `notifications/cancelled` the server received so far (its `transcript`
+ *  tool), in order: what the SDK put on the wire when a call was stopped. */
+export async function cancelsReceived(client: Client): Promise<Array<Record<string, unknown>>> {
+    const wire = JSON.parse(textOf(await client.callTool({ name: 'transcript', arguments: {} }))) as Array<{
+        direction: string;
+        message: { method?: string; params?: Record<string, unknown> };
+    }>;
+    return wire
+        .filter(entry => entry.direction === 'in' && entry.message.method === 'notifications/cancelled')
+        .map(entry => entry.message.params ?? {});
+}
+
 /** The labels ("slow#1") of the handlers that started and have not ended. */
 function running(lines: string[]): string[] {
     const labels: string[] = [];
