@@ -6,9 +6,9 @@
 #   interop/run.sh            install what is missing, run every cell, compare (exit 1 on a difference)
 #   interop/run.sh --bless    the same, then rewrite interop/expected.json and book/sdk-matrix.md
 #
-# Installs are pinned and throwaway: a venv under target/interop/venv (interop/python/requirements.txt)
-# and interop/typescript{,-v2}/node_modules and interop/snippets/typescript/node_modules (package-lock.json);
-# each is redone only when its pin changes.
+# Installs are pinned and throwaway (scripts/setup-languages.sh --matrix): a venv under target/interop/venv
+# (interop/python/requirements.txt) and interop/typescript{,-v2}/node_modules and
+# interop/snippets/typescript/node_modules (package-lock.json); each is redone only when its pin changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=target/interop
@@ -29,30 +29,11 @@ mkdir -p "$WORK"
 # The generator's own tests (render_book.py: the grid's verdicts, the legend, the folded rows).
 python3 -m unittest discover --quiet -s interop 2>"$WORK/unittest.log" || { cat "$WORK/unittest.log" >&2; fail "the tests of interop/render_book.py failed"; }
 
-# Python SDK: a venv that matches requirements.txt, recreated when the pins change.
-pins=$(sha256sum interop/python/requirements.txt | cut -d' ' -f1)
-if [[ "$(cat "$WORK/venv/.pins" 2>/dev/null)" != "$pins" ]]; then
-    echo "interop: installing the Python SDK into $WORK/venv"
-    rm -rf "$WORK/venv"
-    python3 -m venv "$WORK/venv" || fail "creating the venv"
-    timeout 600 "$WORK/venv/bin/pip" install --quiet --disable-pip-version-check -r interop/python/requirements.txt \
-        || fail "pip install -r interop/python/requirements.txt"
-    echo "$pins" > "$WORK/venv/.pins"
-fi
-
-# TypeScript SDK v1 and v2, and the snippet helper's (v2 client and tsx): node_modules that match each package-lock.json, reinstalled when the lock changes.
-for dir in interop/typescript interop/typescript-v2 interop/snippets/typescript; do
-    lock=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
-    if [[ "$(cat "$dir/node_modules/.lock-sha256" 2>/dev/null)" != "$lock" ]]; then
-        echo "interop: installing the TypeScript SDK into $dir/node_modules"
-        (cd "$dir" && timeout 600 npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci in $dir"
-        echo "$lock" > "$dir/node_modules/.lock-sha256"
-    fi
-done
-
-# The server and the rmcp scenario program (no-ops when up to date).
+# The Python SDK venv, the TypeScript SDKs' node_modules (v1, v2, the snippet helper's) and the
+# release server: scripts/setup-languages.sh, shared with the book (each redone only when its pin changes).
+scripts/setup-languages.sh --matrix || fail "scripts/setup-languages.sh --matrix"
+# The rmcp scenario program (a no-op when up to date).
 LOCKED=${CI:+--locked}
-cargo build --quiet $LOCKED --release -p mcp-testserver || fail "building mcp-testserver"
 cargo build --quiet $LOCKED -p mcp-interop-rmcp || fail "building the rmcp scenario program"
 
 status=0

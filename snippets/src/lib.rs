@@ -17,7 +17,7 @@
 //!   with rmcp's own Streamable HTTP server on loopback, and [`RawHttp`] talks to it.
 //!
 //! Tools (a fixed contract): `echo`, `slow`, `wait_gate`, `open_gate`, `ignore_cancel`, `fail`,
-//! `ask`, `violations`, `transcript`.
+//! `ask`, `violations`, `transcript`, `handler_log`.
 
 pub mod artifacts;
 pub mod driver;

@@ -3,8 +3,9 @@
 //! chapter's line.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-use crate::support::{Book, book};
+use crate::support::{Book, book, snippets_target_dir};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -13,6 +14,29 @@ fn repo() -> PathBuf {
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path)
         .unwrap_or_else(|error| panic!("reading {}: {error}", path.display()))
+}
+
+/// Installs what the book's Python and TypeScript snippets run with (the venv, the snippet
+/// helper's node_modules) and builds the release test server they start:
+/// `scripts/setup-languages.sh`, once per test process, before any test verifies the book.
+fn set_up_languages() {
+    static DONE: OnceLock<()> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let script = repo().join("scripts/setup-languages.sh");
+        let output = std::process::Command::new(&script)
+            .current_dir(repo())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap_or_else(|error| panic!("running {}: {error}", script.display()));
+        assert!(
+            output.status.success(),
+            "{} failed ({}):\n{}{}",
+            script.display(),
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    });
 }
 
 /// The `N passed, M failed[, K skipped]` line that closes a report.
@@ -27,14 +51,22 @@ fn summary(stdout: &str) -> (usize, usize) {
     }
 }
 
-/// A book holding one chapter of the real book, whose harness is `harness`.
+/// A book holding one chapter of the real book, whose harness is `harness`; its languages'
+/// commands (`interop/snippets/...`, relative to the book) point into this repository.
 fn one_chapter(chapter: &str, harness: &Path) -> Book {
+    set_up_languages();
     let book_toml = read(&repo().join("book.toml"));
+    let interop = format!("[\"{}/interop/", repo().display());
     let book_toml = book_toml
         .lines()
-        .map(|line| match line.trim_start().starts_with("harness =") {
-            true => format!("harness = {:?}", harness.display().to_string()),
-            false => line.to_owned(),
+        .map(|line| match line.trim_start() {
+            l if l.starts_with("harness =") => {
+                format!("harness = {:?}", harness.display().to_string())
+            }
+            l if l.starts_with("command = [\"interop/") => {
+                line.replacen("[\"interop/", &interop, 1)
+            }
+            _ => line.to_owned(),
         })
         .collect::<Vec<_>>()
         .join("\n");
@@ -51,6 +83,7 @@ fn one_chapter(chapter: &str, harness: &Path) -> Book {
 
 #[test]
 fn every_snippet_of_the_book_verifies() {
+    set_up_languages();
     // Built in the workspace's own target dir, exactly where `mdbook build` (the preprocessor)
     // builds and caches, so serving the book after `cargo test` verifies from the cache.
     let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -92,7 +125,16 @@ fn changing_what_a_snippet_prints_fails_the_book_at_its_line() {
 
     let output = book.test(&[]);
     output.code(1);
-    assert_eq!(summary(&output.stdout), (1, 1), "{output}");
+    // Only that snippet fails; the chapter's others (Rust, Python, TypeScript) still pass.
+    let snippets = original
+        .lines()
+        .filter(|l| {
+            ["```rust", "```python", "```typescript"]
+                .iter()
+                .any(|f| l.starts_with(f))
+        })
+        .count();
+    assert_eq!(summary(&output.stdout), (snippets - 1, 1), "{output}");
     // The report names the expected-output block under the snippet by chapter and line, and
     // shows what the snippet printed instead.
     let expected_block = original
@@ -116,7 +158,14 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
         .prefix("broken-server-")
         .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
         .expect("creating a temporary workspace");
-    for entry in ["Cargo.toml", "Cargo.lock", "src", "testserver", "snippets"] {
+    for entry in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "src",
+        "testserver",
+        "snippets",
+        "interop/rmcp",
+    ] {
         copy(&repo().join(entry), &workspace.path().join(entry));
     }
     let calls = workspace.path().join("testserver/src/server/calls.rs");
@@ -133,9 +182,33 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
         source.replace(stop, "            call.cancelled = true;\n"),
     )
     .expect("breaking the server copy");
+    // The Python and TypeScript snippets start the binary `$MCP_TESTSERVER` names: the broken
+    // copy's, built in a target dir of its own (kept between runs, so only the copy rebuilds).
+    let server_target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("broken-server-target");
+    let build = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "--locked", "-p", "mcp-testserver"])
+        .args(["--bin", "mcp-testserver", "--manifest-path"])
+        .arg(workspace.path().join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &server_target)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("running cargo build");
+    assert!(
+        build.status.success(),
+        "building the broken server copy failed:\n{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let broken_server = server_target.join("debug/mcp-testserver");
 
-    let book = one_chapter("client-cancellation.md", &workspace.path().join("snippets"));
-    let output = book.test(&["--timeout", "10"]);
+    let chapter = "client-cancellation.md";
+    let book = one_chapter(chapter, &workspace.path().join("snippets"));
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
+    command
+        .arg("test")
+        .arg(book.path())
+        .args(["--timeout", "10"])
+        .env("MCP_TESTSERVER", &broken_server);
+    let output = book.run_with_target_dir(command, &snippets_target_dir());
     output.code(1);
     let (_, failed) = summary(&output.stdout);
     assert!(failed > 0, "{output}");
@@ -150,6 +223,52 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
         lost > 0,
         "no expected `stopped by cancel` line went missing\n{output}"
     );
+    // And it fails in every language the chapter shows, not only in the in-process Rust harness.
+    let failing = failing_languages(
+        &read(&book.path().join("book").join(chapter)),
+        &output.stdout,
+    );
+    for language in ["rust", "python", "typescript"] {
+        assert!(
+            failing.contains(&language.to_owned()),
+            "no {language} snippet failed against the broken server (failing: {failing:?})\n{output}"
+        );
+    }
+}
+
+/// The languages (first word of the fence) of the snippets the closing `failures:` list of a
+/// report names, by the line each failure points at in `chapter` (`book/NAME.md:LINE (note)`).
+fn failing_languages(chapter: &str, stdout: &str) -> Vec<String> {
+    let lines: Vec<&str> = chapter.lines().collect();
+    let mut languages = Vec::new();
+    for failure in stdout.lines().map(str::trim_start) {
+        let Some(rest) = failure.strip_prefix("book/") else {
+            continue;
+        };
+        let Some((_, rest)) = rest.split_once(".md:") else {
+            continue;
+        };
+        let Some(line) = rest.split(' ').next().and_then(|n| n.parse::<usize>().ok()) else {
+            continue;
+        };
+        // The nearest opening fence at or above the line, and its language.
+        let fence = lines[..line.min(lines.len())]
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("```") && l.len() > 3 && !l.starts_with("```text"));
+        if let Some(fence) = fence {
+            let word = fence[3..].split([',', ' ']).next().unwrap_or_default();
+            let language = if word == "python" || word == "typescript" {
+                word
+            } else {
+                "rust"
+            };
+            if !languages.iter().any(|known| known == language) {
+                languages.push(language.to_owned());
+            }
+        }
+    }
+    languages
 }
 
 fn copy(from: &Path, to: &Path) {

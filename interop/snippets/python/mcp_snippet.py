@@ -5,6 +5,9 @@
 
     async with connect("stdio") as client:      # or connect("http")
         print(await open_gate(client, "go"))
+        await in_flight(client, "slow")          # a `slow` handler is running on the server
+        await idle(client)                       # none is (or 3 s passed)
+        print(await handler_log(client))         # ["slow#2 started", "slow#2 stopped by cancel after step 1"]
 
 `connect` starts the test server binary (`$MCP_TESTSERVER`, default `target/release/mcp-testserver`
 under the repository root), passes `--artifacts $MDBOOK_SNIPPETS_ARTIFACTS` on when the verifier
@@ -15,6 +18,7 @@ server to exit, so the server has written its wire transcript and sequence diagr
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -88,6 +92,64 @@ async def open_gate(client: Client, gate: str) -> str:
     return result.content[0].text
 
 
+# How often `in_flight` and `idle` ask the server, and for how long before they give up.
+POLL_S = 0.02
+WAIT_LIMIT_S = 3.0
+
+
+async def handler_log(client: Client) -> list[str]:
+    """The server's handler log (its `handler_log` tool): "wait_gate#2 started", "wait_gate#2
+    stopped by cancel", ...; asking does not add to it."""
+    result = await client.call_tool("handler_log", {})
+    text = result.content[0].text
+    return text.splitlines() if text else []
+
+
+async def cancels_received(client: Client) -> list[dict]:
+    """The `params` of every `notifications/cancelled` the server received so far (its
+    `transcript` tool), in order: what the SDK put on the wire when a call was stopped."""
+    result = await client.call_tool("transcript", {})
+    wire = json.loads(result.content[0].text)
+    return [
+        entry["message"].get("params", {})
+        for entry in wire
+        if entry["direction"] == "in" and entry["message"].get("method") == "notifications/cancelled"
+    ]
+
+
+def _running(lines: list[str]) -> list[str]:
+    """The labels ("slow#2") of the handlers that started and have not ended."""
+    running: list[str] = []
+    for line in lines:
+        label, _, event = line.partition(" ")
+        if event == "started":
+            running.append(label)
+        elif label in running and event.startswith(("completed", "stopped", "answered", "failed")):
+            running.remove(label)
+    return running
+
+
+async def in_flight(client: Client, tool: str) -> None:
+    """Waits until a `tool` handler is running on the server (so a cancel now reaches it)."""
+    await _wait_until(client, lambda lines: any(label.startswith(f"{tool}#") for label in _running(lines)))
+
+
+async def idle(client: Client) -> None:
+    """Waits until no handler is running, or `WAIT_LIMIT_S` passed (the log then shows which one
+    still is: a snippet's output tells, rather than a hang)."""
+    await _wait_until(client, lambda lines: not _running(lines), give_up_quietly=True)
+
+
+async def _wait_until(client: Client, done, give_up_quietly: bool = False) -> None:
+    deadline = anyio.current_time() + WAIT_LIMIT_S
+    while not done(await handler_log(client)):
+        if anyio.current_time() > deadline:
+            if give_up_quietly:
+                return
+            raise ServerError(f"the server's handler log did not get there within {WAIT_LIMIT_S} s")
+        await anyio.sleep(POLL_S)
+
+
 class _HttpServer:
     """`mcp-testserver --http 127.0.0.1:0` as a child process: its URL while it runs; stopped
     with SIGTERM (it writes its artifacts, then exits 0). Its stdin is a pipe this process holds,
@@ -138,4 +200,4 @@ class _HttpServer:
                 self.process.stdin.close()
 
 
-__all__ = ["connect", "open_gate", "server_binary", "server_arguments", "ServerError", "SERVER_VAR", "ARTIFACTS_VAR"]
+__all__ = ["connect", "open_gate", "cancels_received", "handler_log", "in_flight", "idle", "server_binary", "server_arguments", "ServerError", "SERVER_VAR", "ARTIFACTS_VAR"]

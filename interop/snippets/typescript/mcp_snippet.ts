@@ -5,6 +5,9 @@
 //
 //     await withClient('stdio', async client => {      // or 'http'
 //         console.log(await openGate(client, 'go'));
+//         await inFlight(client, 'slow');              // a `slow` handler is running on the server
+//         await idle(client);                          // none is (or 3 s passed)
+//         console.log(await handlerLog(client));       // ['slow#1 started', ...]
 //     });
 //
 // `connect` starts the test server binary (`$MCP_TESTSERVER`, default
@@ -116,6 +119,65 @@ export function textOf(result: Awaited<ReturnType<Client['callTool']>>): string 
         throw new Error(`the result has no text: ${JSON.stringify(result)}`);
     }
     return first.text;
+}
+
+/** How often `inFlight` and `idle` ask the server, and for how long before they give up. */
+const POLL_MS = 20;
+const WAIT_LIMIT_MS = 3000;
+
+/** The server's handler log (its `handler_log` tool): "wait_gate#1 started", "wait_gate#1
+ *  stopped by cancel", ...; asking does not add to it. */
+export async function handlerLog(client: Client): Promise<string[]> {
+    const text = textOf(await client.callTool({ name: 'handler_log', arguments: {} }));
+    return text ? text.split('\n') : [];
+}
+
+/** The `params` of every `notifications/cancelled` the server received so far (its `transcript`
+ *  tool), in order: what the SDK put on the wire when a call was stopped. */
+export async function cancelsReceived(client: Client): Promise<Array<Record<string, unknown>>> {
+    const wire = JSON.parse(textOf(await client.callTool({ name: 'transcript', arguments: {} }))) as Array<{
+        direction: string;
+        message: { method?: string; params?: Record<string, unknown> };
+    }>;
+    return wire
+        .filter(entry => entry.direction === 'in' && entry.message.method === 'notifications/cancelled')
+        .map(entry => entry.message.params ?? {});
+}
+
+/** The labels ("slow#1") of the handlers that started and have not ended. */
+function running(lines: string[]): string[] {
+    const labels: string[] = [];
+    for (const line of lines) {
+        const space = line.indexOf(' ');
+        const label = line.slice(0, space);
+        const event = line.slice(space + 1);
+        if (event === 'started') labels.push(label);
+        else if (labels.includes(label) && /^(completed|stopped|answered|failed)/.test(event)) {
+            labels.splice(labels.indexOf(label), 1);
+        }
+    }
+    return labels;
+}
+
+/** Waits until a `tool` handler is running on the server (so a cancel now reaches it). */
+export async function inFlight(client: Client, tool: string): Promise<void> {
+    const found = await waitUntil(client, lines => running(lines).some(label => label.startsWith(`${tool}#`)));
+    if (!found) throw new Error(`no ${tool} handler was running within ${WAIT_LIMIT_MS} ms`);
+}
+
+/** Waits until no handler is running, or `WAIT_LIMIT_MS` passed (the log then shows which one
+ *  still is: a snippet's output tells, rather than a hang). */
+export async function idle(client: Client): Promise<void> {
+    await waitUntil(client, lines => running(lines).length === 0);
+}
+
+async function waitUntil(client: Client, done: (lines: string[]) => boolean): Promise<boolean> {
+    const deadline = Date.now() + WAIT_LIMIT_MS;
+    while (!done(await handlerLog(client))) {
+        if (Date.now() > deadline) return false;
+        await new Promise(resolveSleep => setTimeout(resolveSleep, POLL_MS));
+    }
+    return true;
 }
 
 /** `mcp-testserver --http 127.0.0.1:0` as a child process: its URL while it runs; stopped with

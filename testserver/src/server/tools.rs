@@ -1,5 +1,5 @@
 //! The fixed tool contract (`echo`, `slow`, `wait_gate`, `open_gate`, `ignore_cancel`, `fail`,
-//! `ask`, `violations`, `transcript`): argument parsing (bad arguments are -32602 before any
+//! `ask`, `violations`, `transcript`, `handler_log`): argument parsing (bad arguments are -32602 before any
 //! handler runs) and the handlers themselves.
 
 use std::time::Duration;
@@ -26,6 +26,7 @@ pub(super) enum Tool {
     Ask { question: String },
     Violations,
     Transcript,
+    HandlerLog,
 }
 
 /// The `tools/list` entries.
@@ -105,6 +106,12 @@ pub(super) fn definitions() -> Vec<Value> {
             json!({}),
             false,
         ),
+        tool(
+            "handler_log",
+            "What the tool handlers did so far, one line each (`wait_gate#2 stopped by cancel`), without this tool's own calls.",
+            json!({}),
+            false,
+        ),
     ]
 }
 
@@ -145,6 +152,7 @@ pub(super) fn parse(name: &str, arguments: &Value) -> Result<Tool, String> {
         },
         "violations" => Tool::Violations,
         "transcript" => Tool::Transcript,
+        "handler_log" => Tool::HandlerLog,
         "" => return Err("Invalid params: tools/call needs a tool `name`".to_owned()),
         _ => return Err(format!("Invalid params: unknown tool `{name}`")),
     };
@@ -187,7 +195,7 @@ impl Args<'_> {
             Tool::WaitGate { .. } | Tool::OpenGate { .. } => &["gate"],
             Tool::Fail { .. } => &["message"],
             Tool::Ask { .. } => &["question"],
-            Tool::Violations | Tool::Transcript => &[],
+            Tool::Violations | Tool::Transcript | Tool::HandlerLog => &[],
         };
         match self
             .arguments
@@ -221,6 +229,7 @@ impl Tool {
             Tool::Ask { .. } => "ask",
             Tool::Violations => "violations",
             Tool::Transcript => "transcript",
+            Tool::HandlerLog => "handler_log",
         }
     }
 
@@ -263,6 +272,7 @@ impl Tool {
                 Outcome::Result(text_result(violations))
             }
             Tool::Transcript => Outcome::Result(text_result(transcript_text(call))),
+            Tool::HandlerLog => Outcome::Result(text_result(handler_log_text(call))),
         }
     }
 }
@@ -303,6 +313,21 @@ async fn ignore_cancel(call: &Call, steps: u64, step_ms: u64) -> Outcome {
 
 /// The transcript as JSON text, with earlier `transcript` replies elided so replies do not grow
 /// geometrically.
+/// The handler log without the `handler_log` calls' own lines, so that asking (and asking again,
+/// until something happened) leaves the answer unchanged.
+fn handler_log_text(call: &Call) -> String {
+    let own = format!("{}#", Tool::HandlerLog.name());
+    let lines: Vec<String> = call
+        .session
+        .core
+        .handlers
+        .entries()
+        .into_iter()
+        .filter(|line| !line.starts_with(&own))
+        .collect();
+    lines.join("\n")
+}
+
 fn transcript_text(call: &Call) -> String {
     let core = &call.session.core;
     let mut replies = core

@@ -65,6 +65,7 @@ macro_rules! every_rule_test {
             ignore_cancel_still_responds,
             ask_gets_input_per_revision,
             transcript_tool_elides_its_earlier_replies,
+            handler_log_tool_reports_what_the_handlers_did,
             tasks_2025_lifecycle,
             tasks_2026_extension,
             task_progress_follows_the_revision,

@@ -65,7 +65,8 @@ pub(crate) async fn tools_echo_fail_and_gates(connect: Connect) {
                 "fail",
                 "ask",
                 "violations",
-                "transcript"
+                "transcript",
+                "handler_log"
             ]
         );
     }
@@ -310,4 +311,37 @@ pub(crate) async fn task_ids_are_opaque_and_deterministic(connect: Connect) {
         runs.push(ids);
     }
     assert_eq!(runs[0], runs[1], "the same ids on every run");
+}
+
+pub(crate) async fn handler_log_tool_reports_what_the_handlers_did(connect: Connect) {
+    for revision in Revision::ALL {
+        let mut conn = ready(connect, revision).await;
+        conn.send_request(
+            json!(1),
+            "tools/call",
+            json!({"name": "wait_gate", "arguments": {"gate": "g"}}),
+        )
+        .await;
+        conn.cancel(json!(1)).await;
+        // The handler stops in its own task: ask until its stop is logged (or give up).
+        let mut log = String::new();
+        for id in 2..200 {
+            log = text(&conn.call(json!(id), "handler_log", json!({})).await).to_owned();
+            if log.contains("wait_gate#1 stopped by cancel") {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        // Its own calls are left out, however often it was asked.
+        let lines: Vec<&str> = log.lines().collect();
+        assert_eq!(
+            lines,
+            ["wait_gate#1 started", "wait_gate#1 stopped by cancel"],
+            "{revision}: {log}"
+        );
+        let bad = conn
+            .call(json!(200), "handler_log", json!({"extra": 1}))
+            .await;
+        assert_eq!(code(&bad), -32602, "{revision}: {bad}");
+    }
 }

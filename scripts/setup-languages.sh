@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs what the book's Python and TypeScript snippets run with, and builds the test server they
+# run against. Idempotent: a second run only checks (about a second).
+#
+#   scripts/setup-languages.sh            the venv, the snippet helper's node_modules, the server
+#   scripts/setup-languages.sh --matrix   the same, and the SDK matrix's node_modules (interop/run.sh)
+#
+# - target/interop/venv: PyPI `mcp` pinned in interop/python/requirements.txt; recreated when the
+#   pins change (their hash is kept in the venv's `.pins`).
+# - interop/snippets/typescript/node_modules (and with --matrix interop/typescript{,-v2}): `npm ci`
+#   when node_modules is missing or older than package-lock.json (the lock's hash is kept in
+#   node_modules/.lock-sha256).
+# - target/release/mcp-testserver: `cargo build --release --locked` (a no-op when up to date).
+# Needs python3 (3.10 or later), Node.js 20 or later with npm, cargo; the package registries only.
+# Progress goes to stderr; exit 2 with a message naming what failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WORK=target/interop
+DIRS=(interop/snippets/typescript)
+case "${1:-}" in
+    "") ;;
+    --matrix) DIRS=(interop/typescript interop/typescript-v2 interop/snippets/typescript) ;;
+    *) echo "usage: scripts/setup-languages.sh [--matrix]" >&2; exit 2 ;;
+esac
+[[ $# -le 1 ]] || { echo "usage: scripts/setup-languages.sh [--matrix]" >&2; exit 2; }
+fail() { echo "setup-languages: error: $*" >&2; exit 2; }
+for tool in python3 node npm cargo sha256sum; do
+    command -v "$tool" >/dev/null || fail "\`$tool\` is not on PATH"
+done
+python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' \
+    || fail "Python 3.10 or later is needed (the \`mcp\` SDK requires it); found $(python3 --version 2>&1)"
+node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' \
+    || fail "Node.js 20 or later is needed (the TypeScript SDK v2 requires it); found $(node --version)"
+mkdir -p "$WORK"
+# One installer at a time (the book test, scripts/serve.sh and interop/run.sh may start together).
+if command -v flock >/dev/null; then
+    exec 9>"$WORK/setup.lock"
+    flock 9
+fi
+
+pins=$(sha256sum interop/python/requirements.txt | cut -d' ' -f1)
+if [[ "$(cat "$WORK/venv/.pins" 2>/dev/null)" != "$pins" || ! -x "$WORK/venv/bin/python" ]]; then
+    echo "setup-languages: installing the Python SDK into $WORK/venv" >&2
+    rm -rf "$WORK/venv"
+    python3 -m venv "$WORK/venv" || fail "creating the venv ($WORK/venv)"
+    timeout 600 "$WORK/venv/bin/pip" install --quiet --disable-pip-version-check \
+        -r interop/python/requirements.txt >&2 \
+        || fail "pip install -r interop/python/requirements.txt"
+    echo "$pins" > "$WORK/venv/.pins"
+fi
+
+for dir in "${DIRS[@]}"; do
+    lock=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+    if [[ "$(cat "$dir/node_modules/.lock-sha256" 2>/dev/null)" != "$lock" ]]; then
+        echo "setup-languages: installing $dir/node_modules (npm ci)" >&2
+        (cd "$dir" && timeout 600 npm ci --no-audit --no-fund --loglevel=error >&2) \
+            || fail "npm ci in $dir"
+        echo "$lock" > "$dir/node_modules/.lock-sha256"
+    fi
+done
+
+cargo build --quiet --release --locked -p mcp-testserver --bin mcp-testserver \
+    || fail "building target/release/mcp-testserver"
