@@ -19,19 +19,16 @@ case "${1:-}" in
     *) echo "usage: interop/run.sh [--bless]" >&2; exit 2 ;;
 esac
 fail() { echo "interop/run.sh: error: $*" >&2; exit 2; }
-for tool in python3 node npm cargo sha256sum; do
-    command -v "$tool" >/dev/null || fail "\`$tool\` is not on PATH"
-done
-node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' \
-    || fail "Node.js 20 or later is needed (the TypeScript SDK v2 requires it); found $(node --version)"
 mkdir -p "$WORK"
+
+# The Python SDK venv, the TypeScript SDKs' node_modules (v1, v2, the snippet helper's) and the
+# release server: scripts/setup-languages.sh, shared with the book (each redone only when its pin
+# changes; it checks the tools and their versions first).
+scripts/setup-languages.sh --matrix || fail "scripts/setup-languages.sh --matrix"
 
 # The generator's own tests (render_book.py: the grid's verdicts, the legend, the folded rows).
 python3 -m unittest discover --quiet -s interop 2>"$WORK/unittest.log" || { cat "$WORK/unittest.log" >&2; fail "the tests of interop/render_book.py failed"; }
 
-# The Python SDK venv, the TypeScript SDKs' node_modules (v1, v2, the snippet helper's) and the
-# release server: scripts/setup-languages.sh, shared with the book (each redone only when its pin changes).
-scripts/setup-languages.sh --matrix || fail "scripts/setup-languages.sh --matrix"
 # The rmcp scenario program (a no-op when up to date).
 LOCKED=${CI:+--locked}
 cargo build --quiet $LOCKED -p mcp-interop-rmcp || fail "building the rmcp scenario program"
