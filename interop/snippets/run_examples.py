@@ -16,6 +16,7 @@ what the launchers need).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import shutil
@@ -59,20 +60,28 @@ def problems(code: int, stdout: str, expected: str, files: list[str], transcript
     return found
 
 
-def run(language: str, transport: str, server: Path, expected: str) -> list[str]:
-    """Runs one example over one transport in a scratch directory; its problems."""
-    example = EXAMPLES[language]
-    with tempfile.TemporaryDirectory(prefix=f"mcp-snippet-{language}-{transport}-") as scratch:
+@contextlib.contextmanager
+def scratch_snippet(example: Path, language: str, transport: str, server: Path):
+    """A scratch directory set up as the verifier sets up a snippet: the example copied in, an
+    empty artifacts directory named by the variable; yields the command, the directory, the
+    environment and the artifacts directory."""
+    with tempfile.TemporaryDirectory(prefix=f"mcp-snippet-{example.stem}-{language}-{transport}-") as scratch:
         work = Path(scratch)
         snippet = work / f"snippet{example.suffix}"
         shutil.copy(example, snippet)
         artifacts = work / "artifacts"
         artifacts.mkdir()
         environment = {**os.environ, "MDBOOK_SNIPPETS_ARTIFACTS": str(artifacts), "MCP_TESTSERVER": str(server)}
+        yield [str(HERE / language / "run-snippet"), str(snippet), transport], work, environment, artifacts
+
+
+def run(language: str, transport: str, server: Path, expected: str) -> list[str]:
+    """Runs one example over one transport in a scratch directory; its problems."""
+    with scratch_snippet(EXAMPLES[language], language, transport, server) as (command, work, environment, artifacts):
         try:
             process = subprocess.run(
-                [str(HERE / language / "run-snippet"), str(snippet), transport],
-                cwd=work, env=environment, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=TIMEOUT_S,
+                command, cwd=work, env=environment, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                timeout=TIMEOUT_S,
             )
         except subprocess.TimeoutExpired:
             return [f"did not finish within {TIMEOUT_S} s"]
@@ -86,17 +95,9 @@ def run(language: str, transport: str, server: Path, expected: str) -> list[str]
 
 def run_killed(language: str, transport: str, server: Path) -> list[str]:
     """Runs `killed.*`, sends SIGTERM to its process group once it printed `ready`; its problems."""
-    example = KILLED[language]
-    with tempfile.TemporaryDirectory(prefix=f"mcp-snippet-killed-{language}-{transport}-") as scratch:
-        work = Path(scratch)
-        snippet = work / f"snippet{example.suffix}"
-        shutil.copy(example, snippet)
-        artifacts = work / "artifacts"
-        artifacts.mkdir()
-        environment = {**os.environ, "MDBOOK_SNIPPETS_ARTIFACTS": str(artifacts), "MCP_TESTSERVER": str(server)}
+    with scratch_snippet(KILLED[language], language, transport, server) as (command, work, environment, artifacts):
         process = subprocess.Popen(
-            [str(HERE / language / "run-snippet"), str(snippet), transport],
-            cwd=work, env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            command, cwd=work, env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, start_new_session=True,
         )
         try:
