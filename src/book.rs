@@ -2,8 +2,9 @@
 //! its order (or, without a SUMMARY.md, every `.md` file under the source directory, sorted),
 //! each with its includes expanded and a source map back to the files. This is the CLI's edge;
 //! the preprocessor gets its chapters from mdBook instead. A chapter that cannot be read (not
-//! UTF-8, an include that cannot be expanded) is a [`ChapterFailure`], not an error: the other
-//! chapters are still verified.
+//! UTF-8) is a [`ChapterFailure`], not an error: the other chapters are still verified. An
+//! include that cannot be expanded is left as written, as mdBook leaves it, and travels with
+//! the chapter as an [`IncludeProblem`](crate::include::IncludeProblem).
 
 use std::path::{Path, PathBuf};
 
@@ -84,12 +85,12 @@ fn load_chapter(
             ),
         )
     })?;
-    let (text, source_map) = expand_includes(path, &text, read)
-        .map_err(|error| failure(error.span.clone(), format!("{:#}", error.error)))?;
+    let expanded = expand_includes(path, &text, read);
     Ok(ChapterSource {
         path: path.to_path_buf(),
-        text,
-        source_map: Some(source_map),
+        text: expanded.text,
+        source_map: Some(expanded.source_map),
+        include_problems: expanded.problems,
     })
 }
 

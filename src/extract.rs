@@ -1,8 +1,9 @@
-//! Markdown -> snippets, sans-IO. Walks a chapter with pulldown-cmark's offset iterator and
-//! returns every fenced block whose info string starts with `rust` or with the name of a
-//! language the book declares, with its position, attributes and the expected-output block
-//! (```` ```text,output ````) that directly follows it, if any. Blocks without a language,
-//! indented blocks and undeclared languages are not snippets.
+//! Markdown -> snippets, sans-IO. Walks a chapter with pulldown-cmark's offset iterator (the
+//! parser rustdoc uses) and returns every code block rustdoc would test as Rust (a fence
+//! without an info string, `rust`, `no_run`, ...; an indented block) and every fenced block of
+//! a language the book declares, with its position, attributes and the expected-output block
+//! (```` ```text,output ````) that directly follows it, if any. Blocks of other languages
+//! (`text`, `toml`, undeclared ones) are not snippets.
 
 mod info_string;
 
@@ -67,6 +68,18 @@ pub(crate) fn extract(
                 })?;
                 open = Some(OpenBlock {
                     info: info.to_string(),
+                    indented: false,
+                    range: range.clone(),
+                    content: String::new(),
+                    content_range: None,
+                    follows_snippet: after_snippet,
+                });
+            }
+            // rustdoc tests an indented block as Rust, with no attributes.
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Indented)) => {
+                open = Some(OpenBlock {
+                    info: String::new(),
+                    indented: true,
                     range: range.clone(),
                     content: String::new(),
                     content_range: None,
@@ -85,7 +98,10 @@ pub(crate) fn extract(
             Event::End(TagEnd::CodeBlock) if open.is_some() => {
                 let block = open.take().expect("checked by the guard");
                 after_snippet = false;
-                let kind = block_kind(&block.info, languages);
+                let kind = match block.indented {
+                    true => BlockKind::Snippet,
+                    false => block_kind(&block.info, languages),
+                };
                 match kind {
                     BlockKind::Snippet | BlockKind::Language(_) => {
                         let language = match kind {
@@ -106,6 +122,7 @@ pub(crate) fn extract(
                             span: span(block.range.start),
                             code: block.content,
                             info: block.info,
+                            indented: block.indented,
                             language,
                             attributes,
                             block_range: block.range,
@@ -114,7 +131,7 @@ pub(crate) fn extract(
                         after_snippet = true;
                         continue;
                     }
-                    BlockKind::ExpectedOutput if block.follows_snippet => {
+                    BlockKind::ExpectedOutput if block.follows_snippet && !block.indented => {
                         let content_range = block.content_range.unwrap_or_else(|| {
                             let after_fence = line_end(text, block.range.start);
                             after_fence..after_fence
@@ -158,6 +175,8 @@ pub(crate) fn snippet_id(chapter_path: &Path, ordinal: usize) -> String {
 
 struct OpenBlock {
     info: String,
+    /// An indented code block: no fences, its first line is its first code line.
+    indented: bool,
     range: std::ops::Range<usize>,
     content: String,
     content_range: Option<std::ops::Range<usize>>,

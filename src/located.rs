@@ -5,11 +5,14 @@
 use std::sync::Arc;
 
 use crate::include::SourceMap;
-use crate::snippet::{Snippet, SourceSpan};
+use crate::snippet::{Failure, Snippet, SourceSpan};
 
 /// A snippet, its spans mapped to the source files, and how to map its code lines.
 pub(crate) struct Located {
     pub snippet: Snippet,
+    /// An include in the snippet that could not be expanded (left as written, as mdBook leaves
+    /// it): the snippet fails there without being built.
+    pub include_failure: Option<Failure>,
     /// The opening fence's line in the chapter text as extracted (includes expanded).
     expanded_fence_line: usize,
     source_map: Option<Arc<SourceMap>>,
@@ -25,6 +28,7 @@ impl Located {
     ) -> Located {
         Located {
             snippet,
+            include_failure: None,
             expanded_fence_line,
             source_map,
         }

@@ -20,6 +20,14 @@ pub(crate) enum Placement {
 }
 
 impl Placement {
+    /// rustdoc's `standalone_crate`: a snippet that would be merged gets a binary of its own.
+    pub(crate) fn standalone(self, standalone_crate: bool) -> Placement {
+        match self {
+            Placement::Merged if standalone_crate => Placement::OwnBinary,
+            other => other,
+        }
+    }
+
     /// The prefix of the cargo target name of a snippet placed on its own.
     pub(crate) fn prefix(self) -> &'static str {
         match self {

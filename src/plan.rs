@@ -46,7 +46,8 @@ pub(crate) fn plan(
             &edition,
             compile_fail,
             attributes.test_harness,
-        ),
+        )
+        .standalone(attributes.standalone_crate),
         edition,
         no_run: attributes.no_run || compile_fail,
     };

@@ -35,13 +35,13 @@ fn check(chapter: &str, stdouts: &[&str], expect: Expect) {
 
 #[test]
 fn chapter_without_rust_blocks_is_unchanged() {
-    let chapter = "# Title\r\n\r\n```text\r\n<b>\r\n```\r\n\r\n    indented code\r\n";
+    let chapter = "# Title\r\n\r\n```text\r\n<b>\r\n```\r\n\r\n```toml\r\nx = 1\r\n```\r\n";
     let verified: Vec<(&Snippet, &SnippetResult)> = Vec::new();
     assert_eq!(render_chapter(chapter, &verified, &HashMap::new()), chapter);
     check(
         chapter,
         &[],
-        expect!["# Title\r\n\r\n```text\r\n<b>\r\n```\r\n\r\n    indented code\r\n"],
+        expect!["# Title\r\n\r\n```text\r\n<b>\r\n```\r\n\r\n```toml\r\nx = 1\r\n```\r\n"],
     );
 }
 

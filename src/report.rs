@@ -110,6 +110,7 @@ fn kind_name(kind: FailureKind) -> &'static str {
         FailureKind::Timeout => "timed out",
         FailureKind::OutputMismatch => "output differs",
         FailureKind::Attribute => "unknown attribute",
+        FailureKind::Include => "cannot include",
     }
 }
 

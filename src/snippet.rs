@@ -25,13 +25,17 @@ pub(crate) struct Snippet {
     pub id: String,
     /// The chapter file the block is in, relative to the book root.
     pub chapter_path: PathBuf,
-    /// The opening fence.
+    /// The opening fence (an indented block's first line).
     pub span: SourceSpan,
     /// The block's code lines, hidden lines included (`# ` prefix still present), so that line
-    /// `n` of `code` is Markdown line `span.line + 1 + n` (0-based `n`).
+    /// `n` of `code` is Markdown line `span.line + 1 + n` (0-based `n`; `span.line + n` for an
+    /// indented block).
     pub code: String,
-    /// The info string as written, e.g. `rust,should_panic,revision=2026-07-28`.
+    /// The info string as written, e.g. `rust,should_panic,revision=2026-07-28`; empty for a
+    /// fence without one and for an indented block.
     pub info: String,
+    /// An indented code block (rustdoc tests those as Rust too).
+    pub indented: bool,
     /// `None` for Rust; else the declared language the info string starts with.
     pub language: Option<SnippetLanguage>,
     pub attributes: Attributes,
@@ -82,6 +86,8 @@ pub(crate) struct Attributes {
     pub should_panic: bool,
     /// `test_harness`: compiled as a test crate (`rustc --test`), its `#[test]` functions run.
     pub test_harness: bool,
+    /// rustdoc's `standalone_crate`: never merged with other snippets, a crate of its own.
+    pub standalone_crate: bool,
     /// `compile_fail`, with the error codes it must produce (`compile_fail,E0425`).
     pub compile_fail: Option<Vec<String>>,
     /// `edition2015` .. `edition2024`.
@@ -162,6 +168,9 @@ pub(crate) enum FailureKind {
     /// An info-string word that is not an attribute, in a book that sets
     /// `unknown-attributes = "error"`.
     Attribute,
+    /// An `{{#include}}` (or `rustdoc_include`, `playground`) in the snippet that could not be
+    /// expanded.
+    Include,
 }
 
 /// A file a harness produced for a snippet, shown under it in the rendered page.
@@ -179,15 +188,15 @@ pub(crate) enum ArtifactKind {
     Svg,
 }
 
-/// A chapter whose snippets cannot be verified at all: it is not UTF-8, an include in it cannot
-/// be expanded, or a fence in it is never closed. The rest of the book still runs; the chapter
+/// A chapter whose snippets cannot be verified at all: it is not UTF-8, or a fence in it is
+/// never closed. The rest of the book still runs; the chapter
 /// is one failed entry of the report, at `span`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ChapterFailure {
     /// The chapter file, relative to the book root.
     pub chapter_path: PathBuf,
-    /// The offending place (the unclosed fence, the include directive, the first invalid
-    /// byte), else line 1 of the chapter.
+    /// The offending place (the unclosed fence, the first invalid byte), else line 1 of the
+    /// chapter.
     pub span: SourceSpan,
     pub message: String,
 }

@@ -13,7 +13,7 @@ use crate::cache::{Cache, Record};
 use crate::config::{Config, UnknownAttributes};
 use crate::extract::extract;
 use crate::generate::module_file;
-use crate::include::SourceMap;
+use crate::include::{IncludeProblem, SourceMap};
 use crate::language::{self, LanguagePlan};
 use crate::located::Located;
 use crate::plan::{Plan, plan};
@@ -31,7 +31,7 @@ use crate::{build, judge};
 #[derive(Debug, Clone, Default)]
 pub(crate) struct BookSource {
     pub chapters: Vec<ChapterSource>,
-    /// The chapters that could not be loaded (not UTF-8, an include that cannot be expanded).
+    /// The chapters that could not be loaded (not UTF-8).
     pub failures: Vec<ChapterFailure>,
 }
 
@@ -44,6 +44,8 @@ pub(crate) struct ChapterSource {
     /// Where each line of `text` came from, when includes were expanded here; `None` means
     /// line `n` of `text` is line `n` of `path`.
     pub source_map: Option<SourceMap>,
+    /// The directives of `text` left as written or expanded to nothing, at their offsets.
+    pub include_problems: Vec<IncludeProblem>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -102,7 +104,10 @@ pub(crate) fn verify(
     let mut pending = Vec::new();
     for (index, selected) in select(&located, &options.selection).into_iter().enumerate() {
         let snippet = &located[index].snippet;
-        if selected && let Some(failure) = unknown_words(snippet, config.unknown_attributes) {
+        if selected && let Some(failure) = located[index].include_failure.clone() {
+            results[index] = Some(judge::result(snippet, Outcome::Failed(failure), None));
+        } else if selected && let Some(failure) = unknown_words(snippet, config.unknown_attributes)
+        {
             results[index] = Some(judge::result(snippet, Outcome::Failed(failure), None));
         } else if selected {
             pending.push(index);
@@ -204,15 +209,42 @@ pub(crate) fn verify(
         }
     }
 
+    let results = located
+        .iter()
+        .zip(results)
+        .map(|(located, result)| {
+            let mut result = result.expect("every snippet is judged");
+            note_unmarked(&located.snippet, &mut result);
+            result
+        })
+        .collect();
     Ok(Report {
         snippets: located.into_iter().map(|located| located.snippet).collect(),
-        results: results
-            .into_iter()
-            .map(|result| result.expect("every snippet is judged"))
-            .collect(),
+        results,
         chapter_failures,
         duration: started.elapsed(),
     })
+}
+
+/// A block with no language that does not compile is most likely not Rust at all: say why it
+/// was taken for Rust, and what to write instead.
+fn note_unmarked(snippet: &Snippet, result: &mut SnippetResult) {
+    let Outcome::Failed(failure) = &mut result.outcome else {
+        return;
+    };
+    if failure.kind != FailureKind::Compile || snippet.language.is_some() {
+        return;
+    }
+    let what = match (snippet.indented, snippet.info.trim().is_empty()) {
+        (true, _) => "an indented code block",
+        (false, true) => "a fence with no language",
+        (false, false) => return,
+    };
+    failure.message.truncate(failure.message.trim_end().len());
+    failure.message.push_str(&format!(
+        "\nnote: {what} is Rust, as rustdoc (`mdbook test`) reads it; if it is not Rust, write \
+         its language (```text)"
+    ));
 }
 
 /// What the info string's unknown words mean for a snippet: with `unknown-attributes =
@@ -255,7 +287,9 @@ fn unknown_words(snippet: &Snippet, mode: UnknownAttributes) -> Option<Failure> 
 }
 
 /// The snippets of every chapter, and the chapters that failed (those `book` could not load,
-/// then those whose Markdown cannot be read for snippets, such as an unclosed fence).
+/// then those whose Markdown cannot be read for snippets, such as an unclosed fence). A snippet
+/// that holds an include left as written fails at the directive; any other include problem is
+/// a warning on stderr.
 fn extract_book(
     book: &BookSource,
     languages: &[LanguageSyntax],
@@ -279,13 +313,44 @@ fn extract_book(
                 continue;
             }
         };
-        for mut snippet in snippets {
-            let expanded_fence_line = snippet.span.line;
+        let mut failing: Vec<Option<Failure>> = vec![None; snippets.len()];
+        for problem in &chapter.include_problems {
+            let holder = snippets
+                .iter()
+                .position(|snippet| snippet.block_range.contains(&problem.offset));
+            match holder {
+                Some(index) if problem.fails_snippet => {
+                    failing[index].get_or_insert_with(|| Failure {
+                        kind: FailureKind::Include,
+                        span: problem.span.clone(),
+                        message: problem.message.clone(),
+                    });
+                }
+                _ => {
+                    let SourceSpan { path, line, column } = &problem.span;
+                    let left = if problem.fails_snippet {
+                        " (left as written, as mdBook does)"
+                    } else {
+                        ""
+                    };
+                    eprintln!(
+                        "warning: {}:{line}:{column}: {}{left}",
+                        path.display(),
+                        problem.message
+                    );
+                }
+            }
+        }
+        for (mut snippet, include_failure) in snippets.into_iter().zip(failing) {
+            // The line before the first code line, which for an indented block is no fence.
+            let expanded_fence_line = snippet.span.line - usize::from(snippet.indented);
             snippet.span = locate(&snippet.span);
             if let Some(expected) = &mut snippet.expected {
                 expected.span = locate(&expected.span);
             }
-            located.push(Located::new(snippet, expanded_fence_line, map.clone()));
+            let mut entry = Located::new(snippet, expanded_fence_line, map.clone());
+            entry.include_failure = include_failure;
+            located.push(entry);
         }
     }
     // Ids are per chapter path; two paths may still sanitize alike (`a-b.md`, `a_b.md`).

@@ -64,7 +64,11 @@ impl Workspace {
             None => String::new(),
         };
 
-        let mut fingerprint = format!("mdbook-snippets {}\n", env!("CARGO_PKG_VERSION"));
+        let mut fingerprint = format!(
+            "mdbook-snippets {} {}\n",
+            env!("CARGO_PKG_VERSION"),
+            build_identity()
+        );
         fingerprint.push_str(&rustc_version()?);
         fingerprint.push_str(&format!(
             "RUSTFLAGS={:?}\n",
@@ -260,6 +264,22 @@ fn profiles(manifest: &Path) -> anyhow::Result<String> {
     let mut only_profiles = toml::Table::new();
     only_profiles.insert("profile".to_owned(), profile.clone());
     toml::to_string(&only_profiles).context("writing the profile tables")
+}
+
+/// This build of the tool, so results recorded by another build (an upgrade, a rebuild from
+/// changed sources at the same version) are not taken for its own: the executable's size and
+/// modification time, which every build and install renews. Empty when the executable cannot
+/// be looked at (the version alone then keys the cache).
+fn build_identity() -> String {
+    let Some(metadata) = std::env::current_exe().and_then(std::fs::metadata).ok() else {
+        return String::new();
+    };
+    let modified = metadata
+        .modified()
+        .ok()
+        .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |since| since.as_nanos());
+    format!("build {} {modified}", metadata.len())
 }
 
 fn rustc_version() -> anyhow::Result<String> {

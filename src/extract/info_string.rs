@@ -7,13 +7,14 @@ use crate::snippet::{Attributes, LanguageSyntax, SnippetLanguage, UnknownWord};
 /// What a fenced block is, judged by its info string.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum BlockKind {
-    /// A Rust snippet: the first token is `rust`, or an attribute rustdoc acts on.
+    /// A Rust snippet: rustdoc would test it (no info string, `rust`, or an attribute of
+    /// rustdoc's before any other word).
     Snippet,
     /// A snippet of a language the book declares: the first token is its name.
     Language(SnippetLanguage),
     /// An expected-output block: one of the tokens is `output` (e.g. `text,output`).
     ExpectedOutput,
-    /// Anything else (`toml`, `console`, no language at all): not ours.
+    /// Anything else (`toml`, `console`, `text`): not ours.
     Other,
 }
 
@@ -45,11 +46,12 @@ pub(super) fn tokens(info: &str) -> impl Iterator<Item = &str> {
         .filter(|token| !token.is_empty())
 }
 
-/// What the block with this info string is, in a book that declares `languages`.
+/// What the block with this info string is, in a book that declares `languages`. A block is
+/// Rust when rustdoc would test it (see [`is_rust`]): no info string at all, `rust`, or one of
+/// rustdoc's attributes before any word of another tool's.
 pub(super) fn block_kind(info: &str, languages: &[LanguageSyntax]) -> BlockKind {
     let mut tokens = tokens(info);
     match tokens.next() {
-        Some("rust") => BlockKind::Snippet,
         Some(first) if let Some(language) = languages.iter().find(|l| l.name == first) => {
             let own = tokens.find_map(|token| token.strip_prefix("hidelines="));
             BlockKind::Language(SnippetLanguage {
@@ -58,14 +60,34 @@ pub(super) fn block_kind(info: &str, languages: &[LanguageSyntax]) -> BlockKind 
                 hidden_in_info: own.is_some(),
             })
         }
-        // rustdoc reads a fence that starts with one of its attributes (```` ```no_run ````) as
-        // Rust too.
-        Some(first) if ACTED_ON.contains(&first) => BlockKind::Snippet,
-        Some(first) if first == "output" || tokens.any(|token| token == "output") => {
+        Some(first) if first != "rust" && (first == "output" || tokens.any(|t| t == "output")) => {
             BlockKind::ExpectedOutput
         }
+        _ if is_rust(info) => BlockKind::Snippet,
         _ => BlockKind::Other,
     }
+}
+
+/// Whether rustdoc tests a block with this info string, by its rule: a word it does not know
+/// (`text`, `toml`, `editable`) makes the block another language's unless `rust` is there, or
+/// one of its attributes came before that word (`no_run,text` is Rust, `text,no_run` is not);
+/// edition words count for neither. So a block with no info string is Rust.
+pub(super) fn is_rust(info: &str) -> bool {
+    let (mut seen_rust, mut seen_other) = (false, false);
+    for token in tokens(info) {
+        match token {
+            "rust" => seen_rust = true,
+            "should_panic" | "no_run" | "ignore" => seen_rust = !seen_other,
+            ignore if ignore.starts_with("ignore-") => seen_rust = !seen_other,
+            "test_harness" | "compile_fail" | "standalone_crate" => {
+                seen_rust = !seen_other || seen_rust;
+            }
+            code if is_error_code(code) => seen_rust = !seen_other || seen_rust,
+            edition if edition.starts_with("edition") => {}
+            _ => seen_other = true,
+        }
+    }
+    !seen_other || seen_rust
 }
 
 /// Parses a snippet's info string. Bare words we do not know are kept in
@@ -75,13 +97,17 @@ pub(super) fn block_kind(info: &str, languages: &[LanguageSyntax]) -> BlockKind 
 pub(super) fn parse_attributes(info: &str) -> Result<Attributes, String> {
     let mut attributes = Attributes::default();
     let mut codes = Vec::new();
-    let skip = usize::from(tokens(info).next() == Some("rust"));
-    for token in tokens(info).skip(skip) {
+    for token in tokens(info) {
         match token {
+            "rust" => {}
             "ignore" => attributes.ignore = true,
             "no_run" => attributes.no_run = true,
             "should_panic" => attributes.should_panic = true,
             "test_harness" => attributes.test_harness = true,
+            "standalone_crate" => attributes.standalone_crate = true,
+            target if let Some(fragment) = target.strip_prefix("ignore-") => {
+                attributes.ignore |= host_matches(fragment);
+            }
             "compile_fail" => {
                 attributes.compile_fail.get_or_insert_with(Vec::new);
             }
@@ -209,6 +235,30 @@ pub(super) fn parse_language_attributes(info: &str) -> Result<Attributes, String
     }
 }
 
+/// rustdoc's `ignore-TARGET`: whether the host's target triple contains `fragment`
+/// (`ignore-windows`, `ignore-x86_64`, `ignore-musl`), the triple being put together from what
+/// this build of the tool knows of its platform.
+fn host_matches(fragment: &str) -> bool {
+    use std::env::consts::{ARCH, FAMILY, OS};
+    let vendor = match OS {
+        "macos" | "ios" => "apple",
+        "windows" => "pc",
+        _ => "unknown",
+    };
+    let environment = if cfg!(target_env = "gnu") {
+        "gnu"
+    } else if cfg!(target_env = "musl") {
+        "musl"
+    } else if cfg!(target_env = "msvc") {
+        "msvc"
+    } else {
+        ""
+    };
+    let os = if OS == "macos" { "darwin" } else { OS };
+    !fragment.is_empty()
+        && format!("{ARCH}-{vendor}-{os}-{environment} {FAMILY}").contains(fragment)
+}
+
 fn is_error_code(token: &str) -> bool {
     token.len() == 5 && token.starts_with('E') && token[1..].chars().all(|c| c.is_ascii_digit())
 }
@@ -239,20 +289,38 @@ mod tests {
 
     #[test]
     fn kinds() {
-        check("", expect!["Other"]);
+        check(
+            "",
+            expect![
+                "Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
+            ],
+        );
         check("toml", expect!["Other"]);
+        // rustdoc's rule: another tool's word makes the block not Rust, unless `rust` is there
+        // or one of rustdoc's attributes came first; edition words count for neither.
+        check("text", expect!["Other"]);
+        check("editable", expect!["Other"]);
+        check("text,no_run", expect!["Other"]);
+        check("rust,text,should_panic", expect!["Other"]);
+        assert!(is_rust("no_run,text"));
+        assert!(is_rust("css-class rust"));
+        assert!(is_rust("edition2021"));
+        assert!(is_rust("compile_fail,E0308"));
+        assert!(is_rust("standalone_crate"));
+        assert!(!is_rust("edition2021,console"));
+        assert!(!is_rust("sh"));
         check("text,output", expect!["ExpectedOutput"]);
         check("output", expect!["ExpectedOutput"]);
         check(
             "no_run",
             expect![
-                "Ok(Attributes { ignore: false, no_run: true, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
+                "Ok(Attributes { ignore: false, no_run: true, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
             ],
         );
         check(
             "rust",
             expect![
-                "Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
+                "Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
             ],
         );
     }
@@ -262,19 +330,19 @@ mod tests {
         check(
             "rust,compile_fail,E0425 edition2018",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: Some(["E0425"]), edition: Some("2018"), timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: Some(["E0425"]), edition: Some("2018"), timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
             ]],
         );
         check(
             "rust,E0425,compile_fail",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: Some(["E0425"]), edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: Some(["E0425"]), edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
             ]],
         );
         check(
             "rust,should_panic,no_run,ignore,editable,test_harness",
             expect![
-                "Ok(Attributes { ignore: true, no_run: true, should_panic: true, test_harness: true, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
+                "Ok(Attributes { ignore: true, no_run: true, should_panic: true, test_harness: true, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
             ],
         );
     }
@@ -284,7 +352,7 @@ mod tests {
         check(
             "rust,revision=both,expect_violation=reused-id,timeout=3",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: Some(3), hidelines: None, harness: ["revision=both", "expect_violation=reused-id"], unknown: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: Some(3), hidelines: None, harness: ["revision=both", "expect_violation=reused-id"], unknown: [] })"#
             ]],
         );
     }
@@ -368,13 +436,13 @@ mod language_tests {
         check(
             "python",
             expect![[
-                r#"python hidden="!!!" own=false Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
+                r#"python hidden="!!!" own=false Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
             ]],
         );
         check(
             "python,no_run,ignore,timeout=3,revision=2,hidelines=%%,extra",
             expect![[
-                r#"python hidden="%%" own=true Ok(Attributes { ignore: true, no_run: true, should_panic: false, test_harness: false, compile_fail: None, edition: None, timeout_secs: Some(3), hidelines: Some("%%"), harness: ["revision=2"], unknown: [UnknownWord { word: "extra", resembles: None }] })"#
+                r#"python hidden="%%" own=true Ok(Attributes { ignore: true, no_run: true, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: Some(3), hidelines: Some("%%"), harness: ["revision=2"], unknown: [UnknownWord { word: "extra", resembles: None }] })"#
             ]],
         );
         check(

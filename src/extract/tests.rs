@@ -66,6 +66,14 @@ plain
               block: "```rust\nprintln!(\"hi\");\n# let hidden = 1;\n```"
               expected at 8: "hi\n"
               expected content: "hi\n"
+            src_ch1_md_2 at 16:1
+              info: ""
+              code: "plain\n"
+              block: "```\nplain\n```"
+            src_ch1_md_3 at 20:5
+              info: ""
+              code: "indented();\n"
+              block: "indented();\n"
         "#]],
     );
 }

@@ -1,6 +1,7 @@
-//! Bad input. A chapter the tool cannot read snippets from (not UTF-8, an unclosed fence, an
-//! include that cannot be expanded) is one failed entry of the report, at its `PATH:LINE` with
-//! an excerpt, and the other chapters' snippets still run (exit 1). A book nothing can run in
+//! Bad input. A chapter the tool cannot read snippets from (not UTF-8, an unclosed fence) is one
+//! failed entry of the report, at its `PATH:LINE` with an excerpt, and the other chapters'
+//! snippets still run (exit 1); an include that cannot be expanded fails only the snippet that
+//! holds it. A book nothing can run in
 //! (a malformed book.toml, an unknown key, a missing harness) is exit 2 with one message that
 //! names the place.
 
@@ -96,15 +97,18 @@ fn unterminated_fence() {
 }
 
 #[test]
-fn missing_include() {
+fn missing_include_fails_its_snippet_only() {
     let book = book(&[
-        ("src/a.md", "# A\n\n```rust\n{{#include nothing.rs}}\n```\n"),
+        (
+            "src/a.md",
+            "# A\n\n```rust\n{{#include nothing.rs}}\n```\n\n```rust\nlet same_chapter = 1;\n```\n",
+        ),
         GOOD,
     ]);
     let output = book.test(&["--quiet"]);
     output.code(1);
     expect![[r#"
-        error: chapter src/a.md not verified
+        error: snippet src_a_md_1 cannot include
          --> src/a.md:4:1
           |
         2 |
@@ -112,14 +116,14 @@ fn missing_include() {
         4 | {{#include nothing.rs}}
           | ^^^^^^^^^^^^^^^^^^^^^^^ {{#include nothing.rs}}: reading src/nothing.rs: No such file or directory (os error 2)
         5 | ```
+        6 |
           |
-          none of this chapter's snippets ran
 
         failures:
-            src/a.md:4 (chapter not verified)
+            src/a.md:4 (cannot include, src_a_md_1)
 
         finished in [TIME]
-        1 passed, 1 failed
+        2 passed, 1 failed
     "#]]
     .assert_eq(&output.stdout());
 }

@@ -57,3 +57,31 @@ fn unchanged_book_does_not_invoke_cargo() {
         .code(1)
         .stderr_contains("building 2 snippet(s)");
 }
+
+#[test]
+fn another_build_of_the_tool_does_not_trust_the_old_results() {
+    let chapter = chapter();
+    let book = book(&[("src/a.md", &chapter)]);
+    // A copy of the tool, which then stands for a rebuilt one: same version, new executable.
+    let tool = book.path().join("mdbook-snippets");
+    std::fs::copy(env!("CARGO_BIN_EXE_mdbook-snippets"), &tool).unwrap();
+    let run = || {
+        let mut command = std::process::Command::new(&tool);
+        command.arg("test").arg(book.path());
+        book.run(command)
+    };
+    run().code(1).stderr_contains("building 2 snippet(s)");
+    let again = run();
+    assert!(
+        !again.stderr.contains("building"),
+        "cargo ran again\n{again}"
+    );
+
+    let earlier = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&tool)
+        .and_then(|file| file.set_modified(earlier))
+        .unwrap();
+    run().code(1).stderr_contains("building 2 snippet(s)");
+}

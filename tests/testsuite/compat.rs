@@ -3,6 +3,7 @@
 //! given every way (`..`, absolute, through a symlink), and crates from
 //! `[preprocessor.snippets.dependencies]` or a harness that is just a crate.
 
+use std::collections::BTreeMap;
 use std::process::Command;
 
 use expect_test::expect;
@@ -509,4 +510,188 @@ println!("beside them");
         2 passed, 1 failed
     "#]]
     .assert_eq(&tail_from(&output.stdout(), "failures:"));
+}
+
+/// Blocks rustdoc tests and blocks it does not, by its info-string rule, in one chapter with
+/// no includes (so `rustdoc --test` on the file is exactly what `mdbook test` runs).
+const WHAT_RUSTDOC_TESTS: &str = r#"# Blocks
+
+```
+let untagged = 1;
+assert_eq!(untagged, 1);
+```
+
+```
+this is prose, not Rust
+```
+
+    let indented = 2;
+    assert_eq!(indented, 2);
+
+```no_run,text
+let first_attribute_then_a_word = 1;
+```
+
+```text,no_run
+a word first: not Rust
+```
+
+```css-class rust
+let rust_anywhere: u8 = 3;
+```
+
+```rust,text,should_panic
+rustdoc's quirk: not Rust
+```
+
+```edition2021
+let edition_words_count_for_neither = 4;
+```
+
+```ignore
+not even Rust
+```
+
+```should_panic
+panic!("expected");
+```
+
+```compile_fail
+let n: u32 = "no";
+```
+
+```rust,standalone_crate
+fn main() { println!("alone"); }
+```
+
+```toml
+[not] = "rust"
+```
+"#;
+
+/// `line -> passed | failed | skipped` of each block rustdoc ran, from `rustdoc --test`'s
+/// `test FILE - TITLE (line N) ... ok` lines.
+fn rustdoc_verdicts(book: &Book, chapter: &str) -> BTreeMap<usize, &'static str> {
+    let output = Command::new("rustdoc")
+        .args(["--test", "--edition", "2021", chapter])
+        .current_dir(book.path())
+        .output()
+        .expect("running rustdoc");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let verdicts: BTreeMap<usize, &'static str> = stdout
+        .lines()
+        .filter_map(|line| {
+            let (_, after) = line.split_once("(line ")?;
+            let (number, rest) = after.split_once(')')?;
+            let verdict = match rest.rsplit(" ... ").next()? {
+                "ok" => "passed",
+                "FAILED" => "failed",
+                "ignored" => "skipped",
+                _ => return None,
+            };
+            Some((number.parse().ok()?, verdict))
+        })
+        .collect();
+    assert!(
+        !verdicts.is_empty(),
+        "no tests in rustdoc's output:\n{stdout}"
+    );
+    verdicts
+}
+
+/// The same map from our JUnit report (test cases are named `PATH:LINE`).
+fn our_verdicts(junit: &str) -> BTreeMap<usize, &'static str> {
+    junit
+        .split("<testcase ")
+        .skip(1)
+        .map(|case| {
+            let name = case.split('"').nth(1).expect("a name");
+            let line = name.rsplit(':').next().unwrap().parse().unwrap();
+            let body = case.split("</testcase>").next().unwrap();
+            let verdict = if body.contains("<failure") {
+                "failed"
+            } else if body.contains("<skipped") {
+                "skipped"
+            } else {
+                "passed"
+            };
+            (line, verdict)
+        })
+        .collect()
+}
+
+#[test]
+fn blocks_are_verified_exactly_when_rustdoc_tests_them_with_its_verdicts() {
+    let book = book(&[
+        (
+            "book.toml",
+            "[book]\ntitle = \"t\"\n[rust]\nedition = \"2021\"\n",
+        ),
+        ("src/SUMMARY.md", "- [Blocks](blocks.md)\n"),
+        ("src/blocks.md", WHAT_RUSTDOC_TESTS),
+    ]);
+    let output = book.test(&["--quiet", "--junit", "report.xml"]);
+    output.code(1);
+    let junit = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
+    let ours = our_verdicts(&junit);
+    assert_eq!(ours, rustdoc_verdicts(&book, "src/blocks.md"), "{output}");
+    expect![[r#"
+        {3: "passed", 8: "failed", 12: "passed", 15: "passed", 23: "passed", 31: "passed", 35: "skipped", 39: "passed", 43: "passed", 47: "passed"}"#]]
+    .assert_eq(&format!("{ours:?}"));
+    // The one that fails says why a block without a language was taken for Rust.
+    output.stdout_contains(
+        "note: a fence with no language is Rust, as rustdoc (`mdbook test`) reads it; if it is \
+         not Rust, write its language (```text)",
+    );
+}
+
+#[test]
+fn includes_and_playgrounds_expand_as_mdbook_expands_them() {
+    let book = book(&[
+        ("src/SUMMARY.md", "- [A](a.md)\n"),
+        (
+            "src/a.md",
+            "# A\n\nWrite `{{#include missing.rs}}` to include a file.\n\n\
+             {{#playground listing.rs}}\n\n```rust\n{{#include gone.rs}}\n```\n\n\
+             {{ #include part.md }}\n",
+        ),
+        (
+            "src/listing.rs",
+            "fn main() {\n    println!(\"from the playground\");\n}\n",
+        ),
+        ("src/part.md", "```rust\nlet from_a_part = 1;\n```\n"),
+    ]);
+    let output = book.test(&["--quiet"]);
+    output.code(1);
+    expect![[r#"
+        warning: src/a.md:3:8: {{#include missing.rs}}: reading src/missing.rs: No such file or directory (os error 2) (left as written, as mdBook does)
+    "#]]
+    .assert_eq(&warnings(&output));
+    expect![[r#"
+        error: snippet src_a_md_2 cannot include
+          --> src/a.md:8:1
+           |
+         6 |
+         7 | ```rust
+         8 | {{#include gone.rs}}
+           | ^^^^^^^^^^^^^^^^^^^^ {{#include gone.rs}}: reading src/gone.rs: No such file or directory (os error 2)
+         9 | ```
+        10 |
+           |
+
+        failures:
+            src/a.md:8 (cannot include, src_a_md_2)
+
+        finished in [TIME]
+        2 passed, 1 failed
+    "#]]
+    .assert_eq(&output.stdout());
+    // The playground's snippet ran, at the directive's line (5); part.md's at its line 1.
+    let junit = book.test(&["--quiet", "--junit", "report.xml"]);
+    junit.code(1);
+    let report = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
+    assert_eq!(
+        format!("{:?}", our_verdicts(&report)),
+        r#"{1: "passed", 5: "passed", 7: "failed"}"#
+    );
 }

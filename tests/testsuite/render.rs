@@ -48,7 +48,7 @@ fn rendered_chapters(
     )
 }
 
-const UNTOUCHED: &str = "\u{feff}# Not ours\r\n\r\n<div class=\"raw\">\r\n\r\n```\r\nno language\r\n```\r\n\r\n```rust,ignore\r\nnot checked\r\n```\r\n\r\n~~~text,output\r\norphan output\r\n~~~\r\n\tindented\r\n";
+const UNTOUCHED: &str = "\u{feff}# Not ours\r\n\r\n<div class=\"raw\">\r\n\r\n```text\r\nnot Rust\r\n```\r\n\r\n```rust,ignore\r\nnot checked\r\n```\r\n\r\n~~~text,output\r\norphan output\r\n~~~\r\n\tlet indented_passes_and_has_no_fence_to_mark = 1;\r\n";
 
 #[test]
 fn crlf_lists_expected_blocks_and_escaping() {
