@@ -76,6 +76,7 @@ def http_server(server: str, log_stem: Path) -> Iterator[str]:
     """Starts `server --http 127.0.0.1:0` in its own process group; yields its URL; stops it."""
     log = open(f"{log_stem}.server.stderr", "w")
     process = subprocess.Popen([server, "--http", "127.0.0.1:0"], stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    drain = None
     try:
         url = None
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
@@ -86,7 +87,7 @@ def http_server(server: str, log_stem: Path) -> Iterator[str]:
                 url = line.split("listening on ", 1)[1].strip()
         if url is None:
             raise RuntimeError(f"the server printed no `listening on URL` line within {SERVER_START_TIMEOUT_S} s (log: {log_stem}.server.stderr)")
-        drain = threading.Thread(target=lambda: log.writelines(process.stderr), daemon=True)
+        drain = threading.Thread(target=copy_lines, args=(process.stderr, log), daemon=True)
         drain.start()
         yield url
     finally:
@@ -96,7 +97,18 @@ def http_server(server: str, log_stem: Path) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+        # The server's stderr ends with its process group; the log is closed after the last line.
+        if drain is not None:
+            drain.join(timeout=5)
         log.close()
+
+
+def copy_lines(stream: Any, log: Any) -> None:
+    """Copies `stream` into `log` line by line until the stream ends or the log is closed."""
+    for line in stream:
+        if log.closed:
+            return
+        log.write(line)
 
 
 def run_cell(command: list[str], server: str, scenario: str, revision: str, transport: str, logs: Path) -> dict[str, Any]:

@@ -6,6 +6,7 @@ mod bless;
 mod book;
 mod build;
 mod cache;
+mod chapters;
 mod cli;
 mod compare;
 mod config;

@@ -4,14 +4,13 @@
 //! Every snippet ends as a [`SnippetResult`]; `Err` is only the tool failing.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
 use crate::cache::{Cache, Record};
-use crate::config::{Config, UnknownAttributes};
-use crate::extract::extract;
+use crate::chapters::{extract_book, note_unmarked, unknown_words};
+use crate::config::Config;
 use crate::generate::module_file;
 use crate::include::{IncludeProblem, SourceMap};
 use crate::language::{self, LanguagePlan};
@@ -20,10 +19,7 @@ use crate::plan::{Plan, plan};
 use crate::progress::Progress;
 use crate::run::{JobSlots, RunRequest, run_all};
 use crate::select::{Selection, check_selection, select, selection_reports};
-use crate::snippet::{
-    ChapterFailure, Failure, FailureKind, LanguageSyntax, Outcome, Snippet, SnippetResult,
-    SourceSpan,
-};
+use crate::snippet::{ChapterFailure, Outcome, Snippet, SnippetResult};
 use crate::workspace::Workspace;
 use crate::{build, judge};
 
@@ -224,147 +220,6 @@ pub(crate) fn verify(
         chapter_failures,
         duration: started.elapsed(),
     })
-}
-
-/// A block with no language that does not compile is most likely not Rust at all: say why it
-/// was taken for Rust, and what to write instead.
-fn note_unmarked(snippet: &Snippet, result: &mut SnippetResult) {
-    let Outcome::Failed(failure) = &mut result.outcome else {
-        return;
-    };
-    if failure.kind != FailureKind::Compile || snippet.language.is_some() {
-        return;
-    }
-    let what = match (snippet.indented, snippet.info.trim().is_empty()) {
-        (true, _) => "an indented code block",
-        (false, true) => "a fence with no language",
-        (false, false) => return,
-    };
-    failure.message.truncate(failure.message.trim_end().len());
-    failure.message.push_str(&format!(
-        "\nnote: {what} is Rust, as rustdoc (`mdbook test`) reads it; if it is not Rust, write \
-         its language (```text)"
-    ));
-}
-
-/// What the info string's unknown words mean for a snippet: with `unknown-attributes =
-/// "error"`, a failure at the fence naming them; otherwise nothing, after a warning on stderr
-/// for each word that resembles an attribute we act on (the snippet is verified without it, as
-/// rustdoc would).
-fn unknown_words(snippet: &Snippet, mode: UnknownAttributes) -> Option<Failure> {
-    let SourceSpan { path, line, .. } = &snippet.span;
-    match mode {
-        UnknownAttributes::Error if !snippet.attributes.unknown.is_empty() => {
-            let words: Vec<String> = snippet
-                .attributes
-                .unknown
-                .iter()
-                .map(|word| word.describe())
-                .collect();
-            Some(Failure {
-                kind: FailureKind::Attribute,
-                span: snippet.span.clone(),
-                message: format!(
-                    "{} (this book sets `unknown-attributes = \"error\"`)",
-                    words.join("; ")
-                ),
-            })
-        }
-        UnknownAttributes::Error => None,
-        UnknownAttributes::Ignore => {
-            for word in &snippet.attributes.unknown {
-                if word.resembles.is_some() {
-                    eprintln!(
-                        "warning: {}:{line}: {} (verified without it)",
-                        path.display(),
-                        word.describe()
-                    );
-                }
-            }
-            None
-        }
-    }
-}
-
-/// The snippets of every chapter, and the chapters that failed (those `book` could not load,
-/// then those whose Markdown cannot be read for snippets, such as an unclosed fence). A snippet
-/// that holds an include left as written fails at the directive; any other include problem is
-/// a warning on stderr.
-fn extract_book(
-    book: &BookSource,
-    languages: &[LanguageSyntax],
-) -> (Vec<Located>, Vec<ChapterFailure>) {
-    let mut located = Vec::new();
-    let mut failures = book.failures.clone();
-    for chapter in &book.chapters {
-        let map = chapter.source_map.clone().map(Arc::new);
-        let locate = |span: &SourceSpan| match &map {
-            Some(map) => map.locate(span.line, span.column),
-            None => span.clone(),
-        };
-        let snippets = match extract(&chapter.path, &chapter.text, languages) {
-            Ok(snippets) => snippets,
-            Err(error) => {
-                failures.push(ChapterFailure {
-                    chapter_path: chapter.path.clone(),
-                    span: locate(&error.span),
-                    message: error.message,
-                });
-                continue;
-            }
-        };
-        let mut failing: Vec<Option<Failure>> = vec![None; snippets.len()];
-        for problem in &chapter.include_problems {
-            let holder = snippets
-                .iter()
-                .position(|snippet| snippet.block_range.contains(&problem.offset));
-            match holder {
-                Some(index) if problem.fails_snippet => {
-                    failing[index].get_or_insert_with(|| Failure {
-                        kind: FailureKind::Include,
-                        span: problem.span.clone(),
-                        message: problem.message.clone(),
-                    });
-                }
-                _ => {
-                    let SourceSpan { path, line, column } = &problem.span;
-                    let left = if problem.fails_snippet {
-                        " (left as written, as mdBook does)"
-                    } else {
-                        ""
-                    };
-                    eprintln!(
-                        "warning: {}:{line}:{column}: {}{left}",
-                        path.display(),
-                        problem.message
-                    );
-                }
-            }
-        }
-        for (mut snippet, include_failure) in snippets.into_iter().zip(failing) {
-            // The line before the first code line, which for an indented block is no fence.
-            let expanded_fence_line = snippet.span.line - usize::from(snippet.indented);
-            snippet.span = locate(&snippet.span);
-            if let Some(expected) = &mut snippet.expected {
-                expected.span = locate(&expected.span);
-            }
-            let mut entry = Located::new(snippet, expanded_fence_line, map.clone());
-            entry.include_failure = include_failure;
-            located.push(entry);
-        }
-    }
-    // Ids are per chapter path; two paths may still sanitize alike (`a-b.md`, `a_b.md`).
-    let mut seen = std::collections::HashSet::new();
-    for entry in &mut located {
-        let mut id = entry.snippet.id.clone();
-        let mut suffix = 2;
-        while !seen.insert(id.clone()) {
-            id = format!("{}_{suffix}", entry.snippet.id);
-            suffix += 1;
-        }
-        entry.snippet.id = id;
-    }
-    (located, failures)
 }
 
 /// The plans of the snippets of declared languages at `indices`; a `no_run` snippet of a
