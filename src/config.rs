@@ -29,9 +29,11 @@ pub(crate) struct Config {
     /// `unknown-attributes = "error"`: a bare info-string word that is not an attribute fails
     /// its chapter instead of being ignored (rustdoc ignores it; default `"ignore"`).
     pub unknown_attributes: UnknownAttributes,
-    /// The edition of snippets without an `editionNNNN` attribute: `edition` here, else
-    /// `[rust] edition`, else 2021 (what mdBook assumes).
-    pub edition: String,
+    /// The edition of snippets without an `editionNNNN` attribute, when the book names one:
+    /// `edition` here, else `[rust] edition`. Without it, snippets take the harness crate's
+    /// edition when there is a harness, else 2015 (mdBook's default: `mdbook test` then passes
+    /// rustdoc no `--edition`, and rustdoc's default is 2015); see [`DEFAULT_EDITION`].
+    pub edition: Option<String>,
     /// Per-snippet wall-clock limit (`timeout`, seconds; default 60).
     pub timeout: Duration,
     /// Bytes of stdout and of stderr kept per snippet; past it the snippet is stopped and fails
@@ -240,11 +242,10 @@ impl Config {
         for (name, spec) in table.dependencies.unwrap_or_default() {
             dependencies.insert(name.clone(), dependency(&book_root, &name, spec)?);
         }
-        let edition = match table.edition {
-            Some(edition) => edition,
-            None => rust_edition.unwrap_or("2021").to_owned(),
-        };
-        check_edition(&edition)?;
+        let edition = table.edition.or(rust_edition.map(str::to_owned));
+        if let Some(edition) = &edition {
+            check_edition(edition)?;
+        }
         let positive = |value: Option<u64>, key: &str| match value {
             Some(0) => bail!("`{key}` must be a positive integer, found 0"),
             other => Ok(other),
@@ -494,6 +495,9 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
     out
 }
 
+/// The edition of a book that names none and has no harness: mdBook's and rustdoc's.
+pub(crate) const DEFAULT_EDITION: &str = "2015";
+
 /// Accepts the editions cargo knows.
 pub(crate) fn check_edition(edition: &str) -> anyhow::Result<()> {
     match edition {
@@ -517,7 +521,7 @@ mod tests {
         let root = std::fs::canonicalize(dir.path()).unwrap();
         let actual = match Config::from_book_toml_str(dir.path(), text) {
             Ok(config) => format!(
-                "src={} harness={:?} defaults={:?} edition={} timeout={:?} unknown={:?} dependencies={:?}",
+                "src={} harness={:?} defaults={:?} edition={:?} timeout={:?} unknown={:?} dependencies={:?}",
                 config.src_dir.display(),
                 config.harness,
                 config.default_attributes,
@@ -548,7 +552,7 @@ unknown-attributes = "error"
 timeout = 5
 "#,
             expect![[
-                r#"src=[ROOT]/book harness=Some("[ROOT]/snippets") defaults=["revision=2025-11-25"] edition=2024 timeout=5s unknown=Error dependencies={}"#
+                r#"src=[ROOT]/book harness=Some("[ROOT]/snippets") defaults=["revision=2025-11-25"] edition=Some("2024") timeout=5s unknown=Error dependencies={}"#
             ]],
         );
     }
@@ -558,7 +562,7 @@ timeout = 5
         check(
             "[book]\ntitle = \"t\"\n",
             expect![
-                "src=[ROOT]/src harness=None defaults=[] edition=2021 timeout=60s unknown=Ignore dependencies={}"
+                "src=[ROOT]/src harness=None defaults=[] edition=None timeout=60s unknown=Ignore dependencies={}"
             ],
         );
     }
@@ -573,7 +577,7 @@ serde_json = "1"
 helper = { path = "packages/../packages/helper" }
 "#,
             expect![[
-                r#"src=[ROOT]/src harness=None defaults=[] edition=2021 timeout=60s unknown=Ignore dependencies={"helper": Table({"path": String("[ROOT]/packages/helper")}), "serde_json": String("1"), "tokio": Table({"features": Array([String("full")]), "version": String("1")})}"#
+                r#"src=[ROOT]/src harness=None defaults=[] edition=None timeout=60s unknown=Ignore dependencies={"helper": Table({"path": String("[ROOT]/packages/helper")}), "serde_json": String("1"), "tokio": Table({"features": Array([String("full")]), "version": String("1")})}"#
             ]],
         );
     }

@@ -37,6 +37,9 @@ pub(crate) struct HarnessDependency {
     pub prelude: bool,
     /// It has `snippet_main`, which runs snippets without their own `fn main`.
     pub snippet_main: bool,
+    /// The harness package's edition (its own, or its workspace's), the edition of snippets
+    /// written for it when the book names none.
+    pub edition: Option<String>,
 }
 
 /// Everything that goes into the manifests besides the snippets.
@@ -94,6 +97,7 @@ pub(crate) struct HarnessParts<'a> {
     pub lib: &'a str,
     pub prelude: bool,
     pub snippet_main: bool,
+    pub edition: Option<&'a str>,
 }
 
 impl CrateSettings {
@@ -102,6 +106,7 @@ impl CrateSettings {
             lib: &harness.lib_name,
             prelude: harness.prelude,
             snippet_main: harness.snippet_main,
+            edition: harness.edition.as_deref(),
         })
     }
 }

@@ -10,6 +10,7 @@ fn full_harness(lib: &str) -> HarnessParts<'_> {
         lib,
         prelude: true,
         snippet_main: true,
+        edition: Some("2024"),
     }
 }
 
@@ -179,6 +180,7 @@ fn a_harness_without_prelude_or_snippet_main_is_just_a_dependency() {
         lib: "helper",
         prelude: false,
         snippet_main: false,
+        edition: None,
     };
     check_file(
         "let x = helper::answer();\n",
@@ -223,6 +225,7 @@ fn crate_layout() {
             path: PathBuf::from("/work/snippets"),
             prelude: true,
             snippet_main: true,
+            edition: Some("2024".to_owned()),
         }),
         dependencies: [
             ("serde_json".to_owned(), toml::Value::String("1".to_owned())),

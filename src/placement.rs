@@ -85,12 +85,28 @@ pub(crate) fn needs_crate_root(code: &str, edition: &str) -> bool {
             || trimmed.starts_with("#[global_allocator]")
             || trimmed.starts_with("#[panic_handler]")
             // In 2015, `use` paths start at the crate root and `extern crate` binds a name in
-            // the module it is in, so both mean the root.
+            // the module it is in, so both mean the root; a `use` of `std`, `core` (linked at
+            // every root) or `self::` means the same from a module.
             || (edition == "2015"
-                && (trimmed.starts_with("use ")
-                    || trimmed.starts_with("pub use ")
-                    || trimmed.starts_with("extern crate ")))
+                && (uses_the_crate_root_2015(trimmed) || trimmed.starts_with("extern crate ")))
     })
+}
+
+/// A 2015 `use` item whose path is resolved from the crate root and would mean something else
+/// (or nothing) in a module of the generated crate.
+fn uses_the_crate_root_2015(trimmed: &str) -> bool {
+    let Some(path) = trimmed
+        .strip_prefix("pub use ")
+        .or_else(|| trimmed.strip_prefix("use "))
+    else {
+        return false;
+    };
+    let path = path.trim_start().trim_start_matches("::");
+    let first = path
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or_default();
+    !matches!(first, "std" | "core" | "self")
 }
 
 /// `extern "C" {`, `extern {`, `unsafe extern "C" {` (not `extern "C" fn`, not `extern crate`).
@@ -152,7 +168,8 @@ mod tests {
                     "unsafe extern \"C\" {\n    fn abs(n: i32) -> i32;\n}",
                 ),
                 ("2021", "macro_rules! m { () => { $crate::f() } }"),
-                ("2015", "use std::fmt;"),
+                ("2015", "use List::*;"),
+                ("2015", "pub use {std::fmt, shapes::Circle};"),
                 ("2015", "extern crate helper;"),
             ],
             expect![[r#"
@@ -167,7 +184,8 @@ mod tests {
                 OwnBinary: #[link(name = "extlib")]
                 OwnBinary: unsafe extern "C" {
                 OwnBinary: macro_rules! m { () => { $crate::f() } }
-                OwnBinary: use std::fmt;
+                OwnBinary: use List::*;
+                OwnBinary: pub use {std::fmt, shapes::Circle};
                 OwnBinary: extern crate helper;"#]],
         );
     }
@@ -177,6 +195,10 @@ mod tests {
         check(
             &[
                 ("2021", "use std::fmt;\nfn main() {}"),
+                (
+                    "2015",
+                    "use std::fmt;\nuse ::core::mem;\nuse self::List::*;",
+                ),
                 ("2021", "extern crate helper;\nuse helper::greet;"),
                 ("2021", "pub(crate) fn f() {}"),
                 ("2021", "pub extern \"C\" fn callback(n: i32) -> i32 { n }"),
@@ -184,6 +206,7 @@ mod tests {
                 ("2021", "let my_crate::x = 1; // crate::in_a_comment"),
             ],
             expect![[r#"
+                Merged: use std::fmt;
                 Merged: use std::fmt;
                 Merged: extern crate helper;
                 Merged: pub(crate) fn f() {}

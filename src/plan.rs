@@ -34,7 +34,9 @@ pub(crate) fn plan(
     let edition = attributes
         .edition
         .clone()
-        .unwrap_or_else(|| config.edition.clone());
+        .or_else(|| config.edition.clone())
+        .or_else(|| harness.and_then(|harness| harness.edition.map(str::to_owned)))
+        .unwrap_or_else(|| crate::config::DEFAULT_EDITION.to_owned());
     let harness_attributes =
         merge_harness_attributes(&config.default_attributes, &attributes.harness).join(",");
     let compile_fail = attributes.compile_fail.is_some();

@@ -210,13 +210,41 @@ fn harness_dependency(path: &Path) -> anyhow::Result<HarnessDependency> {
     let lib_text = std::fs::read_to_string(&lib_file)
         .with_context(|| format!("reading the harness library {}", lib_file.display()))?;
     let (prelude, snippet_main) = harness_parts(&lib_text);
+    let edition = match table
+        .get("package")
+        .and_then(|package| package.get("edition"))
+    {
+        Some(toml::Value::String(edition)) => Some(edition.clone()),
+        // `edition.workspace = true`: the workspace's `[workspace.package] edition`.
+        Some(toml::Value::Table(_)) => workspace_edition(path)?,
+        _ => None,
+    };
     Ok(HarnessDependency {
         package_name: package_name.to_owned(),
         lib_name,
         path: path.to_path_buf(),
         prelude,
         snippet_main,
+        edition,
     })
+}
+
+/// `[workspace.package] edition` of the workspace `dir` lives in.
+fn workspace_edition(dir: &Path) -> anyhow::Result<Option<String>> {
+    let Some(root) = workspace_root(dir)? else {
+        return Ok(None);
+    };
+    let manifest = root.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest)
+        .with_context(|| format!("reading {}", manifest.display()))?;
+    let table: toml::Table =
+        toml::from_str(&text).with_context(|| format!("parsing {}", manifest.display()))?;
+    Ok(table
+        .get("workspace")
+        .and_then(|workspace| workspace.get("package"))
+        .and_then(|package| package.get("edition"))
+        .and_then(|edition| edition.as_str())
+        .map(str::to_owned))
 }
 
 /// Which parts of the harness protocol a harness library's root file provides: a `prelude`

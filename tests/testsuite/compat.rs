@@ -238,7 +238,12 @@ fn main() { println!("merged, beside the others"); }
             --> src/a.md:48:12
              |
           48 | use crate::missing::Thing;
-             |            ^^^^^^^ could not find `missing` in the crate root
+             |            ^^^^^^^ use of unresolved module or unlinked crate `missing`
+             |
+          help: if you wanted to use a crate named `missing`, use `cargo add missing` to add it to your `Cargo.toml` and import it in your code
+             |
+          4 + extern crate missing;
+             |
 
         failures:
             src/a.md:48 (does not compile, src_a_md_5)
@@ -571,9 +576,17 @@ fn main() { println!("alone"); }
 
 /// `line -> passed | failed | skipped` of each block rustdoc ran, from `rustdoc --test`'s
 /// `test FILE - TITLE (line N) ... ok` lines.
-fn rustdoc_verdicts(book: &Book, chapter: &str) -> BTreeMap<usize, &'static str> {
-    let output = Command::new("rustdoc")
-        .args(["--test", "--edition", "2021", chapter])
+fn rustdoc_verdicts(
+    book: &Book,
+    chapter: &str,
+    edition: Option<&str>,
+) -> BTreeMap<usize, &'static str> {
+    let mut command = Command::new("rustdoc");
+    command.args(["--test", chapter]);
+    if let Some(edition) = edition {
+        command.args(["--edition", edition]);
+    }
+    let output = command
         .current_dir(book.path())
         .output()
         .expect("running rustdoc");
@@ -634,7 +647,11 @@ fn blocks_are_verified_exactly_when_rustdoc_tests_them_with_its_verdicts() {
     output.code(1);
     let junit = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
     let ours = our_verdicts(&junit);
-    assert_eq!(ours, rustdoc_verdicts(&book, "src/blocks.md"), "{output}");
+    assert_eq!(
+        ours,
+        rustdoc_verdicts(&book, "src/blocks.md", Some("2021")),
+        "{output}"
+    );
     expect![[r#"
         {3: "passed", 8: "failed", 12: "passed", 15: "passed", 23: "passed", 31: "passed", 35: "skipped", 39: "passed", 43: "passed", 47: "passed"}"#]]
     .assert_eq(&format!("{ours:?}"));
@@ -643,6 +660,36 @@ fn blocks_are_verified_exactly_when_rustdoc_tests_them_with_its_verdicts() {
         "note: a fence with no language is Rust, as rustdoc (`mdbook test`) reads it; if it is \
          not Rust, write its language (```text)",
     );
+}
+
+/// A book that names no edition: `mdbook test` passes rustdoc no `--edition`, so its snippets
+/// are 2015 code, and so are ours.
+#[test]
+fn a_book_without_an_edition_is_2015_as_for_mdbook_test() {
+    let book = book(&[
+        ("src/SUMMARY.md", "- [Old](old.md)\n"),
+        (
+            "src/old.md",
+            "# Old\n\n```rust\nlet async = 1;\nlet dyn = async + 1;\nassert_eq!(dyn, 2);\n```\n\n\
+             ```rust\ntrait Shape { fn area(&self) -> u32; }\nstruct Square;\n\
+             impl Shape for Square { fn area(&self) -> u32 { 4 } }\n\
+             let shapes: Vec<Box<Shape>> = vec![Box::new(Square)];\nassert_eq!(shapes[0].area(), 4);\n```\n\n\
+             ```rust\nasync fn later() {}\n```\n\n\
+             ```rust\nuse std::collections::HashMap;\nlet mut m = HashMap::new();\nm.insert(1, 2);\n\
+             assert_eq!(m[&1], 2);\n```\n",
+        ),
+    ]);
+    let output = book.test(&["--quiet", "--junit", "report.xml"]);
+    output.code(1);
+    let junit = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
+    let ours = our_verdicts(&junit);
+    assert_eq!(
+        ours,
+        rustdoc_verdicts(&book, "src/old.md", None),
+        "{output}"
+    );
+    expect![[r#"{3: "passed", 9: "passed", 17: "failed", 21: "passed"}"#]]
+        .assert_eq(&format!("{ours:?}"));
 }
 
 #[test]
