@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 use anyhow::{Context, bail};
 use cargo_metadata::Message;
-use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel};
+use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel, DiagnosticSpan};
 
 use crate::cache::Record;
 use crate::generate::{GeneratedCrate, Placement, PlannedSnippet, generate, module_file};
@@ -355,6 +355,30 @@ pub(crate) fn cargo_build(
     Ok(build)
 }
 
+/// The span that places an error in the generated code: the primary one, or, when that is in a
+/// macro's definition elsewhere (std's `panic!`, `vec!`), the call site it expanded from in our
+/// files, or else any span of the error in our files. Our files are the relative paths (cargo
+/// names std's and dependencies' files absolutely).
+fn in_generated_code(diagnostic: &Diagnostic) -> Option<&DiagnosticSpan> {
+    let ours = |span: &DiagnosticSpan| Path::new(&span.file_name).is_relative();
+    let primary = diagnostic.spans.iter().find(|span| span.is_primary)?;
+    let mut span = primary;
+    loop {
+        if ours(span) {
+            return Some(span);
+        }
+        match &span.expansion {
+            Some(expansion) => span = &expansion.span,
+            None => break,
+        }
+    }
+    diagnostic
+        .spans
+        .iter()
+        .find(|span| ours(span))
+        .or(Some(primary))
+}
+
 /// Reads cargo's JSON messages. Ours are those of targets under `crate_dir` (canonical, as
 /// cargo reports it); errors of other packages are dependency errors.
 pub(crate) fn parse_messages(stdout: &[u8], crate_dir: &Path) -> BuildOutput {
@@ -381,7 +405,7 @@ pub(crate) fn parse_messages(stdout: &[u8], crate_dir: &Path) -> BuildOutput {
                     });
                     continue;
                 }
-                let primary = diagnostic.spans.iter().find(|span| span.is_primary);
+                let primary = in_generated_code(&diagnostic);
                 build.errors.push(CompileError {
                     target: message.target.name,
                     file: primary.map(|span| PathBuf::from(&span.file_name)),

@@ -88,7 +88,23 @@ pub(crate) fn needs_crate_root(code: &str, edition: &str) -> bool {
             // the module it is in, so both mean the root; a `use` of `std`, `core` (linked at
             // every root) or `self::` means the same from a module.
             || (edition == "2015"
-                && (uses_the_crate_root_2015(trimmed) || trimmed.starts_with("extern crate ")))
+                && (uses_the_crate_root_2015(trimmed)
+                    || trimmed.starts_with("extern crate ")
+                    || names_the_crate_root_2015(code)))
+    })
+}
+
+/// A 2015 path that starts with `::` (`::a::foo()`), which names an item of the crate root
+/// unless it is `std` or `core`.
+fn names_the_crate_root_2015(code: &str) -> bool {
+    code.match_indices("::").any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        let leading = !before.is_some_and(|c| c.is_alphanumeric() || "_>):".contains(c));
+        let first = code[at + 2..]
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or_default();
+        leading && !first.is_empty() && !matches!(first, "std" | "core")
     })
 }
 
@@ -169,6 +185,7 @@ mod tests {
                 ),
                 ("2021", "macro_rules! m { () => { $crate::f() } }"),
                 ("2015", "use List::*;"),
+                ("2015", "fn f() { ::a::foo(); }"),
                 ("2015", "pub use {std::fmt, shapes::Circle};"),
                 ("2015", "extern crate helper;"),
             ],
@@ -185,6 +202,7 @@ mod tests {
                 OwnBinary: unsafe extern "C" {
                 OwnBinary: macro_rules! m { () => { $crate::f() } }
                 OwnBinary: use List::*;
+                OwnBinary: fn f() { ::a::foo(); }
                 OwnBinary: pub use {std::fmt, shapes::Circle};
                 OwnBinary: extern crate helper;"#]],
         );
@@ -199,6 +217,10 @@ mod tests {
                     "2015",
                     "use std::fmt;\nuse ::core::mem;\nuse self::List::*;",
                 ),
+                (
+                    "2015",
+                    "let v = Vec::<u8>::new(); let s = ::std::mem::size_of::<u8>();",
+                ),
                 ("2021", "extern crate helper;\nuse helper::greet;"),
                 ("2021", "pub(crate) fn f() {}"),
                 ("2021", "pub extern \"C\" fn callback(n: i32) -> i32 { n }"),
@@ -208,6 +230,7 @@ mod tests {
             expect![[r#"
                 Merged: use std::fmt;
                 Merged: use std::fmt;
+                Merged: let v = Vec::<u8>::new(); let s = ::std::mem::size_of::<u8>();
                 Merged: extern crate helper;
                 Merged: pub(crate) fn f() {}
                 Merged: pub extern "C" fn callback(n: i32) -> i32 { n }

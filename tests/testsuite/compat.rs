@@ -662,6 +662,38 @@ fn blocks_are_verified_exactly_when_rustdoc_tests_them_with_its_verdicts() {
     );
 }
 
+/// Errors whose primary span is inside a std macro (`vec!`, `panic!` in a const): they belong to
+/// the snippet that called the macro, merged or not, and a neighbour still passes.
+#[test]
+fn errors_inside_std_macros_belong_to_the_snippet_that_called_them() {
+    let chapter = "# Macros\n\n\
+        ```rust,compile_fail,E0716\nlet y = &*std::ops::Index::index(&vec![()], 0);\ny;\n```\n\n\
+        ```rust,compile_fail\nif false { const { panic!(); } }\n```\n\n\
+        ```rust\nconst CHECK: () = panic!(\"checked at compile time\");\nlet () = CHECK;\n```\n\n\
+        ```rust\nlet neighbour = vec![1, 2];\nassert_eq!(neighbour.len(), 2);\n```\n\n\
+        ```rust,edition2015\nmod a { pub fn foo() {} }\nmod b { pub fn foo() { ::a::foo(); } }\nfn main() { b::foo(); }\n```\n";
+    let book = book(&[
+        (
+            "book.toml",
+            "[book]\ntitle = \"t\"\n[rust]\nedition = \"2024\"\n",
+        ),
+        ("src/SUMMARY.md", "- [Macros](macros.md)\n"),
+        ("src/macros.md", chapter),
+    ]);
+    let output = book.test(&["--quiet", "--junit", "report.xml"]);
+    output.code(1);
+    let junit = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
+    let ours = our_verdicts(&junit);
+    assert_eq!(
+        ours,
+        rustdoc_verdicts(&book, "src/macros.md", Some("2024")),
+        "{output}"
+    );
+    expect![[r#"{3: "passed", 8: "passed", 12: "failed", 17: "passed", 22: "passed"}"#]]
+        .assert_eq(&format!("{ours:?}"));
+    output.stdout_contains("src/macros.md:13 (does not compile, src_macros_md_3)");
+}
+
 /// A book that names no edition: `mdbook test` passes rustdoc no `--edition`, so its snippets
 /// are 2015 code, and so are ours.
 #[test]
