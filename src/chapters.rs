@@ -15,6 +15,33 @@ use crate::snippet::{
 };
 use crate::verify::BookSource;
 
+/// A snippet of a book that names no edition, failing on what Rust 2015 lacks (rustc then
+/// suggests editing a `Cargo.toml` the author does not have): say where the edition is set.
+/// `book_edition` is the edition the book (or its harness) names, if any.
+pub(crate) fn note_default_edition(
+    snippet: &Snippet,
+    book_edition: Option<&str>,
+    result: &mut SnippetResult,
+) {
+    let Outcome::Failed(failure) = &mut result.outcome else {
+        return;
+    };
+    let defaulted = book_edition.is_none() && snippet.attributes.edition.is_none();
+    if failure.kind != FailureKind::Compile
+        || snippet.language.is_some()
+        || !defaulted
+        || !failure.message.contains("Rust 2015")
+    {
+        return;
+    }
+    failure.message.truncate(failure.message.trim_end().len());
+    failure.message.push_str(
+        "\nnote: this book names no edition, so its snippets are Rust 2015, as `mdbook test` \
+         compiles them; set one in book.toml (`[rust]` `edition = \"2021\"`) or on the block \
+         (```rust,edition2021)",
+    );
+}
+
 /// A block with no language that does not compile is most likely not Rust at all: say why it
 /// was taken for Rust, and what to write instead.
 pub(crate) fn note_unmarked(snippet: &Snippet, result: &mut SnippetResult) {

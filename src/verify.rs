@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::cache::{Cache, Record};
-use crate::chapters::{extract_book, note_unmarked, unknown_words};
+use crate::chapters::{extract_book, note_default_edition, note_unmarked, unknown_words};
 use crate::config::Config;
 use crate::generate::module_file;
 use crate::include::{IncludeProblem, SourceMap};
@@ -116,8 +116,12 @@ pub(crate) fn verify(
         }
     }
 
+    // The edition the book or its harness names (`None`: snippets are 2015 by default).
+    let mut book_edition = config.edition.clone();
     if !pending.is_empty() {
         let workspace = Workspace::discover(config)?;
+        let harness_edition = workspace.settings.harness.as_ref();
+        book_edition = book_edition.or_else(|| harness_edition.and_then(|h| h.edition.clone()));
         let cache = Cache::new(
             workspace.cache_dir.clone(),
             workspace.fingerprint.clone(),
@@ -211,6 +215,7 @@ pub(crate) fn verify(
         .map(|(located, result)| {
             let mut result = result.expect("every snippet is judged");
             note_unmarked(&located.snippet, &mut result);
+            note_default_edition(&located.snippet, book_edition.as_deref(), &mut result);
             result
         })
         .collect();

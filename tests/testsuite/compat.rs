@@ -721,7 +721,12 @@ fn a_book_without_an_edition_is_2015_as_for_mdbook_test() {
         "{output}"
     );
     expect![[r#"{3: "passed", 9: "passed", 17: "failed", 21: "passed"}"#]]
-        .assert_eq(&format!("{ours:?}"));
+        .assert_eq(&format!("{ours:?}")); // The `async fn` fails, with where to name an edition (rustc would say `Cargo.toml`).
+    output.stdout_contains(
+        "note: this book names no edition, so its snippets are Rust 2015, as `mdbook test` \
+         compiles them; set one in book.toml (`[rust]` `edition = \"2021\"`) or on the block \
+         (```rust,edition2021)",
+    );
 }
 
 #[test]
