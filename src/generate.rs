@@ -446,14 +446,51 @@ pub(crate) fn unhide(line: &str) -> String {
     }
 }
 
+/// What the top level of a snippet's code is, parsed as rustdoc parses it.
+#[derive(Debug, PartialEq, Eq)]
+enum TopLevel {
+    /// Items only; `has_main` when one of them is `fn main`.
+    Items { has_main: bool },
+    /// Statements or expressions (beside any items): rustdoc wraps it all in a `fn main`, and a
+    /// `fn main` of the snippet's own is then an inner function that nothing calls.
+    Statements,
+    /// Neither parses (a syntax error, or syntax `syn` does not know): decided by the lines.
+    Unknown,
+}
+
+fn top_level(code: &str) -> TopLevel {
+    if let Ok(file) = syn::parse_file(code) {
+        let has_main = file
+            .items
+            .iter()
+            .any(|item| matches!(item, syn::Item::Fn(function) if function.sig.ident == "main"));
+        return TopLevel::Items { has_main };
+    }
+    match syn::parse_str::<syn::Block>(&format!("{{\n{code}\n}}")) {
+        Ok(block)
+            if block
+                .stmts
+                .iter()
+                .any(|stmt| !matches!(stmt, syn::Stmt::Item(_))) =>
+        {
+            TopLevel::Statements
+        }
+        _ => TopLevel::Unknown,
+    }
+}
+
 fn shape(lines: &[String]) -> Shape {
-    let has_main = lines.iter().any(|line| {
-        let line = line.trim_start();
-        let line = line.strip_prefix("pub ").unwrap_or(line);
-        let line = line.strip_prefix("async ").unwrap_or(line);
-        line.strip_prefix("fn main")
-            .is_some_and(|rest| rest.trim_start().starts_with('('))
-    });
+    let has_main = match top_level(&lines.join("\n")) {
+        TopLevel::Items { has_main } => has_main,
+        TopLevel::Statements => false,
+        TopLevel::Unknown => lines.iter().any(|line| {
+            let line = line.trim_start();
+            let line = line.strip_prefix("pub ").unwrap_or(line);
+            let line = line.strip_prefix("async ").unwrap_or(line);
+            line.strip_prefix("fn main")
+                .is_some_and(|rest| rest.trim_start().starts_with('('))
+        }),
+    };
     if has_main {
         return Shape::OwnMain;
     }

@@ -694,6 +694,38 @@ fn errors_inside_std_macros_belong_to_the_snippet_that_called_them() {
     output.stdout_contains("src/macros.md:13 (does not compile, src_macros_md_3)");
 }
 
+/// Whether rustdoc wraps a block in `fn main`: it parses the block, and statements beside a
+/// `fn main` of the block's own get the whole block wrapped (that `main` is then never called);
+/// a `fn main` in a comment or a string is none.
+#[test]
+fn blocks_are_wrapped_in_fn_main_exactly_when_rustdoc_wraps_them() {
+    let chapter = "# Main\n\n\
+        ```rust\nlet x = 1;\nassert_eq!(x, 1);\nfn main() { panic!(\"never called\") }\n```\n\n\
+        ```rust\n// no fn main() here\nlet y = 2;\nassert_eq!(y, 2);\n```\n\n\
+        ```rust\nlet s = \"fn main() {}\";\nassert!(!s.is_empty());\n```\n\n\
+        ```rust\n#[derive(Debug)]\nstruct P;\nfn main() {\n    panic!(\"called: {:?}\", P);\n}\n```\n\n\
+        ```rust\nmod m { pub fn main() {} }\nm::main();\n```\n";
+    let book = book(&[
+        (
+            "book.toml",
+            "[book]\ntitle = \"t\"\n[rust]\nedition = \"2021\"\n",
+        ),
+        ("src/SUMMARY.md", "- [Main](main.md)\n"),
+        ("src/main.md", chapter),
+    ]);
+    let output = book.test(&["--quiet", "--junit", "report.xml"]);
+    output.code(1);
+    let junit = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
+    let ours = our_verdicts(&junit);
+    assert_eq!(
+        ours,
+        rustdoc_verdicts(&book, "src/main.md", Some("2021")),
+        "{output}"
+    );
+    expect![[r#"{3: "passed", 9: "passed", 15: "passed", 20: "failed", 28: "passed"}"#]]
+        .assert_eq(&format!("{ours:?}"));
+}
+
 /// A book that names no edition: `mdbook test` passes rustdoc no `--edition`, so its snippets
 /// are 2015 code, and so are ours.
 #[test]
