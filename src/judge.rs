@@ -11,9 +11,6 @@ use crate::located::Located;
 use crate::run::{Exit, RunRecord};
 use crate::snippet::{Failure, FailureKind, Outcome, Snippet, SnippetResult, SourceSpan};
 
-/// The exit code of a Rust program that panicked.
-const PANIC_EXIT_CODE: i32 = 101;
-
 pub(crate) fn judge(located: &Located, record: &Record, module_file: &Path) -> SnippetResult {
     let snippet = &located.snippet;
     let fail = |kind, span: Option<SourceSpan>, message: String| {
@@ -107,7 +104,9 @@ pub(crate) fn judge_run(snippet: &Snippet, run: &RunRecord, remap: &Remap<'_>) -
             with_stderr("exited successfully, but the snippet is marked `should_panic`".to_owned()),
         )),
         Exit::Code(0) => None,
-        Exit::Code(PANIC_EXIT_CODE) if snippet.attributes.should_panic => None,
+        // rustdoc passes a `should_panic` block whose process failed in any way (a panic, an
+        // `Err` from `main`, `exit(3)`, `abort()`), and so do we.
+        Exit::Code(_) | Exit::Signal(_) if snippet.attributes.should_panic => None,
         Exit::Code(code) => {
             let headline = match panic_message(&stderr) {
                 Some(message) => format!("panicked: {message}"),
@@ -414,7 +413,9 @@ mod tests {
             // A panicking snippet's output is still compared with its expected block.
             verdict(panics, Exit::Code(101), "ho\n", panic_stderr),
             verdict(panics, Exit::Code(0), "hi\n", ""),
+            // As under rustdoc, any failed process satisfies `should_panic`.
             verdict(panics, Exit::Code(1), "hi\n", ""),
+            verdict(panics, Exit::Signal(6), "hi\n", ""),
         ];
         expect![[r#"
             passed
@@ -427,7 +428,8 @@ mod tests {
             passed
             OutputMismatch: output differs from the expected block (-expected +actual):
             Run: exited successfully, but the snippet is marked `should_panic`
-            Run: exited with code 1
+            passed
+            passed
         "#]]
         .assert_eq(&(table.join("\n") + "\n"));
     }

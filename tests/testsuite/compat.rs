@@ -726,6 +726,35 @@ fn blocks_are_wrapped_in_fn_main_exactly_when_rustdoc_wraps_them() {
         .assert_eq(&format!("{ours:?}"));
 }
 
+/// `should_panic` as rustdoc judges it: the block's process must fail, in any way.
+#[test]
+fn should_panic_passes_on_any_failed_process_as_in_rustdoc() {
+    let chapter = "# Panics\n\n\
+        ```rust,should_panic\nfn main() -> Result<(), String> { Err(\"e\".into()) }\n```\n\n\
+        ```rust,should_panic\nstd::process::exit(3);\n```\n\n\
+        ```rust,should_panic\nstd::process::abort();\n```\n\n\
+        ```rust,should_panic\nlet fine = 1;\n```\n";
+    let book = book(&[
+        (
+            "book.toml",
+            "[book]\ntitle = \"t\"\n[rust]\nedition = \"2021\"\n",
+        ),
+        ("src/SUMMARY.md", "- [Panics](panics.md)\n"),
+        ("src/panics.md", chapter),
+    ]);
+    let output = book.test(&["--quiet", "--junit", "report.xml"]);
+    output.code(1);
+    let junit = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
+    let ours = our_verdicts(&junit);
+    assert_eq!(
+        ours,
+        rustdoc_verdicts(&book, "src/panics.md", Some("2021")),
+        "{output}"
+    );
+    expect![[r#"{3: "passed", 7: "passed", 11: "passed", 15: "failed"}"#]]
+        .assert_eq(&format!("{ours:?}"));
+}
+
 /// A book that names no edition: `mdbook test` passes rustdoc no `--edition`, so its snippets
 /// are 2015 code, and so are ours.
 #[test]
