@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::cache::Cache;
 use crate::config::Config;
 use crate::extract::merge_harness_attributes;
-use crate::generate::{HarnessParts, PlannedSnippet, snippet_file};
+use crate::generate::{HarnessParts, PlannedSnippet, module_file, snippet_file};
 use crate::located::Located;
 use crate::placement::placement;
 
@@ -60,7 +60,11 @@ pub(crate) fn plan(
         (None, false) => "run".to_owned(),
     };
     let placement = format!("{:?}", planned.placement);
+    // rustc's messages name the generated file and module (`src_ch1_md_3`), and the record is
+    // located through them, so the same code under another id is another key.
+    let module = module_file(&planned);
     let cache_key = cache.key(&[
+        &module.to_string_lossy(),
         &file,
         &planned.edition,
         &harness_attributes,

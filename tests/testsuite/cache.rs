@@ -85,3 +85,22 @@ fn another_build_of_the_tool_does_not_trust_the_old_results() {
         .unwrap();
     run().code(1).stderr_contains("building 2 snippet(s)");
 }
+
+#[test]
+fn the_same_snippet_under_another_id_is_not_taken_from_the_cache() {
+    // rustc names the generated module in its messages; a record made under one chapter's id
+    // would not locate the error in another's.
+    let nonce = format!("{:?}", std::time::SystemTime::now());
+    let broken =
+        format!("```rust\n// {nonce}\nconst CHECK: () = panic!(\"no\");\nlet () = CHECK;\n```\n");
+    let first = book(&[("src/SUMMARY.md", "- [A](a.md)\n"), ("src/a.md", &broken)]);
+    first
+        .test(&["--quiet"])
+        .code(1)
+        .stdout_contains("src/a.md:3 (does not compile, src_a_md_1)");
+    let second = book(&[("src/SUMMARY.md", "- [B](b.md)\n"), ("src/b.md", &broken)]);
+    second
+        .test(&["--quiet"])
+        .code(1)
+        .stdout_contains("src/b.md:3 (does not compile, src_b_md_1)");
+}

@@ -633,25 +633,36 @@ fn our_verdicts(junit: &str) -> BTreeMap<usize, &'static str> {
         .collect()
 }
 
-#[test]
-fn blocks_are_verified_exactly_when_rustdoc_tests_them_with_its_verdicts() {
+/// Verifies `chapter` as a book's one chapter, `src/c.md` (with `[rust] edition` when given),
+/// requires rustdoc's verdict on every block, and returns our report and the verdicts.
+fn same_verdicts_as_rustdoc(
+    chapter: &str,
+    edition: Option<&str>,
+) -> (Output, BTreeMap<usize, &'static str>) {
+    let book_toml = match edition {
+        Some(edition) => format!("[book]\ntitle = \"t\"\n[rust]\nedition = \"{edition}\"\n"),
+        None => "[book]\ntitle = \"t\"\n".to_owned(),
+    };
     let book = book(&[
-        (
-            "book.toml",
-            "[book]\ntitle = \"t\"\n[rust]\nedition = \"2021\"\n",
-        ),
-        ("src/SUMMARY.md", "- [Blocks](blocks.md)\n"),
-        ("src/blocks.md", WHAT_RUSTDOC_TESTS),
+        ("book.toml", &book_toml),
+        ("src/SUMMARY.md", "- [C](c.md)\n"),
+        ("src/c.md", chapter),
     ]);
     let output = book.test(&["--quiet", "--junit", "report.xml"]);
-    output.code(1);
     let junit = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
     let ours = our_verdicts(&junit);
     assert_eq!(
         ours,
-        rustdoc_verdicts(&book, "src/blocks.md", Some("2021")),
+        rustdoc_verdicts(&book, "src/c.md", edition),
         "{output}"
     );
+    (output, ours)
+}
+
+#[test]
+fn blocks_are_verified_exactly_when_rustdoc_tests_them_with_its_verdicts() {
+    let (output, ours) = same_verdicts_as_rustdoc(WHAT_RUSTDOC_TESTS, Some("2021"));
+    output.code(1);
     expect![[r#"
         {3: "passed", 8: "failed", 12: "passed", 15: "passed", 23: "passed", 31: "passed", 35: "skipped", 39: "passed", 43: "passed", 47: "passed"}"#]]
     .assert_eq(&format!("{ours:?}"));
@@ -663,7 +674,8 @@ fn blocks_are_verified_exactly_when_rustdoc_tests_them_with_its_verdicts() {
 }
 
 /// Errors whose primary span is inside a std macro (`vec!`, `panic!` in a const): they belong to
-/// the snippet that called the macro, merged or not, and a neighbour still passes.
+/// the snippet that called the macro, merged or not, and a neighbour still passes. And a 2015
+/// `::a::foo()` path, which names the crate root.
 #[test]
 fn errors_inside_std_macros_belong_to_the_snippet_that_called_them() {
     let chapter = "# Macros\n\n\
@@ -672,26 +684,11 @@ fn errors_inside_std_macros_belong_to_the_snippet_that_called_them() {
         ```rust\nconst CHECK: () = panic!(\"checked at compile time\");\nlet () = CHECK;\n```\n\n\
         ```rust\nlet neighbour = vec![1, 2];\nassert_eq!(neighbour.len(), 2);\n```\n\n\
         ```rust,edition2015\nmod a { pub fn foo() {} }\nmod b { pub fn foo() { ::a::foo(); } }\nfn main() { b::foo(); }\n```\n";
-    let book = book(&[
-        (
-            "book.toml",
-            "[book]\ntitle = \"t\"\n[rust]\nedition = \"2024\"\n",
-        ),
-        ("src/SUMMARY.md", "- [Macros](macros.md)\n"),
-        ("src/macros.md", chapter),
-    ]);
-    let output = book.test(&["--quiet", "--junit", "report.xml"]);
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2024"));
     output.code(1);
-    let junit = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
-    let ours = our_verdicts(&junit);
-    assert_eq!(
-        ours,
-        rustdoc_verdicts(&book, "src/macros.md", Some("2024")),
-        "{output}"
-    );
     expect![[r#"{3: "passed", 8: "passed", 12: "failed", 17: "passed", 22: "passed"}"#]]
         .assert_eq(&format!("{ours:?}"));
-    output.stdout_contains("src/macros.md:13 (does not compile, src_macros_md_3)");
+    output.stdout_contains("src/c.md:13 (does not compile, src_c_md_3)");
 }
 
 /// Whether rustdoc wraps a block in `fn main`: it parses the block, and statements beside a
@@ -705,23 +702,8 @@ fn blocks_are_wrapped_in_fn_main_exactly_when_rustdoc_wraps_them() {
         ```rust\nlet s = \"fn main() {}\";\nassert!(!s.is_empty());\n```\n\n\
         ```rust\n#[derive(Debug)]\nstruct P;\nfn main() {\n    panic!(\"called: {:?}\", P);\n}\n```\n\n\
         ```rust\nmod m { pub fn main() {} }\nm::main();\n```\n";
-    let book = book(&[
-        (
-            "book.toml",
-            "[book]\ntitle = \"t\"\n[rust]\nedition = \"2021\"\n",
-        ),
-        ("src/SUMMARY.md", "- [Main](main.md)\n"),
-        ("src/main.md", chapter),
-    ]);
-    let output = book.test(&["--quiet", "--junit", "report.xml"]);
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2021"));
     output.code(1);
-    let junit = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
-    let ours = our_verdicts(&junit);
-    assert_eq!(
-        ours,
-        rustdoc_verdicts(&book, "src/main.md", Some("2021")),
-        "{output}"
-    );
     expect![[r#"{3: "passed", 9: "passed", 15: "passed", 20: "failed", 28: "passed"}"#]]
         .assert_eq(&format!("{ours:?}"));
 }
@@ -734,23 +716,8 @@ fn should_panic_passes_on_any_failed_process_as_in_rustdoc() {
         ```rust,should_panic\nstd::process::exit(3);\n```\n\n\
         ```rust,should_panic\nstd::process::abort();\n```\n\n\
         ```rust,should_panic\nlet fine = 1;\n```\n";
-    let book = book(&[
-        (
-            "book.toml",
-            "[book]\ntitle = \"t\"\n[rust]\nedition = \"2021\"\n",
-        ),
-        ("src/SUMMARY.md", "- [Panics](panics.md)\n"),
-        ("src/panics.md", chapter),
-    ]);
-    let output = book.test(&["--quiet", "--junit", "report.xml"]);
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2021"));
     output.code(1);
-    let junit = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
-    let ours = our_verdicts(&junit);
-    assert_eq!(
-        ours,
-        rustdoc_verdicts(&book, "src/panics.md", Some("2021")),
-        "{output}"
-    );
     expect![[r#"{3: "passed", 7: "passed", 11: "passed", 15: "failed"}"#]]
         .assert_eq(&format!("{ours:?}"));
 }
@@ -759,30 +726,18 @@ fn should_panic_passes_on_any_failed_process_as_in_rustdoc() {
 /// are 2015 code, and so are ours.
 #[test]
 fn a_book_without_an_edition_is_2015_as_for_mdbook_test() {
-    let book = book(&[
-        ("src/SUMMARY.md", "- [Old](old.md)\n"),
-        (
-            "src/old.md",
-            "# Old\n\n```rust\nlet async = 1;\nlet dyn = async + 1;\nassert_eq!(dyn, 2);\n```\n\n\
-             ```rust\ntrait Shape { fn area(&self) -> u32; }\nstruct Square;\n\
-             impl Shape for Square { fn area(&self) -> u32 { 4 } }\n\
-             let shapes: Vec<Box<Shape>> = vec![Box::new(Square)];\nassert_eq!(shapes[0].area(), 4);\n```\n\n\
-             ```rust\nasync fn later() {}\n```\n\n\
-             ```rust\nuse std::collections::HashMap;\nlet mut m = HashMap::new();\nm.insert(1, 2);\n\
-             assert_eq!(m[&1], 2);\n```\n",
-        ),
-    ]);
-    let output = book.test(&["--quiet", "--junit", "report.xml"]);
+    let chapter = "# Old\n\n```rust\nlet async = 1;\nlet dyn = async + 1;\nassert_eq!(dyn, 2);\n```\n\n\
+        ```rust\ntrait Shape { fn area(&self) -> u32; }\nstruct Square;\n\
+        impl Shape for Square { fn area(&self) -> u32 { 4 } }\n\
+        let shapes: Vec<Box<Shape>> = vec![Box::new(Square)];\nassert_eq!(shapes[0].area(), 4);\n```\n\n\
+        ```rust\nasync fn later() {}\n```\n\n\
+        ```rust\nuse std::collections::HashMap;\nlet mut m = HashMap::new();\nm.insert(1, 2);\n\
+        assert_eq!(m[&1], 2);\n```\n";
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, None);
     output.code(1);
-    let junit = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
-    let ours = our_verdicts(&junit);
-    assert_eq!(
-        ours,
-        rustdoc_verdicts(&book, "src/old.md", None),
-        "{output}"
-    );
     expect![[r#"{3: "passed", 9: "passed", 17: "failed", 21: "passed"}"#]]
-        .assert_eq(&format!("{ours:?}")); // The `async fn` fails, with where to name an edition (rustc would say `Cargo.toml`).
+        .assert_eq(&format!("{ours:?}"));
+    // The `async fn` fails, with where to name an edition (rustc would say `Cargo.toml`).
     output.stdout_contains(
         "note: this book names no edition, so its snippets are Rust 2015, as `mdbook test` \
          compiles them; set one in book.toml (`[rust]` `edition = \"2021\"`) or on the block \
