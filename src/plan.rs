@@ -21,6 +21,18 @@ pub(crate) struct Plan {
     pub cache_key: String,
 }
 
+/// The edition the book names for its snippets (`edition` in its table, else `[rust] edition`),
+/// else its harness crate's; `None` means mdBook's default, 2015.
+pub(crate) fn named_edition<'a>(
+    config: &'a Config,
+    harness: Option<HarnessParts<'a>>,
+) -> Option<&'a str> {
+    config
+        .edition
+        .as_deref()
+        .or_else(|| harness.and_then(|harness| harness.edition))
+}
+
 /// Plans `located` (the `index`-th snippet of the book).
 pub(crate) fn plan(
     located: &Located,
@@ -31,12 +43,11 @@ pub(crate) fn plan(
 ) -> Plan {
     let snippet = &located.snippet;
     let attributes = &snippet.attributes;
-    let edition = attributes
-        .edition
-        .clone()
-        .or_else(|| config.edition.clone())
-        .or_else(|| harness.and_then(|harness| harness.edition.map(str::to_owned)))
-        .unwrap_or_else(|| crate::config::DEFAULT_EDITION.to_owned());
+    let edition = attributes.edition.clone().unwrap_or_else(|| {
+        named_edition(config, harness)
+            .unwrap_or(crate::config::DEFAULT_EDITION)
+            .to_owned()
+    });
     let harness_attributes =
         merge_harness_attributes(&config.default_attributes, &attributes.harness).join(",");
     let compile_fail = attributes.compile_fail.is_some();

@@ -15,7 +15,7 @@ use crate::generate::module_file;
 use crate::include::{IncludeProblem, SourceMap};
 use crate::language::{self, LanguagePlan};
 use crate::located::Located;
-use crate::plan::{Plan, plan};
+use crate::plan::{Plan, named_edition, plan};
 use crate::progress::Progress;
 use crate::run::{JobSlots, RunRequest, run_all};
 use crate::select::{Selection, check_selection, select, selection_reports};
@@ -120,14 +120,13 @@ pub(crate) fn verify(
     let mut book_edition = config.edition.clone();
     if !pending.is_empty() {
         let workspace = Workspace::discover(config)?;
-        let harness_edition = workspace.settings.harness.as_ref();
-        book_edition = book_edition.or_else(|| harness_edition.and_then(|h| h.edition.clone()));
+        let harness = workspace.settings.harness_parts();
+        book_edition = named_edition(config, harness).map(str::to_owned);
         let cache = Cache::new(
             workspace.cache_dir.clone(),
             workspace.fingerprint.clone(),
             config.use_cache,
         );
-        let harness = workspace.settings.harness_parts();
         let (language_pending, rust_pending): (Vec<usize>, Vec<usize>) = pending
             .into_iter()
             .partition(|&index| located[index].snippet.language.is_some());
