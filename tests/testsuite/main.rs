@@ -10,6 +10,7 @@ mod compat;
 mod harness;
 mod isolation;
 mod languages;
+mod ledger;
 mod mdbook;
 mod options;
 mod preprocessor;
