@@ -134,6 +134,9 @@ def normative(spec):
     found = []
     for revision, page, scope in SCOPE:
         text = read_page(spec, revision, page)
+        # A heading that recurs on the page (the tasks extension's several `Response` sections)
+        # is named with its parent's slug: `task-cancellation/response`.
+        heading_slugs = [slug(m.group(1)) for m in re.finditer(r"^#+\s+(.*)$", text, re.M)]
         counters = {}
         for heading_path, statement in statements(text):
             slugs = [s for _, s in heading_path]
@@ -153,6 +156,8 @@ def normative(spec):
                 elif mentions and not mentioned:
                     continue
                 section = slugs[-1] if slugs else "top"
+                if len(slugs) > 1 and heading_slugs.count(section) > 1:
+                    section = f"{slugs[-2]}/{section}"
                 key = (revision, page, section)
                 counters[key] = counters.get(key, 0) + 1
                 location = f"{revision}/{page}#{section}:{counters[key]}"
