@@ -75,6 +75,11 @@ where
             std::process::exit(1);
         }
     };
+    // A mistyped mutant name is the tool's error, said once, not a panic in every server.
+    if let Err(error) = crate::server::mutants::from_env() {
+        eprintln!("error: {}: {error}", crate::server::mutants::MUTANT_VAR);
+        std::process::exit(1);
+    }
     let several = attributes.revisions.len() > 1;
     let mut failures = Vec::new();
     let mut runs = Vec::new();

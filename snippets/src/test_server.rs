@@ -13,6 +13,7 @@ use crate::artifacts::{Registration, register};
 use crate::raw_client::RawClient;
 use crate::revision::{Revision, current_revision};
 use crate::rmcp_revision::RmcpRevision;
+use crate::server::mutants::{self, MUTANT_VAR};
 use crate::server::{Core, serve_connection};
 use crate::transcript::Transcript;
 use crate::violations::Violation;
@@ -47,8 +48,19 @@ impl TestServer {
     /// Starts a server whose clients (from [`TestServer::connect_rmcp`] and
     /// [`TestServer::connect_raw`]) use `revision`. The server itself speaks both revisions, as
     /// a dual-era server does, and answers each client in the revision it negotiated.
+    ///
+    /// When `$MDBOOK_SNIPPETS_MUTANT` names a mutant (the verifier's `--mutants` mode), the
+    /// server breaks that rule (see `mcp-testserver --list-mutants`).
+    ///
+    /// # Panics
+    ///
+    /// When `$MDBOOK_SNIPPETS_MUTANT` names no known mutant; the message lists the known ones.
     pub fn start_with(revision: Revision) -> TestServer {
-        let core = Arc::new(Core::default());
+        let mutant = match mutants::from_env() {
+            Ok(mutant) => mutant,
+            Err(error) => panic!("{MUTANT_VAR}: {error}"),
+        };
+        let core = Arc::new(Core::default().with_mutant(mutant));
         register(Registration {
             kind: "server".to_owned(),
             revision,

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use mcp_testserver_core::artifact_files::{ARTIFACTS_VAR, check_directory};
 use mcp_testserver_core::server::DEFAULT_HISTORY_LIMIT;
+use mcp_testserver_core::server::mutants::{self, MUTANT_VAR, Mutant};
 
 const USAGE: &str = "\
 mcp-testserver: a spec-strict MCP test server
@@ -24,7 +25,10 @@ usage: mcp-testserver [--transcript-limit N] [--artifacts DIR]
   --artifacts DIR        when serving ends, write the wire transcript (10-wire_transcript.txt)
                          and its sequence diagram (11-sequence.svg) into DIR, as the snippet
                          harness does (the next free number when they exist); default: the
-                         directory in $MDBOOK_SNIPPETS_ARTIFACTS, if set";
+                         directory in $MDBOOK_SNIPPETS_ARTIFACTS, if set
+  --mutant NAME          break one named rule on purpose (default: $MDBOOK_SNIPPETS_MUTANT,
+                         if set); the transcript still records what was sent
+  --list-mutants         print each mutant as NAME<TAB>the rule it breaks, and exit";
 
 /// What the command line asks for.
 struct Options {
@@ -32,6 +36,7 @@ struct Options {
     conformance: bool,
     history_limit: usize,
     artifacts: Option<PathBuf>,
+    mutant: Option<Mutant>,
 }
 
 fn main() -> ExitCode {
@@ -40,13 +45,22 @@ fn main() -> ExitCode {
         println!("{USAGE}");
         return ExitCode::SUCCESS;
     }
-    let options = match parse(&args, std::env::var_os(ARTIFACTS_VAR)) {
+    if args.iter().any(|arg| arg == "--list-mutants") {
+        print!("{}", mutants::listing());
+        return ExitCode::SUCCESS;
+    }
+    let mutant_var = std::env::var_os(MUTANT_VAR);
+    let options = match parse(&args, std::env::var_os(ARTIFACTS_VAR), mutant_var) {
         Ok(options) => options,
         Err(message) => {
             eprintln!("mcp-testserver: error: {message}; see --help");
             return ExitCode::from(2);
         }
     };
+    mutants::install_for_process(options.mutant);
+    if let Some(mutant) = options.mutant {
+        eprintln!("mcp-testserver: mutant {mutant}: {}", mutant.rule());
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -82,14 +96,21 @@ fn main() -> ExitCode {
 }
 
 /// The options `args` ask for; `artifacts_var` is `$MDBOOK_SNIPPETS_ARTIFACTS`, which
-/// `--artifacts` overrides. The artifact directory is checked here, before anything is served.
-fn parse(args: &[String], artifacts_var: Option<OsString>) -> Result<Options, String> {
+/// `--artifacts` overrides; `mutant_var` is `$MDBOOK_SNIPPETS_MUTANT`, which `--mutant`
+/// overrides. The artifact directory is checked here, before anything is served.
+fn parse(
+    args: &[String],
+    artifacts_var: Option<OsString>,
+    mutant_var: Option<OsString>,
+) -> Result<Options, String> {
     let mut options = Options {
         http_address: None,
         conformance: false,
         history_limit: DEFAULT_HISTORY_LIMIT,
         artifacts: None,
+        mutant: None,
     };
+    let mut mutant_flag = None;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -103,6 +124,15 @@ fn parse(args: &[String], artifacts_var: Option<OsString>) -> Result<Options, St
                 options.http_address = Some(parsed);
             }
             "--conformance" => options.conformance = true,
+            "--mutant" => {
+                let name = args
+                    .next()
+                    .ok_or("--mutant needs a name (see --list-mutants)")?;
+                let mutant = name
+                    .parse::<Mutant>()
+                    .map_err(|error| format!("--mutant: {error}"))?;
+                mutant_flag = Some(mutant);
+            }
             "--artifacts" => {
                 let directory = args.next().ok_or("--artifacts needs a directory")?;
                 if directory.is_empty() {
@@ -127,6 +157,18 @@ fn parse(args: &[String], artifacts_var: Option<OsString>) -> Result<Options, St
     if options.conformance && options.http_address.is_none() {
         return Err("--conformance needs --http ADDR".to_owned());
     }
+    options.mutant = match (mutant_flag, mutant_var) {
+        (Some(mutant), _) => Some(mutant),
+        (None, Some(name)) if !name.is_empty() => {
+            let name = name.to_string_lossy();
+            Some(
+                name.trim()
+                    .parse::<Mutant>()
+                    .map_err(|error| format!("{MUTANT_VAR}: {error}"))?,
+            )
+        }
+        (None, _) => None,
+    };
     if let Some(directory) = &options.artifacts {
         check_directory(directory).map_err(|error| format!("--artifacts: {error:#}"))?;
     } else if let Some(directory) = artifacts_var.filter(|value| !value.is_empty()) {

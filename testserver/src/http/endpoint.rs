@@ -23,7 +23,7 @@ use super::legacy::LegacySession;
 use crate::jsonrpc::{self, id_key};
 use crate::revision::Revision;
 use crate::server::session::{Session, VERSION_KEY};
-use crate::server::{Core, MAX_LINE_BYTES};
+use crate::server::{Core, MAX_LINE_BYTES, Mutant};
 
 /// The endpoint's path.
 pub const PATH: &str = "/mcp";
@@ -232,12 +232,16 @@ impl Endpoint {
         }
         let endpoint = self.clone();
         let transcript = self.core.transcript.clone();
+        // The `disconnect-not-cancel` mutant leaves the handler running after a hang-up.
+        let keep_running = self.core.breaks(Mutant::DisconnectNotCancel);
         let guard = EndGuard::new(Box::new(move |ending| {
             if ending == Ending::Abandoned {
                 events::record_disconnect(&transcript, &id, true);
             }
             // Completed: nothing runs any more. Abandoned: stops the handler, sends nothing.
-            session.close();
+            if ending == Ending::Completed || !keep_running {
+                session.close();
+            }
             endpoint.lock_live().remove(&serial);
         }));
         let stream = ResponseStream {

@@ -3,12 +3,14 @@
 //! server-to-client requests with their own id space.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::session::{CAPABILITIES_KEY, InFlight, Session, stamp};
+use super::mutants::Mutant;
+use super::session::{CAPABILITIES_KEY, Era, InFlight, Session, VERSION_KEY, stamp};
 use super::tools;
 use crate::jsonrpc::{self, id_key};
 use crate::revision::Revision;
@@ -39,6 +41,8 @@ pub(super) struct Call {
     pub client_capabilities: Value,
     /// The task this call runs as (set by `tasks::start`), whose status bounds its progress.
     pub task_number: Option<u32>,
+    /// The last `progress` value sent (0: none yet), for the `progress-after-response` mutant.
+    pub last_progress: AtomicU64,
 }
 
 impl Call {
@@ -61,9 +65,33 @@ impl Call {
                 .is_some_and(|call| !call.cancelled)
         });
         if owed {
+            let core = &self.session.core;
+            let progress = if core.breaks(Mutant::ProgressBackwards) {
+                total.saturating_add(1).saturating_sub(progress)
+            } else {
+                progress
+            };
+            let token = if core.breaks(Mutant::ProgressTokenRetyped) {
+                retyped(token)
+            } else {
+                token.clone()
+            };
+            self.last_progress.store(progress, Ordering::Relaxed);
             let params = json!({"progressToken": token, "progress": progress, "total": total, "message": message});
             self.session.send_locked(
                 &state,
+                jsonrpc::notification("notifications/progress", params),
+                Some(&self.key),
+            );
+        }
+    }
+
+    /// The `progress-after-response` mutant: one more notification once the response is out.
+    fn progress_after_response(&self) {
+        if let Some(token) = &self.progress_token {
+            let progress = self.last_progress.load(Ordering::Relaxed) + 1;
+            let params = json!({"progressToken": token, "progress": progress, "message": "after the response"});
+            self.session.send_related(
                 jsonrpc::notification("notifications/progress", params),
                 Some(&self.key),
             );
@@ -167,6 +195,11 @@ impl Session {
             self.answer(id, revision, Err((jsonrpc::INVALID_PARAMS, message, None)));
             return;
         }
+        // The `progress-without-token` mutant reports progress under the request id.
+        let progress_token = match progress_token {
+            None if self.core.breaks(Mutant::ProgressWithoutToken) => Some(id.clone()),
+            token => token,
+        };
         let token = CancellationToken::new();
         let token_key = progress_token.as_ref().map(id_key);
         {
@@ -207,6 +240,7 @@ impl Session {
             params,
             client_capabilities,
             task_number: None,
+            last_progress: AtomicU64::new(0),
         };
         if task {
             super::tasks::start(call, tool);
@@ -232,6 +266,9 @@ impl Session {
                     .finish(&call.key, call.id.clone(), call.revision, outcome);
                 if let Some((sent_text, suppressed_text)) = ending {
                     call.log(if sent { sent_text } else { suppressed_text });
+                }
+                if sent && call.session.core.breaks(Mutant::ProgressAfterResponse) {
+                    call.progress_after_response();
                 }
                 call.session.core.handlers.stop(tool.name());
             });
@@ -267,8 +304,21 @@ impl Session {
         {
             state.active_tokens.remove(token);
         }
-        let cancelled = entry.is_none_or(|entry| entry.cancelled);
+        let cancelled = entry.as_ref().is_none_or(|entry| entry.cancelled);
+        let answer_anyway = entry.is_some_and(|entry| entry.cancelled)
+            && self.core.breaks(Mutant::CancelStillAnswered);
         let message = match outcome {
+            // The `cancel-still-answered` mutant: the answer goes out although the request was
+            // cancelled; a stopped handler's is the usual "request cancelled" error.
+            Outcome::Result(result) if answer_anyway => {
+                jsonrpc::result(id, stamp(result, revision))
+            }
+            Outcome::Error(code, message, data) if answer_anyway => {
+                jsonrpc::error(id, code, &message, data)
+            }
+            Outcome::Cancelled if answer_anyway => {
+                jsonrpc::error(id, REQUEST_CANCELLED, "Request cancelled", None)
+            }
             Outcome::Result(result) if !cancelled => jsonrpc::result(id, stamp(result, revision)),
             Outcome::Error(code, message, data) if !cancelled => {
                 jsonrpc::error(id, code, &message, data)
@@ -294,7 +344,17 @@ impl Session {
         };
         let key = id_key(request_id);
         let mut state = self.lock();
-        if state.initialize_id.as_deref() == Some(key.as_str()) {
+        let unstamped = params
+            .get("_meta")
+            .and_then(|meta| meta.get(VERSION_KEY))
+            .is_none();
+        if state.era == Era::Modern && unstamped && self.core.breaks(Mutant::CancelNeedsMeta) {
+            // go-sdk#1212: a server that wants the version stamp on notifications too.
+            return;
+        }
+        if state.initialize_id.as_deref() == Some(key.as_str())
+            && !self.core.breaks(Mutant::InitializeCancelHonoured)
+        {
             drop(state);
             self.core.violations.record(
                 rules::CANCELLED_INITIALIZE,
@@ -304,12 +364,17 @@ impl Session {
         }
         if state.task_requests.contains(&key) {
             drop(state);
+            if self.core.breaks(Mutant::CancelledTaskUnflagged) {
+                return;
+            }
             self.core.violations.record(rules::CANCELLED_TASK, format!("notifications/cancelled names request {key}, which created a task; use tasks/cancel"));
             return;
         }
         if let Some(call) = state.in_flight.get_mut(&key) {
             call.cancelled = true;
-            call.token.cancel();
+            if !self.core.breaks(Mutant::CancelIgnored) {
+                call.token.cancel();
+            }
             if let Some(token) = call.progress_token.take() {
                 state.active_tokens.remove(&token);
             }
@@ -317,12 +382,17 @@ impl Session {
         }
         let seen = state.seen.contains(&key);
         drop(state);
-        if seen {
+        if seen && self.core.breaks(Mutant::LateCancelFlagged) {
+            self.core.violations.record(
+                rules::CANCEL_UNKNOWN_ID,
+                format!("notifications/cancelled names {key}, which is no longer in flight"),
+            );
+        } else if seen {
             // The normal race: the answer crossed the cancel on the wire.
             self.core
                 .handlers
                 .log(format!("cancel for {key} after completion ignored"));
-        } else {
+        } else if !self.core.breaks(Mutant::UnknownCancelUnflagged) {
             self.core.violations.record(
                 rules::CANCEL_UNKNOWN_ID,
                 format!("notifications/cancelled names {key}, an id the client never sent"),
@@ -354,6 +424,17 @@ impl Session {
     ) -> (Value, oneshot::Receiver<Result<Value, Value>>) {
         let (sender, receiver) = oneshot::channel();
         let mut state = self.lock();
+        if self.core.breaks(Mutant::SharedIdSpace) {
+            // One counter for both directions: continue after the client's highest integer id.
+            let highest = state
+                .seen
+                .iter()
+                .filter_map(|key| key.parse::<i64>().ok())
+                .max();
+            if let Some(highest) = highest {
+                state.next_server_id = state.next_server_id.max(highest + 1);
+            }
+        }
         let id = json!(state.next_server_id);
         state.next_server_id += 1;
         state.awaiting_client.insert(id_key(&id), sender);
@@ -371,5 +452,21 @@ impl Session {
                 json!({"requestId": id, "reason": reason}),
             ));
         }
+    }
+}
+
+/// The error code a server that answers a cancelled request anyway typically uses (the
+/// `cancel-still-answered` mutant; LSP's `RequestCancelled`).
+const REQUEST_CANCELLED: i64 = -32800;
+
+/// `token` with the other JSON type: an integer as its decimal string, a decimal string as an
+/// integer (the `progress-token-retyped` mutant); any other string stays as it is.
+fn retyped(token: &Value) -> Value {
+    match token {
+        Value::Number(number) => Value::String(number.to_string()),
+        Value::String(text) => text
+            .parse::<i64>()
+            .map_or_else(|_| token.clone(), |n| json!(n)),
+        other => other.clone(),
     }
 }

@@ -8,6 +8,7 @@ mod calls;
 mod conformance;
 mod handlers;
 mod lines;
+pub mod mutants;
 mod negotiation;
 pub(crate) mod session;
 mod task_id;
@@ -25,6 +26,7 @@ use crate::violations::ViolationLog;
 
 pub use handlers::Handlers;
 pub use lines::MAX_LINE_BYTES;
+pub use mutants::Mutant;
 
 /// How many transcript messages and handler log lines the `mcp-testserver` binary keeps by
 /// default (`--transcript-limit`); in-process servers keep everything.
@@ -51,6 +53,8 @@ pub struct Core {
     conformance_fixtures: bool,
     /// Open `subscriptions/listen` streams (fixtures only).
     listeners: conformance::listen::Listeners,
+    /// The one rule this server breaks on purpose, if any (see `mutants`).
+    mutant: Option<Mutant>,
 }
 
 impl Default for Core {
@@ -64,6 +68,7 @@ impl Default for Core {
             transcript_replies: Default::default(),
             conformance_fixtures: false,
             listeners: Default::default(),
+            mutant: mutants::process_mutant(),
         }
     }
 }
@@ -75,6 +80,22 @@ impl Core {
     pub fn limit_history(&self, limit: usize) {
         self.transcript.set_limit(limit);
         self.handlers.set_log_limit(limit);
+    }
+
+    /// This core, breaking `mutant`'s rule (`None`: no rule broken), whatever the process
+    /// installed (see [`mutants::install_for_process`]).
+    pub fn with_mutant(self, mutant: Option<Mutant>) -> Core {
+        Core { mutant, ..self }
+    }
+
+    /// The mutant this core runs, if any.
+    pub fn mutant(&self) -> Option<Mutant> {
+        self.mutant
+    }
+
+    /// Whether this core breaks `mutant`'s rule: the one question the hooks ask.
+    pub(crate) fn breaks(&self, mutant: Mutant) -> bool {
+        self.mutant == Some(mutant)
     }
 
     /// A core that also serves the official conformance suite's fixtures (see `conformance`).

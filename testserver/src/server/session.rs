@@ -11,6 +11,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use super::conformance::Dispatch;
+use super::mutants::Mutant;
 use super::negotiation::discover_result;
 use super::{Core, record_in, tools};
 use crate::jsonrpc::{self, Incoming, id_key};
@@ -257,7 +258,7 @@ impl Session {
         };
         {
             let mut state = self.lock();
-            if state.in_flight.contains_key(&key) {
+            if state.in_flight.contains_key(&key) && !self.core.breaks(Mutant::InFlightIdAccepted) {
                 drop(state);
                 self.core.violations.record(
                     rules::REUSED_ID,
@@ -267,7 +268,10 @@ impl Session {
                 self.send(jsonrpc::error(id, jsonrpc::INVALID_REQUEST, &message, None));
                 return;
             }
-            if !state.seen.insert(key.clone()) && revision == Revision::V2025_11_25 {
+            if !state.seen.insert(key.clone())
+                && revision == Revision::V2025_11_25
+                && !self.core.breaks(Mutant::ReusedIdUnflagged)
+            {
                 self.core.violations.record(
                     rules::REUSED_ID,
                     format!("request id {key} reused within the session"),

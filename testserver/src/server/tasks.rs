@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Core;
 use super::calls::{Call, Outcome};
+use super::mutants::Mutant;
 use super::session::{CAPABILITIES_KEY, Session, TASKS_EXTENSION};
 use super::task_id;
 use super::tools::Tool;
@@ -256,7 +257,7 @@ pub(super) fn handle(
         "tasks/get" => Ok(store
             .with_quiet(number, |entry| detailed_task(number, entry, revision))
             .expect("the task exists")),
-        "tasks/cancel" => cancel(store, number, revision),
+        "tasks/cancel" => cancel(store, number, revision, &session.core),
         "tasks/update" => update(store, number, params),
         "tasks/result" => return wait_for_result(session.clone(), id, number),
         _ => unreachable!("routed by the session"),
@@ -397,10 +398,15 @@ fn detailed_task(number: u32, entry: &Entry, revision: Revision) -> Value {
     Value::Object(task)
 }
 
-fn cancel(store: &TaskStore, number: u32, revision: Revision) -> Answer {
+fn cancel(store: &TaskStore, number: u32, revision: Revision, core: &Core) -> Answer {
     let now = store.now();
+    // The `task-cancel-terminal-accepted` mutant answers with the terminal task as it is.
+    let accept_terminal = core.breaks(Mutant::TaskCancelTerminalAccepted);
     let outcome = store
         .with(number, |entry| {
+            if entry.status.is_terminal() && accept_terminal {
+                return Ok(task_json(number, entry, revision));
+            }
             if entry.status.is_terminal() {
                 return Err(entry.status);
             }

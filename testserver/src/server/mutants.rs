@@ -1,0 +1,279 @@
+//! Mutants: named, deliberate breakages of one server-side rule each, so that a proof can show
+//! it would fail if the server behaved differently (`mcp-testserver --mutant NAME`, or
+//! `MDBOOK_SNIPPETS_MUTANT=NAME` for the binary and the harness's in-process servers). This
+//! module owns the list, the names, the rule each breaks and the parsing; the core asks
+//! [`Core::breaks`](super::Core::breaks) at the few points where a mutant changes behaviour,
+//! and nowhere else. A mutant changes what the server *does* only: the transcript, the handler
+//! log and the violation log still record truthfully what was sent and received.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+/// The environment variable naming the mutant (the verifier's `--mutants` mode sets it).
+pub const MUTANT_VAR: &str = "MDBOOK_SNIPPETS_MUTANT";
+
+/// One deliberate breakage of one rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mutant {
+    /// The handler keeps running after `notifications/cancelled` (its answer is still held back).
+    CancelIgnored,
+    /// The handler stops on a cancel, but the request is answered anyway.
+    CancelStillAnswered,
+    /// 2026-07-28 Streamable HTTP: a closed response stream does not stop the handler.
+    DisconnectNotCancel,
+    /// The server numbers its own requests after the client's highest id, one counter for both.
+    SharedIdSpace,
+    /// One more progress notification after the response.
+    ProgressAfterResponse,
+    /// The progress token echoed with another JSON type (`0` becomes `"0"`, `"5"` becomes `5`).
+    ProgressTokenRetyped,
+    /// Progress counts down instead of up.
+    ProgressBackwards,
+    /// Progress is sent for a request without a token, with the request id as the token.
+    ProgressWithoutToken,
+    /// 2025-11-25 `tasks/cancel` on a terminal task succeeds instead of failing with -32602.
+    TaskCancelTerminalAccepted,
+    /// 2025-11-25: a request id reused within the session is not recorded.
+    ReusedIdUnflagged,
+    /// A request reusing the id of one still in flight is served as a new request, unflagged.
+    InFlightIdAccepted,
+    /// A cancel naming `initialize` is treated as an ordinary late cancel, unflagged.
+    InitializeCancelHonoured,
+    /// 2026-07-28: `notifications/cancelled` without the `_meta` version stamp is dropped.
+    CancelNeedsMeta,
+    /// A cancel that crossed its response is recorded as a violation of the client.
+    LateCancelFlagged,
+    /// 2025-11-25: `notifications/cancelled` naming a task's request is not recorded.
+    CancelledTaskUnflagged,
+    /// A cancel naming an id the client never sent is not recorded.
+    UnknownCancelUnflagged,
+}
+
+impl Mutant {
+    /// Every mutant, in the order `--list-mutants` prints them.
+    pub const ALL: [Mutant; 16] = [
+        Mutant::CancelIgnored,
+        Mutant::CancelStillAnswered,
+        Mutant::DisconnectNotCancel,
+        Mutant::SharedIdSpace,
+        Mutant::ProgressAfterResponse,
+        Mutant::ProgressTokenRetyped,
+        Mutant::ProgressBackwards,
+        Mutant::ProgressWithoutToken,
+        Mutant::TaskCancelTerminalAccepted,
+        Mutant::ReusedIdUnflagged,
+        Mutant::InFlightIdAccepted,
+        Mutant::InitializeCancelHonoured,
+        Mutant::CancelNeedsMeta,
+        Mutant::LateCancelFlagged,
+        Mutant::CancelledTaskUnflagged,
+        Mutant::UnknownCancelUnflagged,
+    ];
+
+    /// The mutant's name: lower-case kebab-case, what `--mutant` and `kills=` take.
+    pub fn name(self) -> &'static str {
+        self.describe().0
+    }
+
+    /// The rule the mutant breaks, with its revision, spec page and section.
+    pub fn rule(self) -> &'static str {
+        self.describe().1
+    }
+
+    fn describe(self) -> (&'static str, &'static str) {
+        match self {
+            Mutant::CancelIgnored => (
+                "cancel-ignored",
+                "a receiver of notifications/cancelled SHOULD stop processing the cancelled request \
+                 (2025-11-25, basic/utilities/cancellation, Behavior Requirements; 2026-07-28, \
+                 basic/patterns/cancellation, Behavior Requirements)",
+            ),
+            Mutant::CancelStillAnswered => (
+                "cancel-still-answered",
+                "a receiver SHOULD not send a response for the cancelled request (2025-11-25, \
+                 basic/utilities/cancellation, Behavior Requirements); the server MUST NOT send any \
+                 further messages for it (2026-07-28, basic/transports/stdio, Cancellation)",
+            ),
+            Mutant::DisconnectNotCancel => (
+                "disconnect-not-cancel",
+                "closing the SSE response stream MUST be treated by the server as cancellation of \
+                 that request (2026-07-28, basic/transports/streamable-http, Cancellation)",
+            ),
+            Mutant::SharedIdSpace => (
+                "shared-id-space",
+                "the server numbers its own requests in its own id space, independent of the \
+                 client's (2025-11-25, basic/index, Requests: the id is unique per requestor; \
+                 basic/utilities/cancellation: requests are issued in a direction)",
+            ),
+            Mutant::ProgressAfterResponse => (
+                "progress-after-response",
+                "progress notifications MUST stop after completion (2025-11-25, \
+                 basic/utilities/progress, Implementation Notes; 2026-07-28, basic/patterns/progress, \
+                 Implementation Notes)",
+            ),
+            Mutant::ProgressTokenRetyped => (
+                "progress-token-retyped",
+                "progress notifications MUST only reference tokens that were provided in an active \
+                 request: the token as sent, string or integer (2025-11-25, basic/utilities/progress, \
+                 Behavior Requirements)",
+            ),
+            Mutant::ProgressBackwards => (
+                "progress-backwards",
+                "the progress value MUST increase with each notification (2025-11-25, \
+                 basic/utilities/progress, Progress Flow; 2026-07-28, basic/patterns/progress, \
+                 Progress Flow)",
+            ),
+            Mutant::ProgressWithoutToken => (
+                "progress-without-token",
+                "progress notifications MUST only reference tokens that were provided in an active \
+                 request: no token, no progress (2025-11-25, basic/utilities/progress, Behavior \
+                 Requirements; 2026-07-28, basic/patterns/progress, Behavior Requirements)",
+            ),
+            Mutant::TaskCancelTerminalAccepted => (
+                "task-cancel-terminal-accepted",
+                "receivers MUST reject cancellation requests for tasks already in a terminal status \
+                 with -32602 (2025-11-25, basic/utilities/tasks, Behavior Requirements, Task \
+                 Cancellation)",
+            ),
+            Mutant::ReusedIdUnflagged => (
+                "reused-id-unflagged",
+                "the request ID MUST NOT have been previously used by the requestor within the same \
+                 session; the server records a reuse (2025-11-25, basic/index, Requests)",
+            ),
+            Mutant::InFlightIdAccepted => (
+                "in-flight-id-accepted",
+                "the request ID MUST NOT match the ID of any other request the sender has issued and \
+                 still awaits; the server rejects and records the reuse (2026-07-28, basic/index, \
+                 Requests)",
+            ),
+            Mutant::InitializeCancelHonoured => (
+                "initialize-cancel-honoured",
+                "the initialize request MUST NOT be cancelled by clients; the server records the \
+                 attempt (2025-11-25, basic/utilities/cancellation, Behavior Requirements)",
+            ),
+            Mutant::CancelNeedsMeta => (
+                "cancel-needs-meta",
+                "the _meta protocol version is required on requests only, so a \
+                 notifications/cancelled without it still cancels (2026-07-28, basic/index, _meta; \
+                 go-sdk#1212)",
+            ),
+            Mutant::LateCancelFlagged => (
+                "late-cancel-flagged",
+                "a cancel may arrive after the response was sent; both parties MUST handle the race \
+                 gracefully, and such a cancel SHOULD be ignored (2025-11-25, \
+                 basic/utilities/cancellation, Timing Considerations, Error Handling)",
+            ),
+            Mutant::CancelledTaskUnflagged => (
+                "cancelled-task-unflagged",
+                "for task-augmented requests tasks/cancel MUST be used instead of \
+                 notifications/cancelled; the server records the mistake (2025-11-25, \
+                 basic/utilities/cancellation, Behavior Requirements)",
+            ),
+            Mutant::UnknownCancelUnflagged => (
+                "unknown-cancel-unflagged",
+                "cancellation notifications MUST only reference requests previously issued in the \
+                 same direction; the server records one that names no request (2025-11-25, \
+                 basic/utilities/cancellation, Behavior Requirements)",
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Mutant {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.name())
+    }
+}
+
+/// A mutant name nobody knows; its message lists the known ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownMutant(pub String);
+
+impl fmt::Display for UnknownMutant {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let known: Vec<&str> = Mutant::ALL.iter().map(|mutant| mutant.name()).collect();
+        write!(
+            formatter,
+            "unknown mutant `{}`; known mutants: {}",
+            self.0,
+            known.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownMutant {}
+
+impl FromStr for Mutant {
+    type Err = UnknownMutant;
+
+    fn from_str(name: &str) -> Result<Mutant, UnknownMutant> {
+        Mutant::ALL
+            .into_iter()
+            .find(|mutant| mutant.name() == name)
+            .ok_or_else(|| UnknownMutant(name.to_owned()))
+    }
+}
+
+/// `--list-mutants`: one line per mutant, `NAME<TAB>RULE`.
+pub fn listing() -> String {
+    Mutant::ALL
+        .iter()
+        .map(|mutant| format!("{}\t{}\n", mutant.name(), mutant.rule()))
+        .collect()
+}
+
+/// The mutant `$MDBOOK_SNIPPETS_MUTANT` names: `None` when unset or empty.
+pub fn from_env() -> Result<Option<Mutant>, UnknownMutant> {
+    match std::env::var(MUTANT_VAR) {
+        Ok(name) if !name.trim().is_empty() => name.trim().parse().map(Some),
+        // Unset, empty, or not Unicode (which no mutant name is).
+        Ok(_) | Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(name)) => {
+            Err(UnknownMutant(name.to_string_lossy().into_owned()))
+        }
+    }
+}
+
+static PROCESS_MUTANT: OnceLock<Option<Mutant>> = OnceLock::new();
+
+/// Sets the mutant every [`Core::default`](super::Core) of this process breaks: the binary
+/// calls it once at start-up, before it serves. Returns `false` (and changes nothing) when a
+/// mutant was already installed. In-process servers use [`Core::with_mutant`](super::Core::with_mutant)
+/// instead, so tests in one process can differ.
+pub fn install_for_process(mutant: Option<Mutant>) -> bool {
+    PROCESS_MUTANT.set(mutant).is_ok()
+}
+
+/// The mutant installed for this process, if any.
+pub(crate) fn process_mutant() -> Option<Mutant> {
+    PROCESS_MUTANT.get().copied().flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_kebab_case_and_parse_back() {
+        let mut names = std::collections::HashSet::new();
+        for mutant in Mutant::ALL {
+            let name = mutant.name();
+            assert!(names.insert(name), "duplicate name {name}");
+            assert!(
+                name.split('-')
+                    .all(|word| !word.is_empty() && word.chars().all(|c| c.is_ascii_lowercase())),
+                "{name} is not lower-case kebab-case"
+            );
+            assert_eq!(name.parse::<Mutant>(), Ok(mutant));
+            assert!(
+                mutant.rule().contains("(20"),
+                "{name}: no revision in its rule"
+            );
+        }
+        let error = "cancel-ignord".parse::<Mutant>().unwrap_err().to_string();
+        assert!(
+            error.starts_with("unknown mutant `cancel-ignord`; known mutants: cancel-ignored, ")
+        );
+    }
+}
