@@ -4,7 +4,10 @@
 //! module owns the list, the names, the rule each breaks and the parsing; the core asks
 //! [`Core::breaks`](super::Core::breaks) at the few points where a mutant changes behaviour,
 //! and nowhere else. A mutant changes what the server *does* only: the transcript, the handler
-//! log and the violation log still record truthfully what was sent and received.
+//! log and the violation log still record truthfully what was sent and received. Where the rule
+//! is one the server *judges* (a client reusing an id, cancelling `initialize`, ...), the
+//! judgement is the behaviour: those mutants (`*-unflagged`, `initialize-cancel-honoured`,
+//! `late-cancel-flagged`) change the violation log, and only it.
 
 use std::fmt;
 use std::str::FromStr;
@@ -36,7 +39,8 @@ pub enum Mutant {
     TaskCancelTerminalAccepted,
     /// 2025-11-25: a request id reused within the session is not recorded.
     ReusedIdUnflagged,
-    /// A request reusing the id of one still in flight is served as a new request, unflagged.
+    /// A request reusing the id of one still in flight is served as a new request instead of
+    /// being rejected with -32600 (the reuse is still recorded).
     InFlightIdAccepted,
     /// A cancel naming `initialize` is treated as an ordinary late cancel, unflagged.
     InitializeCancelHonoured,
@@ -144,8 +148,8 @@ impl Mutant {
             Mutant::InFlightIdAccepted => (
                 "in-flight-id-accepted",
                 "the request ID MUST NOT match the ID of any other request the sender has issued and \
-                 still awaits; the server rejects and records the reuse (2026-07-28, basic/index, \
-                 Requests)",
+                 not yet received a response for; the server rejects such a request with -32600 \
+                 (2026-07-28, basic/index, Requests)",
             ),
             Mutant::InitializeCancelHonoured => (
                 "initialize-cancel-honoured",
