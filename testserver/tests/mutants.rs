@@ -461,21 +461,29 @@ async fn in_flight_id_accepted_serves_a_clashing_request() {
             let answer = conn.recv().await;
             let last = sent(&core).last().cloned().unwrap();
             assert_eq!(last, answer, "the transcript records the answer sent");
+            core.gates.open("g");
+            let gate = conn.try_recv(Duration::from_secs(60)).await;
+            let text = |message: &Value| message["result"]["content"][0]["text"].clone();
             vec![
                 format!(
                     "id 7: error {} result {}",
-                    answer["error"]["code"], answer["result"]["content"][0]["text"]
+                    answer["error"]["code"],
+                    text(&answer)
                 ),
+                format!("then: {:?}", gate.as_ref().map(text)),
                 format!("violations {:?}", rules(&core)),
             ]
         },
         &[
             "id 7: error -32600 result null",
+            "then: Some(String(\"gate g opened\"))",
             "violations [\"reused-id\"]",
         ],
         // The reuse is still recorded: the mutant changes what the server does, not the record.
+        // The clashing request took over the id, so the first one's answer is lost.
         &[
             "id 7: error null result \"clash\"",
+            "then: None",
             "violations [\"reused-id\"]",
         ],
     )

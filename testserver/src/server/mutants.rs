@@ -40,7 +40,8 @@ pub enum Mutant {
     /// 2025-11-25: a request id reused within the session is not recorded.
     ReusedIdUnflagged,
     /// A request reusing the id of one still in flight is served as a new request instead of
-    /// being rejected with -32600 (the reuse is still recorded).
+    /// being rejected with -32600 (the reuse is still recorded). It takes over the id's place in
+    /// the ledger, so the first request's answer is lost, as python-sdk#2655 reports of a server.
     InFlightIdAccepted,
     /// A cancel naming `initialize` is treated as an ordinary late cancel, unflagged.
     InitializeCancelHonoured,
