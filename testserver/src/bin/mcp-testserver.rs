@@ -157,17 +157,9 @@ fn parse(
     if options.conformance && options.http_address.is_none() {
         return Err("--conformance needs --http ADDR".to_owned());
     }
-    options.mutant = match (mutant_flag, mutant_var) {
-        (Some(mutant), _) => Some(mutant),
-        (None, Some(name)) if !name.is_empty() => {
-            let name = name.to_string_lossy();
-            Some(
-                name.trim()
-                    .parse::<Mutant>()
-                    .map_err(|error| format!("{MUTANT_VAR}: {error}"))?,
-            )
-        }
-        (None, _) => None,
+    options.mutant = match mutant_flag {
+        Some(mutant) => Some(mutant),
+        None => mutants::from_var(mutant_var).map_err(|error| format!("{MUTANT_VAR}: {error}"))?,
     };
     if let Some(directory) = &options.artifacts {
         check_directory(directory).map_err(|error| format!("--artifacts: {error:#}"))?;

@@ -9,6 +9,7 @@
 //! judgement is the behaviour: those mutants (`*-unflagged`, `initialize-cancel-honoured`,
 //! `late-cancel-flagged`) change the violation log, and only it.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
@@ -230,13 +231,20 @@ pub fn listing() -> String {
 
 /// The mutant `$MDBOOK_SNIPPETS_MUTANT` names: `None` when unset or empty.
 pub fn from_env() -> Result<Option<Mutant>, UnknownMutant> {
-    match std::env::var(MUTANT_VAR) {
-        Ok(name) if !name.trim().is_empty() => name.trim().parse().map(Some),
-        // Unset, empty, or not Unicode (which no mutant name is).
-        Ok(_) | Err(std::env::VarError::NotPresent) => Ok(None),
-        Err(std::env::VarError::NotUnicode(name)) => {
-            Err(UnknownMutant(name.to_string_lossy().into_owned()))
-        }
+    from_var(std::env::var_os(MUTANT_VAR))
+}
+
+/// The mutant a value of `$MDBOOK_SNIPPETS_MUTANT` names: `None` when unset or blank; around the
+/// name, white space is ignored.
+pub fn from_var(value: Option<OsString>) -> Result<Option<Mutant>, UnknownMutant> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    // Not Unicode: no mutant has such a name, and the error shows it lossily.
+    let name = value.to_string_lossy();
+    match name.trim() {
+        "" => Ok(None),
+        name => name.parse().map(Some),
     }
 }
 
@@ -279,6 +287,23 @@ mod tests {
         let error = "cancel-ignord".parse::<Mutant>().unwrap_err().to_string();
         assert!(
             error.starts_with("unknown mutant `cancel-ignord`; known mutants: cancel-ignored, ")
+        );
+    }
+
+    #[test]
+    fn the_variable_names_a_mutant_or_none_and_an_unknown_name_is_an_error() {
+        let var = |value: Option<&str>| from_var(value.map(OsString::from));
+        assert_eq!(var(None), Ok(None));
+        assert_eq!(var(Some("")), Ok(None));
+        assert_eq!(var(Some("  ")), Ok(None));
+        assert_eq!(var(Some("cancel-ignored")), Ok(Some(Mutant::CancelIgnored)));
+        assert_eq!(
+            var(Some(" progress-backwards\n")),
+            Ok(Some(Mutant::ProgressBackwards))
+        );
+        assert_eq!(
+            var(Some("Cancel-Ignored")),
+            Err(UnknownMutant("Cancel-Ignored".into()))
         );
     }
 }
