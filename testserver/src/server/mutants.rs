@@ -2,7 +2,7 @@
 //! it would fail if the server behaved differently (`mcp-testserver --mutant NAME`, or
 //! `MDBOOK_SNIPPETS_MUTANT=NAME` for the binary and the harness's in-process servers). This
 //! module owns the list, the names, the rule each breaks and the parsing; the core asks
-//! [`Core::breaks`](super::Core::breaks) at the few points where a mutant changes behaviour,
+//! `Core::breaks` at the few points where a mutant changes behaviour,
 //! and nowhere else. A mutant changes what the server *does* only: the transcript, the handler
 //! log and the violation log still record truthfully what was sent and received. Where the rule
 //! is one the server *judges* (a client reusing an id, cancelling `initialize`, ...), the
