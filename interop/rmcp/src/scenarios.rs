@@ -99,8 +99,10 @@ pub(crate) async fn run(name: &str, client: &Client, retype: &Retype) -> anyhow:
         "progress token echoed as a string" => {
             let options = PeerRequestOptions::with_timeout(TIMEOUT).reset_timeout_on_progress();
             let outcome = retyping(&retype.progress_tokens, await_with(client, options)).await?;
-            let count = retype.count.load(Ordering::SeqCst);
-            Ok(format!("{outcome}; {count} progress tokens retyped"))
+            // How many arrive before the 0.7 s timeout depends on the machine's pace: say only
+            // whether any did.
+            let retyped = retype.count.load(Ordering::SeqCst) > 0;
+            Ok(format!("{outcome}; progress tokens retyped: {retyped}"))
         }
         _ => anyhow::bail!(
             "unknown scenario `{name}` (expected one of: {})",
