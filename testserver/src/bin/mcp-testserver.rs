@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use mcp_testserver_core::artifact_files::{ARTIFACTS_VAR, check_directory};
+use mcp_testserver_core::http::Limits;
 use mcp_testserver_core::server::DEFAULT_HISTORY_LIMIT;
 
 const USAGE: &str = "\
@@ -16,6 +17,7 @@ usage: mcp-testserver [--transcript-limit N] [--artifacts DIR]
                                        serve on stdio (one JSON-RPC message per line) until
                                        stdin closes, SIGTERM or SIGINT
        mcp-testserver --http ADDR [--conformance] [--transcript-limit N] [--artifacts DIR]
+                      [--read-timeout SECS] [--session-idle-timeout SECS] [--max-sessions N]
                                        serve Streamable HTTP on ADDR (e.g. 127.0.0.1:0) until
                                        SIGTERM, SIGINT, or a piped stdin closing;
                                        --conformance adds the conformance suite's fixtures
@@ -24,7 +26,16 @@ usage: mcp-testserver [--transcript-limit N] [--artifacts DIR]
   --artifacts DIR        when serving ends, write the wire transcript (10-wire_transcript.txt)
                          and its sequence diagram (11-sequence.svg) into DIR, as the snippet
                          harness does (the next free number when they exist); default: the
-                         directory in $MDBOOK_SNIPPETS_ARTIFACTS, if set";
+                         directory in $MDBOOK_SNIPPETS_ARTIFACTS, if set
+  --read-timeout SECS    HTTP: close a connection that takes longer to send a request's head
+                         (idle keep-alive connections too), answer 408 to a body that takes
+                         longer (default 30)
+  --session-idle-timeout SECS
+                         HTTP: end a 2025-11-25 session after SECS without a request and with
+                         none running; its id then gets 404 (default 600)
+  --max-sessions N       HTTP: at most N live 2025-11-25 sessions; at the cap a new one ends
+                         the least recently used idle ones (a tenth of N), or gets 503 if none
+                         is idle (default 1000)";
 
 /// What the command line asks for.
 struct Options {
@@ -32,6 +43,7 @@ struct Options {
     conformance: bool,
     history_limit: usize,
     artifacts: Option<PathBuf>,
+    http_limits: Limits,
 }
 
 fn main() -> ExitCode {
@@ -64,6 +76,7 @@ fn main() -> ExitCode {
             options.conformance,
             options.history_limit,
             options.artifacts.as_deref(),
+            options.http_limits,
         )),
         None => runtime.block_on(mcp_testserver_core::serve_stdio(
             options.history_limit,
@@ -89,6 +102,7 @@ fn parse(args: &[String], artifacts_var: Option<OsString>) -> Result<Options, St
         conformance: false,
         history_limit: DEFAULT_HISTORY_LIMIT,
         artifacts: None,
+        http_limits: Limits::default(),
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -121,11 +135,29 @@ fn parse(args: &[String], artifacts_var: Option<OsString>) -> Result<Options, St
                     }
                 };
             }
+            "--read-timeout" => {
+                let seconds = Duration::from_secs(positive(arg, args.next())?);
+                options.http_limits.header_read_timeout = Some(seconds);
+                options.http_limits.body_read_timeout = Some(seconds);
+            }
+            "--session-idle-timeout" => {
+                options.http_limits.session_idle_timeout =
+                    Duration::from_secs(positive(arg, args.next())?);
+            }
+            "--max-sessions" => {
+                options.http_limits.max_sessions = usize::try_from(positive(arg, args.next())?)
+                    .map_err(|_| format!("{arg}: too large"))?;
+            }
             other => return Err(format!("unexpected argument {other:?}")),
         }
     }
     if options.conformance && options.http_address.is_none() {
         return Err("--conformance needs --http ADDR".to_owned());
+    }
+    if options.http_limits != Limits::default() && options.http_address.is_none() {
+        return Err(
+            "--read-timeout, --session-idle-timeout and --max-sessions need --http ADDR".to_owned(),
+        );
     }
     if let Some(directory) = &options.artifacts {
         check_directory(directory).map_err(|error| format!("--artifacts: {error:#}"))?;
@@ -135,4 +167,16 @@ fn parse(args: &[String], artifacts_var: Option<OsString>) -> Result<Options, St
         options.artifacts = Some(directory);
     }
     Ok(options)
+}
+
+/// The positive integer after `flag` (at most a day of seconds, or a million sessions, which
+/// keeps every deadline computable).
+fn positive(flag: &str, value: Option<&String>) -> Result<u64, String> {
+    let value = value.ok_or_else(|| format!("{flag} needs a number"))?;
+    match value.parse::<u64>() {
+        Ok(number) if (1..=1_000_000).contains(&number) => Ok(number),
+        _ => Err(format!(
+            "{flag} {value}: expected an integer from 1 to 1000000"
+        )),
+    }
 }
