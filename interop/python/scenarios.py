@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 import time
@@ -20,6 +21,10 @@ from typing import Any
 
 import anyio
 from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.message import SessionMessage
+from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCResponse
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 # The slow call every scenario stops: 15 steps of 200 ms, so 3 s if nobody stops it.
@@ -112,6 +117,79 @@ async def no_stop(client: Client, on_progress: Any) -> str:
     return f"completed: {result.content[0].text}"
 
 
+# What the retyping relay turns into strings while a retyping scenario's call runs: the integer id
+# of each response, or the integer token of each progress notification (see `retyping`).
+RETYPE: set[str] = set()
+# How many messages the relay retyped during the scenario's call (reported with the outcome).
+RETYPED = [0]
+
+
+async def response_id_as_string(client: Client, on_progress: Any) -> str:
+    """A server that echoes the request id 7 as "7": the relay retypes every response id."""
+    RETYPE.add("response id")
+    try:
+        result = await client.call_tool("slow", SLOW_ARGUMENTS, read_timeout_seconds=5)
+    except Exception as error:  # the SDK's own error type is what we report
+        return f"{type(error).__name__}: {error} ({RETYPED[0]} response ids retyped)"
+    finally:
+        RETYPE.clear()
+    return f"completed: {result.content[0].text} ({RETYPED[0]} response ids retyped)"
+
+
+async def progress_token_as_string(client: Client, on_progress: Any) -> str:
+    """A server that echoes the progress token 7 as "7": the relay retypes every token."""
+    calls = 0
+
+    async def count(progress: float, total: float | None, message: str | None) -> None:
+        nonlocal calls
+        calls += 1
+
+    RETYPE.add("progress token")
+    try:
+        result = await client.call_tool("slow", SLOW_ARGUMENTS, read_timeout_seconds=5, progress_callback=count)
+    finally:
+        RETYPE.clear()
+    return f"completed: {result.content[0].text}; {RETYPED[0]} progress tokens retyped, progress_callback called {calls} times"
+
+
+@contextlib.asynccontextmanager
+async def retyping(transport: Any):
+    """The SDK's own transport, with a relay between it and the client that turns an integer
+    response id or progress token into its string form while `RETYPE` asks for it: what a server
+    that echoes the other JSON type would send. The SDK reads the relayed messages as it would
+    read them off the wire."""
+    async with transport as (read_stream, write_stream):
+        send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](64)
+
+        async def relay() -> None:
+            async with send:
+                async for item in read_stream:
+                    await send.send(_retyped(item))
+
+        async with anyio.create_task_group() as relays:
+            relays.start_soon(relay)
+            try:
+                yield receive, write_stream
+            finally:
+                relays.cancel_scope.cancel()
+
+
+def _retyped(item: SessionMessage | Exception) -> SessionMessage | Exception:
+    if not isinstance(item, SessionMessage):
+        return item
+    message = item.message
+    if "response id" in RETYPE and isinstance(message, JSONRPCResponse | JSONRPCError) and type(message.id) is int:
+        RETYPED[0] += 1
+        return SessionMessage(message.model_copy(update={"id": str(message.id)}), item.metadata)
+    if "progress token" in RETYPE and isinstance(message, JSONRPCNotification) and message.method == "notifications/progress":
+        params = dict(message.params or {})
+        if type(params.get("progressToken")) is int:
+            params["progressToken"] = str(params["progressToken"])
+            RETYPED[0] += 1
+            return SessionMessage(message.model_copy(update={"params": params}), item.metadata)
+    return item
+
+
 SCENARIOS = {
     "not stopped": no_stop,
     "task.cancel()": by_task_cancel,
@@ -120,6 +198,8 @@ SCENARIOS = {
     "anyio.move_on_after": by_move_on_after,
     "asyncio.wait_for": by_wait_for,
     "read_timeout_seconds": by_read_timeout,
+    "response id echoed as a string": response_id_as_string,
+    "progress token echoed as a string": progress_token_as_string,
 }
 
 # The revisions the matrix covers (the test server's two).
@@ -135,7 +215,10 @@ async def tool_json(client: Client, name: str) -> Any:
 
 async def run(scenario: str, revision: str, transport: str, server: list[str]) -> dict[str, Any]:
     # stdio: the SDK starts the server command; http: the runner started it and passes its URL.
-    target: StdioServerParameters | str = StdioServerParameters(command=server[0], args=server[1:]) if transport == "stdio" else server[0]
+    # The same transports `Client` builds from a `StdioServerParameters` or a URL, behind the
+    # retyping relay (which passes everything unchanged unless a retyping scenario is running).
+    inner = stdio_client(StdioServerParameters(command=server[0], args=server[1:])) if transport == "stdio" else streamable_http_client(server[0])
+    target = retyping(inner)
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         """A progress callback, so the SDK asks for progress (it sends a token only with one)."""

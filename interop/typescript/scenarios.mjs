@@ -48,6 +48,40 @@ async function callAndDescribe(client, options) {
     }
 }
 
+// What the retyping relay turns into strings while a retyping scenario's call runs, and how many
+// messages it retyped: the integer id of each response, or the integer token of each progress
+// notification, as a server that echoes the other JSON type would send them (see `installRetyping`).
+const retype = { responseId: false, progressToken: false, count: 0 };
+
+/** Runs `call` with the relay retyping `what`, and reports what it retyped beside the outcome. */
+async function retyping(what, call) {
+    retype[what] = true;
+    try {
+        return await call();
+    } finally {
+        retype[what] = false;
+    }
+}
+
+/** Puts the relay between the SDK's transport and the client, after `connect` set `onmessage`. */
+function installRetyping(transport) {
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => deliver(retyped(message), extra);
+}
+
+function retyped(message) {
+    if (retype.responseId && !('method' in message) && Number.isInteger(message.id)) {
+        retype.count += 1;
+        return { ...message, id: String(message.id) };
+    }
+    const token = message.params?.progressToken;
+    if (retype.progressToken && message.method === 'notifications/progress' && Number.isInteger(token)) {
+        retype.count += 1;
+        return { ...message, params: { ...message.params, progressToken: String(token) } };
+    }
+    return message;
+}
+
 const SCENARIOS = {
     'not stopped': client => callAndDescribe(client, { onprogress }),
     'AbortSignal': client => {
@@ -64,7 +98,21 @@ const SCENARIOS = {
         callAndDescribe(client, { timeout: TIMEOUT_MS, resetTimeoutOnProgress: true, maxTotalTimeout: MAX_TOTAL_MS, onprogress }),
     // The documented maximum with a timeout longer than the call and no progress to trigger it.
     'maxTotalTimeout without onprogress': client =>
-        callAndDescribe(client, { timeout: LONG_TIMEOUT_MS, resetTimeoutOnProgress: true, maxTotalTimeout: MAX_TOTAL_MS })
+        callAndDescribe(client, { timeout: LONG_TIMEOUT_MS, resetTimeoutOnProgress: true, maxTotalTimeout: MAX_TOTAL_MS }),
+    // A server that echoes the request id 7 as "7" (the relay retypes every response id).
+    'response id echoed as a string': async client => {
+        const outcome = await retyping('responseId', () => callAndDescribe(client, { timeout: LONG_TIMEOUT_MS }));
+        return `${outcome} (${retype.count} response ids retyped)`;
+    },
+    // A server that echoes the progress token 7 as "7": does the token still reach `onprogress`
+    // and reset the 0.7 s timeout?
+    'progress token echoed as a string': async client => {
+        let calls = 0;
+        const count = () => (calls += 1);
+        const options = { timeout: TIMEOUT_MS, resetTimeoutOnProgress: true, onprogress: count };
+        const outcome = await retyping('progressToken', () => callAndDescribe(client, options));
+        return `${outcome}; ${retype.count} progress tokens retyped, onprogress called ${calls} times`;
+    }
 };
 
 // The installed SDK's version, from its manifest (its `exports` map hides `package.json`).
@@ -102,6 +150,7 @@ async function run(scenario, revision, transportName, server) {
     // The SDK offers no way to pick the revision: it proposes its latest and accepts what the
     // server answers, so a forced revision is checked after the handshake.
     await client.connect(transport, { timeout: 10_000 });
+    installRetyping(transport);
     const report = { scenario, revision, transport: transportName };
     const started = Date.now();
     report.caller_saw = await SCENARIOS[scenario](client);

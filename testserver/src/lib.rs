@@ -29,5 +29,5 @@ pub mod violations;
 pub use render::RenderTranscript;
 pub use revision::{Revision, current_revision, set_current_revision};
 pub use stdio::serve_stdio;
-pub use transcript::{Direction, Entry, Side, Transcript, TransportEvent, WireMessage};
+pub use transcript::{Direction, Entry, Shutdown, Side, Transcript, TransportEvent, WireMessage};
 pub use violations::{Violation, ViolationLog};

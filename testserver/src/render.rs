@@ -57,6 +57,12 @@ pub(crate) fn summaries(messages: &[WireMessage], side: Side) -> Vec<(bool, Stri
                 Entry::Message(message) => summarize(message, client_to_server, &mut methods),
                 Entry::Unparseable(raw) => format!("unparseable {}", quote(raw)),
                 Entry::Transport(event) => transport_summary(event),
+                Entry::Shutdown(shutdown) => format!(
+                    "✕ {} {} ({})",
+                    shutdown.transport,
+                    crate::transcript::Shutdown::SHUTDOWN,
+                    shutdown.reason
+                ),
                 Entry::Dropped { dropped, limit } => {
                     format!("… {dropped} earlier messages dropped (the transcript keeps the last {limit})")
                 }

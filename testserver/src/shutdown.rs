@@ -2,11 +2,16 @@
 //! SIGTERM or SIGINT (both transports), at end of input (stdio), and over HTTP also when its
 //! stdin is a pipe or socket and that closes, so a server started by a snippet's process never
 //! outlives it. A stdin that is a terminal, `/dev/null` or a file is not watched over HTTP (the
-//! conformance runner and `interop/` start it with `/dev/null`).
+//! conformance runner and `interop/` start it with `/dev/null`). How it stopped goes into the
+//! transcript ([`record_shutdown`]); what the client did wrong goes to stderr, bounded
+//! ([`report_violations`]).
 
 use std::os::unix::fs::FileTypeExt;
 
 use anyhow::Context;
+
+use crate::transcript::{Direction, Entry, Shutdown, Transcript};
+use crate::violations::{REPORTED_VIOLATIONS, ViolationLog};
 use tokio::io::AsyncReadExt;
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
@@ -50,5 +55,31 @@ pub(crate) async fn piped_stdin_closed() {
         if read == 0 {
             return;
         }
+    }
+}
+
+/// Records that the server itself stopped serving over `transport` (`stdio`, `http`), and why
+/// (`SIGTERM`, `stdin closed`); `partial_line_bytes`: the length of a line it cut off (stdio).
+/// Recorded before the streams close, so none of them reads as the client leaving.
+pub(crate) fn record_shutdown(
+    transcript: &Transcript,
+    transport: &str,
+    reason: &str,
+    partial_line_bytes: Option<usize>,
+) {
+    let shutdown = Shutdown {
+        transport: transport.to_owned(),
+        reason: reason.to_owned(),
+        partial_line_bytes,
+    };
+    transcript.record_entry(Direction::Out, Entry::Shutdown(shutdown));
+}
+
+/// Reports the violations on stderr, at most [`REPORTED_VIOLATIONS`] lines and a summary (see
+/// [`ViolationLog::report`]): a parent that never reads stderr must not block the server on a
+/// full pipe, so what it writes there in a whole run stays far below a pipe's buffer.
+pub(crate) fn report_violations(violations: &ViolationLog) {
+    for line in violations.report(REPORTED_VIOLATIONS) {
+        eprintln!("mcp-testserver: {line}");
     }
 }

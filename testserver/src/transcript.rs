@@ -31,8 +31,8 @@ pub enum Side {
 
 /// One entry of a transcript, in the order the owner saw it. Serialised as
 /// `{"direction": "in"|"out", "message": ...}`, where `message` is the JSON-RPC message, a JSON
-/// string for a line that was not JSON, or an object without `jsonrpc` for a transport event or
-/// the dropped-entries marker (the JSON the `transcript` tool and `interop/` read).
+/// string for a line that was not JSON, or an object without `jsonrpc` for a transport event (a
+/// client's disconnect, the server's shutdown) or the dropped-entries marker (the JSON the `transcript` tool and `interop/` read).
 #[derive(Clone, Debug, PartialEq)]
 pub struct WireMessage {
     /// Which way it went, seen from the owner.
@@ -50,6 +50,9 @@ pub enum Entry {
     Unparseable(String),
     /// Something the transport did that is no message but matters to a reader.
     Transport(TransportEvent),
+    /// The server stopped serving on its own (a signal, its stdin closing): whatever is still
+    /// unanswered was cut off by the server, not abandoned by the client.
+    Shutdown(Shutdown),
     /// Stands for the `dropped` earlier entries a bounded transcript no longer keeps.
     Dropped {
         /// How many entries were dropped, so a reader knows the transcript is not the whole
@@ -77,6 +80,36 @@ impl TransportEvent {
     pub const DISCONNECT: &str = "disconnect";
 }
 
+/// The server's own shutdown, the last entry of a transcript that ends with one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shutdown {
+    /// The transport that stopped: `stdio` or `http`.
+    pub transport: String,
+    /// Why: `SIGTERM`, `SIGINT`, `stdin closed`.
+    pub reason: String,
+    /// The length of a line the client had begun but not finished (stdio), recorded just
+    /// before as [`Entry::Unparseable`].
+    pub partial_line_bytes: Option<usize>,
+}
+
+impl Shutdown {
+    /// The value of the `event` key.
+    pub const SHUTDOWN: &str = "shutdown";
+
+    fn detail(&self) -> String {
+        let mut detail = format!(
+            "the server stopped ({}): requests still running got no response",
+            self.reason
+        );
+        if let Some(bytes) = self.partial_line_bytes {
+            detail.push_str(&format!(
+                "; the {bytes} bytes after the last complete line (recorded above) were cut off"
+            ));
+        }
+        detail
+    }
+}
+
 impl Entry {
     /// The JSON form (the `message` of a serialised entry).
     pub fn to_json(&self) -> Value {
@@ -92,6 +125,12 @@ impl Entry {
                 json!({"transport": TransportEvent::TRANSPORT, "event": TransportEvent::DISCONNECT,
                        "requestId": event.request_id, "cancels": event.cancels, "detail": detail})
             }
+            Entry::Shutdown(shutdown) => json!({
+                "transport": shutdown.transport,
+                "event": Shutdown::SHUTDOWN,
+                "reason": shutdown.reason,
+                "detail": shutdown.detail(),
+            }),
             Entry::Dropped { dropped, limit } => json!({
                 "transcript": "dropped",
                 "dropped": dropped,

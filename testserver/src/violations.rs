@@ -47,6 +47,10 @@ pub mod rules {
     pub const UNKNOWN_RESPONSE_ID: &str = "unknown-response-id";
 }
 
+/// How many violations the `mcp-testserver` binary lists one per line on stderr when it stops;
+/// the rest are counted by rule on one more line.
+pub const REPORTED_VIOLATIONS: usize = 20;
+
 /// A shared, append-only list of violations.
 #[derive(Clone, Debug, Default)]
 pub struct ViolationLog {
@@ -72,9 +76,65 @@ impl ViolationLog {
         self.lock().clone()
     }
 
+    /// The violations as at most `shown + 1` lines: `violation RULE: DETAIL` for the first
+    /// `shown`, then `N more violations: RULE ×COUNT, ...` (rules in first-seen order), so a
+    /// report never grows with what a peer sends.
+    pub fn report(&self, shown: usize) -> Vec<String> {
+        let entries = self.lock();
+        let mut lines: Vec<String> = entries
+            .iter()
+            .take(shown)
+            .map(|violation| format!("violation {violation}"))
+            .collect();
+        let rest = entries.get(shown..).unwrap_or_default();
+        if !rest.is_empty() {
+            let mut counts: Vec<(&str, usize)> = Vec::new();
+            for violation in rest {
+                match counts.iter_mut().find(|(rule, _)| *rule == violation.rule) {
+                    Some((_, count)) => *count += 1,
+                    None => counts.push((&violation.rule, 1)),
+                }
+            }
+            let counts: Vec<String> = counts
+                .iter()
+                .map(|(rule, count)| format!("{rule} ×{count}"))
+                .collect();
+            lines.push(format!(
+                "{} more violations: {}",
+                rest.len(),
+                counts.join(", ")
+            ));
+        }
+        lines
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Violation>> {
         self.entries
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ViolationLog;
+
+    #[test]
+    fn a_report_lists_the_first_violations_and_counts_the_rest_by_rule() {
+        let log = ViolationLog::new();
+        assert!(log.report(2).is_empty());
+        for index in 0..5 {
+            log.record("parse-error", format!("line {index}"));
+        }
+        log.record("null-id", "a request with id null");
+        assert_eq!(
+            log.report(2),
+            [
+                "violation parse-error: line 0",
+                "violation parse-error: line 1",
+                "4 more violations: parse-error ×3, null-id ×1",
+            ]
+        );
+        assert_eq!(log.report(6).len(), 6, "all shown, no summary");
     }
 }

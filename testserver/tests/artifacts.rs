@@ -327,7 +327,18 @@ async fn http_writes_what_the_harness_renders_on_sigterm() {
     assert!(listing(&directory).is_empty(), "nothing before the end");
     terminate(child.id().unwrap());
     assert_eq!(exit_code(&mut child).await, Some(0));
-    check_artifacts(&directory, &in_process_http_transcript().await);
+    // The binary's transcript ends with its own shutdown, which the in-process one never sees.
+    let expected = in_process_http_transcript().await;
+    let shutdown = mcp_testserver_core::Shutdown {
+        transport: "http".into(),
+        reason: "SIGTERM".into(),
+        partial_line_bytes: None,
+    };
+    expected.record_entry(
+        mcp_testserver::Direction::Out,
+        mcp_testserver::Entry::Shutdown(shutdown),
+    );
+    check_artifacts(&directory, &expected);
     std::fs::remove_dir_all(&directory).unwrap();
 }
 

@@ -9,9 +9,11 @@
 //! server, on the same connection, for its `transcript` and `violations`. It prints one JSON
 //! object on stdout (interop/README.md, "client report"). `--describe` prints what it supports.
 
+mod retyping;
 mod scenarios;
 
 use std::process::{ExitCode, Stdio};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -21,6 +23,8 @@ use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningSe
 use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
 use serde_json::{Value, json};
 use tokio::process::Command;
+
+use retyping::{Retype, Retyping};
 
 /// The text of the `echo` call made as soon as the caller has control back.
 const RESUMED_MARKER: &str = "caller resumed";
@@ -157,6 +161,9 @@ fn parse(arguments: &[String]) -> anyhow::Result<Invocation> {
 
 async fn run(invocation: &Invocation) -> anyhow::Result<Value> {
     let mut child = None;
+    // Every transport goes through the retyping wrapper, which passes everything unchanged unless
+    // a retyping scenario asks otherwise.
+    let retype = Arc::new(Retype::default());
     let client = match invocation.transport {
         Transport::Stdio => {
             let mut server = Command::new(&invocation.server[0])
@@ -174,16 +181,19 @@ async fn run(invocation: &Invocation) -> anyhow::Result<Value> {
                 server.stdin.take().context("server stdin")?,
             );
             child = Some(server);
-            connect(transport, &invocation.revision).await
+            let inner = IntoTransport::<RoleClient, _, _>::into_transport(transport);
+            let retype = retype.clone();
+            connect(Retyping { inner, retype }, &invocation.revision).await
         }
         Transport::Http => {
-            let transport = StreamableHttpClientTransport::from_uri(invocation.server[0].as_str());
-            connect(transport, &invocation.revision).await
+            let inner = StreamableHttpClientTransport::from_uri(invocation.server[0].as_str());
+            let retype = retype.clone();
+            connect(Retyping { inner, retype }, &invocation.revision).await
         }
     }
     .context("connecting the rmcp client")?;
     let started = tokio::time::Instant::now();
-    let caller_saw = scenarios::run(&invocation.scenario, &client).await?;
+    let caller_saw = scenarios::run(&invocation.scenario, &client, &retype).await?;
     // A marker in the transcript: whatever rmcp had written by now precedes it.
     let marker = json!({"text": RESUMED_MARKER})
         .as_object()

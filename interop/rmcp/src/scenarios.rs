@@ -2,11 +2,14 @@
 //! slow tool and returns what the caller saw, in words; what reached the server is read from the
 //! server's transcript afterwards (`main`).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
 use rmcp::service::{PeerRequestOptions, RoleClient, RunningService, ServiceError};
 use serde_json::json;
+
+use crate::retyping::Retype;
 
 /// The slow call every scenario stops: 15 steps of 200 ms, so 3 s if nobody stops it.
 const SLOW_STEPS: u64 = 15;
@@ -17,9 +20,11 @@ const STOP_AFTER: Duration = Duration::from_millis(600);
 const TIMEOUT: Duration = Duration::from_millis(700);
 /// The maximum total time of the `max_total_timeout` scenario.
 const MAX_TOTAL: Duration = Duration::from_millis(1100);
+/// The timeout of the retyped-response scenario: longer than the whole slow call.
+const LONG_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The scenario names, as the matrix shows them.
-pub(crate) const NAMES: [&str; 8] = [
+pub(crate) const NAMES: [&str; 10] = [
     "not stopped",
     "RequestHandle::cancel",
     "dropped call_tool future",
@@ -28,12 +33,16 @@ pub(crate) const NAMES: [&str; 8] = [
     "timeout + reset_timeout_on_progress",
     "max_total_timeout",
     "max_total_timeout alone",
+    "response id echoed as a string",
+    "progress token echoed as a string",
 ];
 
 type Client = RunningService<RoleClient, ()>;
 
-/// Runs the scenario `name` on `client` and describes how the call ended for the caller.
-pub(crate) async fn run(name: &str, client: &Client) -> anyhow::Result<String> {
+/// Runs the scenario `name` on `client` and describes how the call ended for the caller. The
+/// retyping scenarios switch `retype` on for their call (a server that echoes ids or progress
+/// tokens as strings) and report how many messages it retyped.
+pub(crate) async fn run(name: &str, client: &Client, retype: &Retype) -> anyhow::Result<String> {
     let no_options = PeerRequestOptions::no_options();
     match name {
         "not stopped" => Ok(describe(client.call_tool(slow_params()).await.map(|_| ()))),
@@ -80,11 +89,34 @@ pub(crate) async fn run(name: &str, client: &Client) -> anyhow::Result<String> {
             options.max_total_timeout = Some(MAX_TOTAL);
             await_with(client, options).await
         }
+        "response id echoed as a string" => {
+            let options = PeerRequestOptions::with_timeout(LONG_TIMEOUT);
+            let outcome = retyping(&retype.response_ids, await_with(client, options)).await?;
+            let count = retype.count.load(Ordering::SeqCst);
+            Ok(format!("{outcome} ({count} response ids retyped)"))
+        }
+        // Does a retyped token still reset the 0.7 s timeout?
+        "progress token echoed as a string" => {
+            let options = PeerRequestOptions::with_timeout(TIMEOUT).reset_timeout_on_progress();
+            let outcome = retyping(&retype.progress_tokens, await_with(client, options)).await?;
+            // How many arrive before the 0.7 s timeout depends on the machine's pace: say only
+            // whether any did.
+            let retyped = retype.count.load(Ordering::SeqCst) > 0;
+            Ok(format!("{outcome}; progress tokens retyped: {retyped}"))
+        }
         _ => anyhow::bail!(
             "unknown scenario `{name}` (expected one of: {})",
             NAMES.join(", ")
         ),
     }
+}
+
+/// Runs `call` with `switch` on.
+async fn retyping<T>(switch: &AtomicBool, call: impl Future<Output = T>) -> T {
+    switch.store(true, Ordering::SeqCst);
+    let outcome = call.await;
+    switch.store(false, Ordering::SeqCst);
+    outcome
 }
 
 async fn await_with(client: &Client, options: PeerRequestOptions) -> anyhow::Result<String> {

@@ -10,8 +10,9 @@
         print(await handler_log(client))         # ["slow#2 started", "slow#2 stopped by cancel after step 1"]
 
 `connect` starts the test server binary (`$MCP_TESTSERVER`, default `target/release/mcp-testserver`
-under the repository root), passes `--artifacts $MDBOOK_SNIPPETS_ARTIFACTS` on when the verifier
-set that variable (the SDK's stdio client does not pass the environment on), connects the SDK's
+under the repository root), passes `--artifacts $MDBOOK_SNIPPETS_ARTIFACTS` and
+`--mutant $MDBOOK_SNIPPETS_MUTANT` on when the verifier set those variables (the SDK's stdio client
+does not pass the environment on), connects the SDK's
 `Client` over stdio or Streamable HTTP, and on leaving the block closes it and waits for the
 server to exit, so the server has written its wire transcript and sequence diagram by then.
 """
@@ -36,6 +37,8 @@ SERVER_VAR = "MCP_TESTSERVER"
 DEFAULT_SERVER = "target/release/mcp-testserver"
 # The verifier's artifact directory for this snippet.
 ARTIFACTS_VAR = "MDBOOK_SNIPPETS_ARTIFACTS"
+# The rule the verifier's `--mutants` mode asks the server to break (`mcp-testserver --list-mutants`).
+MUTANT_VAR = "MDBOOK_SNIPPETS_MUTANT"
 # interop/snippets/python/mcp_snippet.py -> the repository root.
 REPOSITORY_ROOT = Path(__file__).resolve().parents[3]
 # How long the server may take to print its address, and to exit once asked.
@@ -60,11 +63,15 @@ def server_binary() -> str:
 
 
 def server_arguments(*extra: str) -> list[str]:
-    """The server's arguments: `extra`, then `--artifacts DIR` when the verifier named one."""
+    """The server's arguments: `extra`, then `--artifacts DIR` and `--mutant NAME` when the verifier
+    named them."""
     arguments = list(extra)
     artifacts = os.environ.get(ARTIFACTS_VAR)
     if artifacts:
         arguments += ["--artifacts", artifacts]
+    mutant = os.environ.get(MUTANT_VAR, "").strip()
+    if mutant:
+        arguments += ["--mutant", mutant]
     return arguments
 
 
@@ -200,4 +207,4 @@ class _HttpServer:
                 self.process.stdin.close()
 
 
-__all__ = ["connect", "open_gate", "cancels_received", "handler_log", "in_flight", "idle", "server_binary", "server_arguments", "ServerError", "SERVER_VAR", "ARTIFACTS_VAR"]
+__all__ = ["connect", "open_gate", "cancels_received", "handler_log", "in_flight", "idle", "server_binary", "server_arguments", "ServerError", "SERVER_VAR", "ARTIFACTS_VAR", "MUTANT_VAR"]

@@ -12,8 +12,9 @@
 //
 // `connect` starts the test server binary (`$MCP_TESTSERVER`, default
 // `target/release/mcp-testserver` under the repository root), passes
-// `--artifacts $MDBOOK_SNIPPETS_ARTIFACTS` on when the verifier set that variable (the SDK's stdio
-// transport does not pass the environment on), and connects a `Client` over stdio or Streamable
+// `--artifacts $MDBOOK_SNIPPETS_ARTIFACTS` and `--mutant $MDBOOK_SNIPPETS_MUTANT` on when the
+// verifier set those variables (the SDK's stdio transport does not pass the environment on), and
+// connects a `Client` over stdio or Streamable
 // HTTP; `close()` closes it and waits for the server to exit, so the server has written its wire
 // transcript and sequence diagram by then. `withClient` always closes.
 
@@ -31,6 +32,8 @@ export const SERVER_VAR = 'MCP_TESTSERVER';
 export const DEFAULT_SERVER = 'target/release/mcp-testserver';
 /** The verifier's artifact directory for this snippet. */
 export const ARTIFACTS_VAR = 'MDBOOK_SNIPPETS_ARTIFACTS';
+/** The rule the verifier's `--mutants` mode asks the server to break (`mcp-testserver --list-mutants`). */
+export const MUTANT_VAR = 'MDBOOK_SNIPPETS_MUTANT';
 /** interop/snippets/typescript/mcp_snippet.ts -> the repository root. */
 const REPOSITORY_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 /** How long the server may take to print its address, and to exit once asked. */
@@ -58,10 +61,11 @@ export function serverBinary(): string {
     return path;
 }
 
-/** The server's arguments: `extra`, then `--artifacts DIR` when the verifier named one. */
+/** The server's arguments: `extra`, then `--artifacts DIR` and `--mutant NAME` when the verifier named them. */
 export function serverArguments(...extra: string[]): string[] {
     const artifacts = process.env[ARTIFACTS_VAR];
-    return artifacts ? [...extra, '--artifacts', artifacts] : extra;
+    const mutant = (process.env[MUTANT_VAR] ?? '').trim();
+    return [...extra, ...(artifacts ? ['--artifacts', artifacts] : []), ...(mutant ? ['--mutant', mutant] : [])];
 }
 
 /** A fresh test server and a `Client` connected to it (`clientOptions` as `new Client` takes them). */

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use mcp_testserver_core::artifact_files::{ARTIFACTS_VAR, check_directory};
+use mcp_testserver_core::http::Limits;
 use mcp_testserver_core::server::DEFAULT_HISTORY_LIMIT;
 use mcp_testserver_core::server::mutants::{self, MUTANT_VAR, Mutant};
 
@@ -17,6 +18,7 @@ usage: mcp-testserver [--transcript-limit N] [--artifacts DIR]
                                        serve on stdio (one JSON-RPC message per line) until
                                        stdin closes, SIGTERM or SIGINT
        mcp-testserver --http ADDR [--conformance] [--transcript-limit N] [--artifacts DIR]
+                      [--read-timeout SECS] [--session-idle-timeout SECS] [--max-sessions N]
                                        serve Streamable HTTP on ADDR (e.g. 127.0.0.1:0) until
                                        SIGTERM, SIGINT, or a piped stdin closing;
                                        --conformance adds the conformance suite's fixtures
@@ -28,7 +30,16 @@ usage: mcp-testserver [--transcript-limit N] [--artifacts DIR]
                          directory in $MDBOOK_SNIPPETS_ARTIFACTS, if set
   --mutant NAME          break one named rule on purpose (default: $MDBOOK_SNIPPETS_MUTANT,
                          if set); the transcript still records what was sent
-  --list-mutants         print each mutant as NAME<TAB>the rule it breaks, and exit";
+  --list-mutants         print each mutant as NAME<TAB>the rule it breaks, and exit
+  --read-timeout SECS    HTTP: close a connection that takes longer to send a request's head
+                         (idle keep-alive connections too), answer 408 to a body that takes
+                         longer (default 30)
+  --session-idle-timeout SECS
+                         HTTP: end a 2025-11-25 session after SECS without a request and with
+                         none running; its id then gets 404 (default 600)
+  --max-sessions N       HTTP: at most N live 2025-11-25 sessions; at the cap a new one ends
+                         the least recently used idle ones (a tenth of N), or gets 503 if none
+                         is idle (default 1000)";
 
 /// What the command line asks for.
 struct Options {
@@ -37,6 +48,7 @@ struct Options {
     history_limit: usize,
     artifacts: Option<PathBuf>,
     mutant: Option<Mutant>,
+    http_limits: Limits,
 }
 
 fn main() -> ExitCode {
@@ -78,6 +90,7 @@ fn main() -> ExitCode {
             options.conformance,
             options.history_limit,
             options.artifacts.as_deref(),
+            options.http_limits,
         )),
         None => runtime.block_on(mcp_testserver_core::serve_stdio(
             options.history_limit,
@@ -109,6 +122,7 @@ fn parse(
         history_limit: DEFAULT_HISTORY_LIMIT,
         artifacts: None,
         mutant: None,
+        http_limits: Limits::default(),
     };
     let mut mutant_flag = None;
     let mut args = args.iter();
@@ -151,24 +165,34 @@ fn parse(
                     }
                 };
             }
+            "--read-timeout" => {
+                let seconds = Duration::from_secs(positive(arg, args.next())?);
+                options.http_limits.header_read_timeout = Some(seconds);
+                options.http_limits.body_read_timeout = Some(seconds);
+            }
+            "--session-idle-timeout" => {
+                options.http_limits.session_idle_timeout =
+                    Duration::from_secs(positive(arg, args.next())?);
+            }
+            "--max-sessions" => {
+                options.http_limits.max_sessions = usize::try_from(positive(arg, args.next())?)
+                    .map_err(|_| format!("{arg}: too large"))?;
+            }
             other => return Err(format!("unexpected argument {other:?}")),
         }
     }
     if options.conformance && options.http_address.is_none() {
         return Err("--conformance needs --http ADDR".to_owned());
     }
-    options.mutant = match (mutant_flag, mutant_var) {
-        (Some(mutant), _) => Some(mutant),
-        (None, Some(name)) if !name.is_empty() => {
-            let name = name.to_string_lossy();
-            Some(
-                name.trim()
-                    .parse::<Mutant>()
-                    .map_err(|error| format!("{MUTANT_VAR}: {error}"))?,
-            )
-        }
-        (None, _) => None,
+    options.mutant = match mutant_flag {
+        Some(mutant) => Some(mutant),
+        None => mutants::from_var(mutant_var).map_err(|error| format!("{MUTANT_VAR}: {error}"))?,
     };
+    if options.http_limits != Limits::default() && options.http_address.is_none() {
+        return Err(
+            "--read-timeout, --session-idle-timeout and --max-sessions need --http ADDR".to_owned(),
+        );
+    }
     if let Some(directory) = &options.artifacts {
         check_directory(directory).map_err(|error| format!("--artifacts: {error:#}"))?;
     } else if let Some(directory) = artifacts_var.filter(|value| !value.is_empty()) {
@@ -177,4 +201,16 @@ fn parse(
         options.artifacts = Some(directory);
     }
     Ok(options)
+}
+
+/// The positive integer after `flag` (at most a day of seconds, or a million sessions, which
+/// keeps every deadline computable).
+fn positive(flag: &str, value: Option<&String>) -> Result<u64, String> {
+    let value = value.ok_or_else(|| format!("{flag} needs a number"))?;
+    match value.parse::<u64>() {
+        Ok(number) if (1..=1_000_000).contains(&number) => Ok(number),
+        _ => Err(format!(
+            "{flag} {value}: expected an integer from 1 to 1000000"
+        )),
+    }
 }

@@ -43,15 +43,31 @@ pub(super) fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> 
 }
 
 /// Rejects a request whose `Origin` or `Host` names anything but this machine, as the spec
-/// requires of a server on loopback (403; the body is a JSON-RPC error without id).
+/// requires of a server on loopback (DNS rebinding protection; 403, the body a JSON-RPC error
+/// without id), and a request without exactly one `Host` header (400: RFC 9112 section 3.2
+/// requires one, and without it the rebinding check has nothing to check).
 pub(super) fn origin(headers: &HeaderMap) -> Result<(), Rejection> {
+    let hosts = headers.get_all(HOST).iter().count();
+    if hosts != 1 {
+        let message = if hosts == 0 {
+            "Bad Request: the Host header is missing (RFC 9112 section 3.2)"
+        } else {
+            "Bad Request: more than one Host header (RFC 9112 section 3.2)"
+        };
+        return Err(Box::new(error(
+            StatusCode::BAD_REQUEST,
+            Value::Null,
+            jsonrpc::INVALID_REQUEST,
+            message,
+        )));
+    }
     let origin_ok = match header(headers, ORIGIN.as_str()) {
         None => true,
         Some(origin) => origin
             .split_once("://")
             .is_some_and(|(scheme, rest)| matches!(scheme, "http" | "https") && is_loopback(rest)),
     };
-    let host_ok = header(headers, HOST.as_str()).is_none_or(is_loopback);
+    let host_ok = header(headers, HOST.as_str()).is_some_and(is_loopback);
     if origin_ok && host_ok {
         return Ok(());
     }
@@ -65,17 +81,34 @@ pub(super) fn origin(headers: &HeaderMap) -> Result<(), Rejection> {
     )))
 }
 
-/// Whether `authority` (`host[:port]`, no path) is a loopback name.
+/// Whether `authority` (`host[:port]`, nothing after it) is a loopback name: the whole of it,
+/// so `[::1]evil.com` or `localhost:80@evil.com` is not.
 fn is_loopback(authority: &str) -> bool {
-    let host = if let Some(rest) = authority.strip_prefix('[') {
-        rest.split_once(']').map_or(rest, |(host, _)| host)
+    let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
+        let Some((host, after)) = rest.split_once(']') else {
+            return false;
+        };
+        match after {
+            "" => (host, None),
+            _ => match after.strip_prefix(':') {
+                Some(port) => (host, Some(port)),
+                None => return false,
+            },
+        }
     } else {
-        authority.split(':').next().unwrap_or(authority)
+        match authority.split_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        }
     };
-    matches!(
-        host.to_ascii_lowercase().as_str(),
-        "localhost" | "127.0.0.1" | "::1"
-    )
+    let port_ok = port.is_none_or(|port| {
+        !port.is_empty() && port.len() <= 5 && port.bytes().all(|byte| byte.is_ascii_digit())
+    });
+    port_ok
+        && matches!(
+            host.to_ascii_lowercase().as_str(),
+            "localhost" | "127.0.0.1" | "::1"
+        )
 }
 
 /// Whether the `Accept` header admits `media_type` (`type/subtype`): a media range naming it,
@@ -348,9 +381,15 @@ pub(super) fn modern_status(message: &Value) -> StatusCode {
     }
 }
 
-/// The HTTP status for a 2025-11-25 JSON answer: a JSON-RPC error is still a delivered answer.
-pub(super) fn legacy_status(_message: &Value) -> StatusCode {
-    StatusCode::OK
+/// The HTTP status for a 2025-11-25 JSON answer: a JSON-RPC error is still a delivered answer,
+/// except the one to a request whose session was deleted under it: 404, as for any request
+/// naming a terminated session.
+pub(super) fn legacy_status(message: &Value) -> StatusCode {
+    if super::legacy::is_deleted_answer(message) {
+        StatusCode::NOT_FOUND
+    } else {
+        StatusCode::OK
+    }
 }
 
 #[cfg(test)]
@@ -367,6 +406,30 @@ mod tests {
             map.append(name, HeaderValue::from_bytes(value.as_bytes()).unwrap());
         }
         map
+    }
+
+    #[test]
+    fn only_a_whole_loopback_authority_is_loopback() {
+        let cases = [
+            ("localhost", true),
+            ("LOCALHOST:8080", true),
+            ("127.0.0.1:1", true),
+            ("[::1]", true),
+            ("[::1]:65535", true),
+            ("[::1]evil.com", false),
+            ("[::1]:80evil.com", false),
+            ("[::1", false),
+            ("localhost:", false),
+            ("localhost:80:80", false),
+            ("localhost:80@evil.com", false),
+            ("127.0.0.1.evil.com", false),
+            ("localhost.evil.com", false),
+            ("evil.com", false),
+            ("", false),
+        ];
+        for (authority, expected) in cases {
+            assert_eq!(super::is_loopback(authority), expected, "{authority:?}");
+        }
     }
 
     #[test]

@@ -4,10 +4,15 @@
 //! 2026-07-28 request, to a fresh per-request session whose outbox is exactly that request's
 //! response stream. Closing that stream is the cancellation of the request: the session is
 //! closed, which stops the handler exactly as `notifications/cancelled` does.
+//!
+//! Every POST gets an answer on its own response: one the core cannot route back by id (not
+//! JSON, no object, an id that is no string or integer, an id without a method, an empty body)
+//! is answered there with 400 and the JSON-RPC error the core gives it on stdio.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Limited};
@@ -15,11 +20,14 @@ use hyper::body::Incoming;
 use hyper::{Method, Request, Response, StatusCode, header};
 use serde_json::Value;
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 use super::body::{self, EndGuard, Ending, HttpBody, ResponseStream};
 use super::checks::{self, SESSION_HEADER};
 use super::events;
 use super::legacy::LegacySession;
+use super::limits::Limits;
+use super::sessions::Sessions;
 use crate::jsonrpc::{self, id_key};
 use crate::revision::Revision;
 use crate::server::session::{Session, VERSION_KEY};
@@ -35,7 +43,10 @@ pub use super::checks::HEADER_MISMATCH_RULE;
 /// The state behind the endpoint.
 pub(super) struct Endpoint {
     pub core: Arc<Core>,
-    sessions: Mutex<HashMap<String, Arc<LegacySession>>>,
+    sessions: Sessions,
+    body_read_timeout: Option<Duration>,
+    /// Cancelled when the server stops: streams it closes then were not left by their client.
+    stopping: CancellationToken,
     /// 2026-07-28 requests whose response is still owed: serial -> (id key, session).
     live: Mutex<HashMap<u64, (String, Arc<Session>)>>,
     next_serial: AtomicU64,
@@ -47,10 +58,12 @@ pub(super) struct Endpoint {
 type Reply = Response<HttpBody>;
 
 impl Endpoint {
-    pub(super) fn new(core: Arc<Core>) -> Endpoint {
+    pub(super) fn new(core: Arc<Core>, limits: &Limits, stopping: CancellationToken) -> Endpoint {
         Endpoint {
             core,
-            sessions: Mutex::default(),
+            sessions: Sessions::new(limits),
+            body_read_timeout: limits.body_read_timeout,
+            stopping,
             live: Mutex::default(),
             next_serial: AtomicU64::new(1),
             mirrored: std::sync::OnceLock::new(),
@@ -59,6 +72,7 @@ impl Endpoint {
 
     /// Serves one HTTP request.
     pub(super) async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Reply {
+        self.sessions.sweep_when_due();
         if request.uri().path() != PATH {
             return body::empty(StatusCode::NOT_FOUND);
         }
@@ -86,15 +100,32 @@ impl Endpoint {
         if let Err(reply) = checks::post_headers(&headers) {
             return *reply;
         }
-        let bytes = match Limited::new(incoming, MAX_LINE_BYTES).collect().await {
+        let collect = Limited::new(incoming, MAX_LINE_BYTES).collect();
+        let collected = match self.body_read_timeout {
+            Some(limit) => match tokio::time::timeout(limit, collect).await {
+                Ok(collected) => collected,
+                Err(_) => return body_timed_out(limit),
+            },
+            None => collect.await,
+        };
+        let bytes = match collected {
             Ok(collected) => collected.to_bytes(),
             Err(_) => return self.probe_oversized(),
         };
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return self.empty_body(bytes.len());
+        }
         let message = match serde_json::from_slice::<Value>(&bytes) {
             Ok(message @ Value::Object(_)) => message,
             // Not JSON, or not one JSON-RPC object (a batch): the core says why.
             _ => return self.probe(&bytes, StatusCode::BAD_REQUEST),
         };
+        if let jsonrpc::Incoming::Invalid { .. } = jsonrpc::classify(&message) {
+            // Its error carries no id the client is waiting on a stream for (an id that is no
+            // string or integer is answered with id null), or answers a message that opened
+            // no stream (an id without a method): only this POST can carry it.
+            return self.probe(&bytes, StatusCode::BAD_REQUEST);
+        }
         let id = message.get("id").cloned().unwrap_or(Value::Null);
         if let Err(reply) = checks::protocol_version(&headers, &id) {
             return *reply;
@@ -122,7 +153,7 @@ impl Endpoint {
             let text = "Bad Request: Mcp-Session-Id header is required (send initialize first, or use 2026-07-28 with per-request _meta)";
             return checks::error(StatusCode::BAD_REQUEST, id, jsonrpc::INVALID_REQUEST, text);
         };
-        let Some(session) = self.session(session_id) else {
+        let Some(session) = self.sessions.get(session_id) else {
             return session_not_found(id);
         };
         let headers = [("mcp-session-id", session_id.to_owned())];
@@ -137,9 +168,12 @@ impl Endpoint {
                 let closer = session.clone();
                 let transcript = self.core.transcript.clone();
                 let request_id = request_id.clone();
+                let stopping = self.stopping.clone();
                 let guard = EndGuard::new(Box::new(move |ending| {
                     if ending == Ending::Abandoned {
-                        events::record_disconnect(&transcript, &request_id, false);
+                        if !stopping.is_cancelled() {
+                            events::record_disconnect(&transcript, &request_id, false);
+                        }
                         closer.close_request(&id_key(&request_id));
                     }
                 }));
@@ -152,6 +186,7 @@ impl Endpoint {
             }
             _ => {
                 // A notification, or the client's answer to a server request.
+                session.touch();
                 session.session.handle_line(&bytes);
                 body::with_headers(body::empty(StatusCode::ACCEPTED), &headers)
             }
@@ -160,6 +195,15 @@ impl Endpoint {
 
     /// `initialize`: a new 2025-11-25 session, its id in `Mcp-Session-Id`.
     async fn initialize(&self, id: &Value, bytes: &Bytes) -> Reply {
+        if self.sessions.make_room().is_err() {
+            let text = "Service Unavailable: the session limit is reached and every session has a request running; retry later";
+            return checks::error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                id.clone(),
+                jsonrpc::INTERNAL_ERROR,
+                text,
+            );
+        }
         let session = Arc::new(LegacySession::new(self.core.clone()));
         let key = id_key(id);
         let messages = session
@@ -180,7 +224,7 @@ impl Endpoint {
             .await;
         let answered = reply.status() == StatusCode::OK;
         if answered {
-            self.lock_sessions().insert(session_id, session);
+            self.sessions.insert(session_id, session);
         }
         reply
     }
@@ -234,8 +278,9 @@ impl Endpoint {
         let transcript = self.core.transcript.clone();
         // The `disconnect-not-cancel` mutant leaves the handler running after a hang-up.
         let keep_running = self.core.breaks(Mutant::DisconnectNotCancel);
+        let stopping = self.stopping.clone();
         let guard = EndGuard::new(Box::new(move |ending| {
-            if ending == Ending::Abandoned {
+            if ending == Ending::Abandoned && !stopping.is_cancelled() {
                 events::record_disconnect(&transcript, &id, true);
             }
             // Completed: nothing runs any more. Abandoned: stops the handler, sends nothing.
@@ -318,7 +363,7 @@ impl Endpoint {
                 "Not Acceptable: the Accept header must list text/event-stream",
             );
         }
-        let Some(session) = self.session(session_id) else {
+        let Some(session) = self.sessions.get(session_id) else {
             return session_not_found(Value::Null);
         };
         let Some(messages) = session.open_standalone() else {
@@ -333,23 +378,43 @@ impl Endpoint {
         body::with_headers(reply, &[("mcp-session-id", session_id.to_owned())])
     }
 
-    /// DELETE: ends a 2025-11-25 session (405 without a session id).
+    /// DELETE: ends a 2025-11-25 session (405 without a session id). A request of it still
+    /// running is cancelled, and its open POST answered with 404 and a JSON-RPC error (see
+    /// [`LegacySession::end_deleted`]).
     fn delete(&self, request: &Request<Incoming>) -> Reply {
         let Some(session_id) = checks::header(request.headers(), SESSION_HEADER) else {
             return body::empty(StatusCode::METHOD_NOT_ALLOWED);
         };
-        let removed = self.lock_sessions().remove(session_id);
-        match removed {
+        match self.sessions.remove(session_id) {
             Some(session) => {
-                session.end();
+                session.end_deleted();
                 body::empty(StatusCode::OK)
             }
             None => session_not_found(Value::Null),
         }
     }
 
-    fn session(&self, session_id: &str) -> Option<Arc<LegacySession>> {
-        self.lock_sessions().get(session_id).cloned()
+    /// An empty or blank POST body: no JSON-RPC message at all (over stdio a blank line is
+    /// skipped, but a POST must carry one message). Recorded as an unparseable line, answered
+    /// with a parse error and 400.
+    fn empty_body(&self, length: usize) -> Reply {
+        use crate::transcript::{Direction, Entry};
+        let shown = format!("<empty POST body: {length} bytes of whitespace>");
+        self.core
+            .transcript
+            .record_entry(Direction::In, Entry::Unparseable(shown));
+        self.core.violations.record(
+            crate::violations::rules::PARSE_ERROR,
+            "a POST without a JSON-RPC message (empty or blank body)",
+        );
+        let reply = jsonrpc::error(
+            Value::Null,
+            jsonrpc::PARSE_ERROR,
+            "Parse error: the POST body is empty or blank; it must be one JSON-RPC message",
+            None,
+        );
+        self.core.transcript.record(Direction::Out, reply.clone());
+        body::json(StatusCode::BAD_REQUEST, &reply)
     }
 
     /// Hands a line the endpoint cannot route (unparseable, not an object) to a throwaway
@@ -392,12 +457,6 @@ impl Endpoint {
         body::json(StatusCode::OK, &reply)
     }
 
-    fn lock_sessions(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<LegacySession>>> {
-        self.sessions
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner())
-    }
-
     fn lock_live(&self) -> std::sync::MutexGuard<'_, HashMap<u64, (String, Arc<Session>)>> {
         self.live
             .lock()
@@ -406,8 +465,7 @@ impl Endpoint {
 
     /// Ends every session (the server is shutting down).
     pub(super) fn end_all(&self) {
-        let sessions: Vec<_> = self.lock_sessions().drain().map(|(_, s)| s).collect();
-        for session in sessions {
+        for session in self.sessions.drain() {
             session.end();
         }
         let live: Vec<_> = self.lock_live().drain().map(|(_, (_, s))| s).collect();
@@ -415,6 +473,26 @@ impl Endpoint {
             session.close();
         }
     }
+}
+
+/// A POST body that did not arrive within the body read timeout: 408, and the connection closes
+/// (the rest of the body is never read).
+fn body_timed_out(limit: Duration) -> Reply {
+    let text = format!(
+        "Request Timeout: the body did not arrive within {} s",
+        limit.as_secs_f64()
+    );
+    let mut reply = checks::error(
+        StatusCode::REQUEST_TIMEOUT,
+        Value::Null,
+        jsonrpc::INVALID_REQUEST,
+        &text,
+    );
+    reply.headers_mut().insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    reply
 }
 
 fn session_not_found(id: Value) -> Reply {

@@ -2,7 +2,9 @@
 //! messages but matter to a reader, above all a client closing a response stream (under
 //! 2026-07-28 that *is* the cancellation of the request). They are recorded as
 //! [`Entry::Transport`], serialised as `{"transport": "http", "event": "disconnect", ...}`: an
-//! object without `jsonrpc`, so no reader can mistake it for a wire message.
+//! object without `jsonrpc`, so no reader can mistake it for a wire message. The server's own
+//! shutdown is recorded too ([`Entry::Shutdown`], by `crate::shutdown`), so the streams it closes on the way out are not
+//! recorded as clients leaving.
 
 use serde_json::Value;
 

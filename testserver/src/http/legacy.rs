@@ -9,13 +9,15 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use crate::jsonrpc::id_key;
+use crate::jsonrpc::{self, id_key};
 use crate::server::Core;
 use crate::server::session::{Outbound, Session};
+use crate::transcript::Direction;
 
 /// One 2025-11-25 session.
 pub(super) struct LegacySession {
@@ -23,8 +25,10 @@ pub(super) struct LegacySession {
     routes: Arc<Mutex<Routes>>,
 }
 
-#[derive(Default)]
 struct Routes {
+    /// When the client last sent something or was last answered (wall clock: the harness runs
+    /// on tokio's paused one).
+    last_active: Instant,
     /// Open POST streams by request id key, with the order they opened in.
     requests: HashMap<String, (u64, mpsc::UnboundedSender<Value>)>,
     next_serial: u64,
@@ -47,7 +51,14 @@ impl LegacySession {
     pub(super) fn new(core: Arc<Core>) -> LegacySession {
         let (outbox, mut inbox) = mpsc::unbounded_channel::<Outbound>();
         let session = Session::with_related(core, outbox);
-        let routes = Arc::new(Mutex::new(Routes::default()));
+        let routes = Arc::new(Mutex::new(Routes {
+            last_active: Instant::now(),
+            requests: HashMap::new(),
+            next_serial: 0,
+            tokens: HashMap::new(),
+            server_requests: HashMap::new(),
+            standalone: None,
+        }));
         let router = routes.clone();
         tokio::spawn(async move {
             while let Some(Outbound { message, related }) = inbox.recv().await {
@@ -68,6 +79,7 @@ impl LegacySession {
         if routes.requests.contains_key(request_key) {
             return None;
         }
+        routes.last_active = Instant::now();
         let (sender, receiver) = mpsc::unbounded_channel();
         let serial = routes.next_serial;
         routes.next_serial += 1;
@@ -97,9 +109,25 @@ impl LegacySession {
         {
             return None;
         }
+        routes.last_active = Instant::now();
         let (sender, receiver) = mpsc::unbounded_channel();
         routes.standalone = Some(sender);
         Some(receiver)
+    }
+
+    /// The client sent something that is not a request (a notification, a response).
+    pub(super) fn touch(&self) {
+        lock(&self.routes).last_active = Instant::now();
+    }
+
+    /// How long the session has been idle at `now`: `None` while a request of it runs (its
+    /// POST stream is open). A standalone GET stream does not keep a session alive.
+    pub(super) fn idle_for(&self, now: Instant) -> Option<Duration> {
+        let routes = lock(&self.routes);
+        routes
+            .requests
+            .is_empty()
+            .then(|| now.saturating_duration_since(routes.last_active))
     }
 
     /// Ends the session: running handlers are cancelled and every open stream ends.
@@ -110,6 +138,46 @@ impl LegacySession {
         routes.tokens.clear();
         routes.standalone = None;
     }
+
+    /// Ends the session at the client's `DELETE`. A request still running was cancelled by
+    /// it, but its POST is still open and JSON-RPC owes it a response: each gets an error
+    /// ([`DELETED_DATA`] in its `data`, so the endpoint answers it with 404, what the spec
+    /// prescribes for any request naming a terminated session), recorded like every message
+    /// the server sends.
+    pub(super) fn end_deleted(&self) {
+        self.session.close();
+        let mut routes = lock(&self.routes);
+        let open: Vec<_> = routes.requests.drain().collect();
+        let mut open: Vec<_> = open
+            .into_iter()
+            .map(|(key, (serial, sender))| (serial, key, sender))
+            .collect();
+        open.sort_by_key(|(serial, _, _)| *serial);
+        for (_, key, sender) in open {
+            let id = serde_json::from_str(&key).unwrap_or(Value::Null);
+            let message = jsonrpc::error(
+                id,
+                jsonrpc::INVALID_REQUEST,
+                "Not Found: the session was deleted (HTTP DELETE) while this request ran; it is cancelled",
+                Some(json!({DELETED_DATA: true})),
+            );
+            self.session
+                .core
+                .transcript
+                .record(Direction::Out, message.clone());
+            let _ = sender.send(message);
+        }
+        routes.tokens.clear();
+        routes.standalone = None;
+    }
+}
+
+/// The `data` key of the error that answers a request whose session was deleted under it.
+pub(super) const DELETED_DATA: &str = "sessionDeleted";
+
+/// Whether `message` is the error [`LegacySession::end_deleted`] sends.
+pub(super) fn is_deleted_answer(message: &Value) -> bool {
+    message.pointer(&format!("/error/data/{DELETED_DATA}")) == Some(&Value::Bool(true))
 }
 
 fn lock(routes: &Mutex<Routes>) -> MutexGuard<'_, Routes> {
@@ -124,6 +192,7 @@ impl Routes {
             (None, Some(id)) => {
                 // A response to a client request: it ends that request's stream.
                 let key = id_key(id);
+                self.last_active = Instant::now();
                 self.tokens.retain(|_, request| *request != key);
                 if let Some((_, sender)) = self.requests.remove(&key) {
                     let _ = sender.send(message);

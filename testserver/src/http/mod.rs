@@ -4,13 +4,17 @@
 //! duplex). Both revisions: 2025-11-25 with sessions (`Mcp-Session-Id` from `initialize`, required
 //! afterwards, `DELETE` ends it, `GET` opens the standalone SSE stream), and 2026-07-28
 //! stateless, where closing a request's response stream cancels that request (recorded in the
-//! transcript as a transport event, see [`events`]).
+//! transcript as a transport event, see [`events`]). [`Limits`] bound what a client can hold:
+//! read timeouts for heads and bodies, the number and idle life of sessions; [`serve_with`]
+//! takes them, the binary from its flags.
 
 mod body;
 mod checks;
 mod endpoint;
 pub mod events;
 mod legacy;
+mod limits;
+mod sessions;
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -19,29 +23,56 @@ use std::sync::Arc;
 use anyhow::Context;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::artifact_files::write_at_end;
 use crate::server::Core;
-use crate::shutdown::{Termination, piped_stdin_closed};
+use crate::shutdown::{Termination, piped_stdin_closed, record_shutdown, report_violations};
 
 pub use endpoint::{HEADER_MISMATCH_RULE, MISSING_SESSION_ID, PATH};
+pub use limits::Limits;
 
 /// Serves `core` over Streamable HTTP on `listener` until `stop` is cancelled, then ends every
-/// session (running handlers are cancelled).
+/// session (running handlers are cancelled), with the limits of an in-process server
+/// ([`Limits::in_process`]).
 pub async fn serve(core: Arc<Core>, listener: TcpListener, stop: CancellationToken) {
-    let endpoint = Arc::new(endpoint::Endpoint::new(core));
+    serve_with(core, listener, stop, Limits::in_process()).await;
+}
+
+/// [`serve`] with the given limits. Never spins: a failed `accept` that is not about one
+/// connection (out of file descriptors) is retried after a growing pause.
+pub async fn serve_with(
+    core: Arc<Core>,
+    listener: TcpListener,
+    stop: CancellationToken,
+    limits: Limits,
+) {
+    let endpoint = Arc::new(endpoint::Endpoint::new(core, &limits, stop.clone()));
+    let mut backoff = limits::MIN_ACCEPT_BACKOFF;
     loop {
         let accepted = tokio::select! {
             _ = stop.cancelled() => break,
             accepted = listener.accept() => accepted,
         };
-        let Ok((socket, _)) = accepted else {
-            // Out of file descriptors or a reset before accept: keep serving the others.
-            tokio::task::yield_now().await;
-            continue;
+        let socket = match accepted {
+            Ok((socket, _)) => {
+                backoff = limits::MIN_ACCEPT_BACKOFF;
+                socket
+            }
+            Err(error) if limits::is_connection_error(&error) => continue,
+            Err(_) => {
+                // Out of file descriptors (or memory): the connections waiting in the backlog
+                // keep the listener readable, so an immediate retry would spin. Wait, while
+                // the read timeouts free descriptors held by idle connections.
+                tokio::select! {
+                    _ = stop.cancelled() => break,
+                    _ = tokio::time::sleep(backoff) => {}
+                }
+                backoff = (backoff * 2).min(limits::MAX_ACCEPT_BACKOFF);
+                continue;
+            }
         };
         let _ = socket.set_nodelay(true);
         let endpoint = endpoint.clone();
@@ -51,9 +82,12 @@ pub async fn serve(core: Arc<Core>, listener: TcpListener, stop: CancellationTok
                 let endpoint = endpoint.clone();
                 async move { Ok::<_, std::convert::Infallible>(endpoint.handle(request).await) }
             });
-            let connection = http1::Builder::new()
+            let mut builder = http1::Builder::new();
+            builder
                 .keep_alive(true)
-                .serve_connection(TokioIo::new(socket), service);
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.header_read_timeout);
+            let connection = builder.serve_connection(TokioIo::new(socket), service);
             tokio::select! {
                 _ = stop.cancelled() => {}
                 _ = connection => {}
@@ -69,12 +103,14 @@ pub async fn serve(core: Arc<Core>, listener: TcpListener, stop: CancellationTok
 /// until stdin closes, when it is a pipe or socket rather than a terminal or `/dev/null`), then
 /// reports the violations it saw on stderr and writes the artifacts into `artifacts` when given
 /// (see [`crate::artifact_files`]). The transcript and handler log keep the last
-/// `history_limit` entries (see [`Core::limit_history`]).
+/// `history_limit` entries (see [`Core::limit_history`]); `limits` bound connections and
+/// sessions. The transcript ends with the server's own shutdown and its reason.
 pub async fn serve_address(
     address: SocketAddr,
     conformance_fixtures: bool,
     history_limit: usize,
     artifacts: Option<&Path>,
+    limits: Limits,
 ) -> anyhow::Result<()> {
     let mut termination = Termination::listen()?;
     let listener = TcpListener::bind(address)
@@ -93,16 +129,18 @@ pub async fn serve_address(
     });
     core.limit_history(history_limit);
     let stop = CancellationToken::new();
-    let server = tokio::spawn(serve(core.clone(), listener, stop.clone()));
+    let server = tokio::spawn(serve_with(core.clone(), listener, stop.clone(), limits));
     eprintln!("mcp-testserver: listening on http://{bound}{PATH}");
-    tokio::select! {
-        signal = termination.wait() => eprintln!("mcp-testserver: {signal}: stopping"),
-        _ = piped_stdin_closed() => eprintln!("mcp-testserver: stdin closed: stopping"),
-    }
+    let reason = tokio::select! {
+        signal = termination.wait() => signal,
+        _ = piped_stdin_closed() => "stdin closed",
+    };
+    eprintln!("mcp-testserver: {reason}: stopping");
+    // Recorded before the streams close, so no open stream reads as the client leaving.
+    record_shutdown(&core.transcript, "http", reason, None);
     stop.cancel();
     let _ = server.await;
-    for violation in core.violations.list() {
-        eprintln!("mcp-testserver: violation {violation}");
-    }
-    write_at_end(artifacts, &core.transcript)
+    let written = write_at_end(artifacts, &core.transcript);
+    report_violations(&core.violations);
+    written
 }

@@ -2,10 +2,14 @@
 //! it would fail if the server behaved differently (`mcp-testserver --mutant NAME`, or
 //! `MDBOOK_SNIPPETS_MUTANT=NAME` for the binary and the harness's in-process servers). This
 //! module owns the list, the names, the rule each breaks and the parsing; the core asks
-//! [`Core::breaks`](super::Core::breaks) at the few points where a mutant changes behaviour,
+//! `Core::breaks` at the few points where a mutant changes behaviour,
 //! and nowhere else. A mutant changes what the server *does* only: the transcript, the handler
-//! log and the violation log still record truthfully what was sent and received.
+//! log and the violation log still record truthfully what was sent and received. Where the rule
+//! is one the server *judges* (a client reusing an id, cancelling `initialize`, ...), the
+//! judgement is the behaviour: those mutants (`*-unflagged`, `initialize-cancel-honoured`,
+//! `late-cancel-flagged`) change the violation log, and only it.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
@@ -36,7 +40,9 @@ pub enum Mutant {
     TaskCancelTerminalAccepted,
     /// 2025-11-25: a request id reused within the session is not recorded.
     ReusedIdUnflagged,
-    /// A request reusing the id of one still in flight is served as a new request, unflagged.
+    /// A request reusing the id of one still in flight is served as a new request instead of
+    /// being rejected with -32600 (the reuse is still recorded). It takes over the id's place in
+    /// the ledger, so the first request's answer is lost, as python-sdk#2655 reports of a server.
     InFlightIdAccepted,
     /// A cancel naming `initialize` is treated as an ordinary late cancel, unflagged.
     InitializeCancelHonoured,
@@ -144,8 +150,8 @@ impl Mutant {
             Mutant::InFlightIdAccepted => (
                 "in-flight-id-accepted",
                 "the request ID MUST NOT match the ID of any other request the sender has issued and \
-                 still awaits; the server rejects and records the reuse (2026-07-28, basic/index, \
-                 Requests)",
+                 not yet received a response for; the server rejects such a request with -32600 \
+                 (2026-07-28, basic/index, Requests)",
             ),
             Mutant::InitializeCancelHonoured => (
                 "initialize-cancel-honoured",
@@ -225,13 +231,20 @@ pub fn listing() -> String {
 
 /// The mutant `$MDBOOK_SNIPPETS_MUTANT` names: `None` when unset or empty.
 pub fn from_env() -> Result<Option<Mutant>, UnknownMutant> {
-    match std::env::var(MUTANT_VAR) {
-        Ok(name) if !name.trim().is_empty() => name.trim().parse().map(Some),
-        // Unset, empty, or not Unicode (which no mutant name is).
-        Ok(_) | Err(std::env::VarError::NotPresent) => Ok(None),
-        Err(std::env::VarError::NotUnicode(name)) => {
-            Err(UnknownMutant(name.to_string_lossy().into_owned()))
-        }
+    from_var(std::env::var_os(MUTANT_VAR))
+}
+
+/// The mutant a value of `$MDBOOK_SNIPPETS_MUTANT` names: `None` when unset or blank; around the
+/// name, white space is ignored.
+pub fn from_var(value: Option<OsString>) -> Result<Option<Mutant>, UnknownMutant> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    // Not Unicode: no mutant has such a name, and the error shows it lossily.
+    let name = value.to_string_lossy();
+    match name.trim() {
+        "" => Ok(None),
+        name => name.parse().map(Some),
     }
 }
 
@@ -274,6 +287,23 @@ mod tests {
         let error = "cancel-ignord".parse::<Mutant>().unwrap_err().to_string();
         assert!(
             error.starts_with("unknown mutant `cancel-ignord`; known mutants: cancel-ignored, ")
+        );
+    }
+
+    #[test]
+    fn the_variable_names_a_mutant_or_none_and_an_unknown_name_is_an_error() {
+        let var = |value: Option<&str>| from_var(value.map(OsString::from));
+        assert_eq!(var(None), Ok(None));
+        assert_eq!(var(Some("")), Ok(None));
+        assert_eq!(var(Some("  ")), Ok(None));
+        assert_eq!(var(Some("cancel-ignored")), Ok(Some(Mutant::CancelIgnored)));
+        assert_eq!(
+            var(Some(" progress-backwards\n")),
+            Ok(Some(Mutant::ProgressBackwards))
+        );
+        assert_eq!(
+            var(Some("Cancel-Ignored")),
+            Err(UnknownMutant("Cancel-Ignored".into()))
         );
     }
 }

@@ -258,12 +258,15 @@ impl Session {
         };
         {
             let mut state = self.lock();
-            if state.in_flight.contains_key(&key) && !self.core.breaks(Mutant::InFlightIdAccepted) {
-                drop(state);
+            if state.in_flight.contains_key(&key) {
                 self.core.violations.record(
                     rules::REUSED_ID,
                     format!("request id {key} reused while still in flight"),
                 );
+            }
+            // The `in-flight-id-accepted` mutant serves the clashing request as a new one.
+            if state.in_flight.contains_key(&key) && !self.core.breaks(Mutant::InFlightIdAccepted) {
+                drop(state);
                 let message = format!("Invalid Request: id {key} is still in flight");
                 self.send(jsonrpc::error(id, jsonrpc::INVALID_REQUEST, &message, None));
                 return;

@@ -1,0 +1,414 @@
+#!/usr/bin/env bash
+# Hostile input against the `mcp-testserver` binary: the attacks of issue 16 (items 9-12), each
+# bounded in count and time, on loopback only. Prints one line per attack,
+# `NAME: ok (what was checked)` or `NAME: FAILED (why)`, and exits 1 if any failed.
+#
+# usage: scripts/soak-server.sh [PATH-TO-mcp-testserver]
+#   default: target/release/mcp-testserver, else target/debug/mcp-testserver (build one with
+#   `cargo build --release -p mcp-testserver --bin mcp-testserver`). Needs python3 (3.11,
+#   stdlib only) and `prlimit` (util-linux) for the file-descriptor attack. About 25 s.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary="${1:-}"
+if [[ -z "$binary" ]]; then
+    for candidate in target/release/mcp-testserver target/debug/mcp-testserver; do
+        if [[ -x "$candidate" ]]; then
+            binary="$candidate"
+            break
+        fi
+    done
+fi
+if [[ -z "$binary" || ! -x "$binary" ]]; then
+    echo "soak-server: no mcp-testserver binary (build it, or pass its path)" >&2
+    exit 2
+fi
+echo "soak-server: attacking $binary"
+# The whole soak stops by itself, whatever happens.
+exec timeout --kill-after=5 120 python3 - "$binary" <<'PYTHON'
+import http.client, json, os, re, signal, socket, subprocess, sys, tempfile, threading, time
+
+BINARY = sys.argv[1]
+ACCEPT = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}}
+INITIALIZE = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "soak", "version": "1"}}}
+BAD_IDS = ['{"a":1}', "[1]", "1.5", "true", "18446744073709551616", "1e30"]
+failures = []
+
+
+class Failed(Exception):
+    pass
+
+
+def check(condition, why):
+    if not condition:
+        raise Failed(why)
+
+
+class Server:
+    """One `mcp-testserver --http 127.0.0.1:0` process, stopped (and reaped) on exit."""
+
+    def __init__(self, *args, prefix=(), artifacts=None):
+        command = [*prefix, BINARY, "--http", "127.0.0.1:0", *args]
+        if artifacts:
+            command += ["--artifacts", artifacts]
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 10
+        line = ""
+        while "listening on" not in line:
+            check(time.monotonic() < deadline, "the server did not start within 10 s")
+            line = self.process.stderr.readline().decode()
+            check(line or self.process.poll() is None, "the server exited at start")
+        self.port = int(re.search(r":(\d+)/mcp", line).group(1))
+        # Drain stderr, so the server never blocks on it.
+        threading.Thread(target=self.process.stderr.read, daemon=True).start()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+
+    def terminate(self, timeout=10):
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout)
+
+    def post(self, body, headers=None, timeout=5):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            connection.request("POST", "/mcp", body=body, headers={**ACCEPT, **(headers or {})})
+            response = connection.getresponse()
+            text = response.read().decode()
+            return response.status, response.getheader("mcp-session-id"), text
+        except TimeoutError:
+            raise Failed(f"no answer within {timeout} s to {body[:60]!r}")
+        finally:
+            connection.close()
+
+    def initialize(self):
+        status, session, _ = self.post(json.dumps(INITIALIZE))
+        check(status == 200 and session, f"initialize answered {status}")
+        self.post(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+                  {"mcp-session-id": session})
+        return session
+
+    def cpu_seconds(self):
+        fields = open(f"/proc/{self.process.pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_kib(self):
+        for line in open(f"/proc/{self.process.pid}/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+
+
+def modern_headers(method):
+    return {"mcp-protocol-version": "2026-07-28", "mcp-method": method}
+
+
+def error_code(text):
+    return json.loads(text)["error"]["code"]
+
+
+def attack(name):
+    def register(function):
+        started = time.monotonic()
+        try:
+            outcome = function()
+            print(f"{name}: ok ({outcome}; {time.monotonic() - started:.1f} s)", flush=True)
+        except Exception as error:
+            why = error if isinstance(error, Failed) else repr(error)
+            failures.append(name)
+            print(f"{name}: FAILED ({why})", flush=True)
+        return function
+    return register
+
+
+@attack("invalid-id-2025")
+def _():
+    with Server() as server:
+        session = server.initialize()
+        for bad in BAD_IDS:
+            body = '{"jsonrpc":"2.0","id":%s,"method":"tools/list"}' % bad
+            status, _, text = server.post(body, {"mcp-session-id": session})
+            check(status == 400 and error_code(text) == -32600, f"id {bad}: {status} {text}")
+    return f"{len(BAD_IDS)} ids (object, array, float, bool, 2^64, 1e30): 400 with -32600 at once"
+
+
+@attack("invalid-id-2026")
+def _():
+    with Server() as server:
+        for bad in BAD_IDS:
+            body = json.dumps({"jsonrpc": "2.0", "id": 0, "method": "tools/list",
+                               "params": {"_meta": META}}).replace('"id": 0', f'"id": {bad}')
+            status, _, text = server.post(body, modern_headers("tools/list"))
+            check(status == 400 and error_code(text) == -32600, f"id {bad}: {status} {text}")
+    return f"{len(BAD_IDS)} ids, stateless: 400 with -32600 at once"
+
+
+@attack("empty-body")
+def _():
+    with Server() as server:
+        session = server.initialize()
+        for body in ["", "  \r\n\t"]:
+            for headers in [{"mcp-session-id": session}, modern_headers("tools/list")]:
+                status, _, text = server.post(body, headers)
+                check(status == 400 and error_code(text) == -32700, f"{body!r}: {status} {text}")
+    return "empty and blank bodies, both revisions: 400 with -32700"
+
+
+@attack("id-without-method")
+def _():
+    with Server() as server:
+        session = server.initialize()
+        status, _, text = server.post('{"jsonrpc":"2.0","id":7}', {"mcp-session-id": session})
+        check(status == 400 and error_code(text) == -32600 and json.loads(text)["id"] == 7,
+              f"2025-11-25: {status} {text}")
+        status, _, text = server.post('{"jsonrpc":"2.0","id":"x"}', modern_headers("tools/list"))
+        check(status == 400 and error_code(text) == -32600, f"2026-07-28: {status} {text}")
+    return "400 with -32600 echoing the id, both revisions"
+
+
+@attack("delete-in-flight")
+def _():
+    with Server() as server:
+        session = server.initialize()
+        answer = {}
+
+        def call():
+            body = json.dumps({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+                               "params": {"name": "wait_gate", "arguments": {"gate": "never"}}})
+            answer["reply"] = server.post(body, {"mcp-session-id": session}, timeout=10)
+
+        caller = threading.Thread(target=call)
+        caller.start()
+        time.sleep(0.3)
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        connection.request("DELETE", "/mcp", headers={"mcp-session-id": session})
+        deleted = connection.getresponse().status
+        connection.close()
+        caller.join(10)
+        check(deleted == 200, f"DELETE answered {deleted}")
+        check("reply" in answer, "the call got no answer within 10 s")
+        status, _, text = answer["reply"]
+        message = json.loads(text)
+        check(status == 404 and message.get("id") == 9 and "error" in message,
+              f"the call got {status} {text}")
+        status, _, _ = server.post(json.dumps({"jsonrpc": "2.0", "id": 10, "method": "tools/list"}),
+                                   {"mcp-session-id": session})
+        check(status == 404, f"the deleted session still answered {status}")
+    return "the running call is answered 404 with a JSON-RPC error for id 9; the session is gone"
+
+
+@attack("dns-rebinding")
+def _():
+    with Server() as server:
+        body = json.dumps(INITIALIZE)
+        for headers in [{"Host": "[::1]evil.com"}, {"Host": "localhost:80@evil.com"},
+                        {"Origin": "http://[::1]evil.com"}, {"Origin": "http://127.0.0.1.evil.com"}]:
+            status, _, _ = server.post(body, headers)
+            check(status == 403, f"{headers}: {status}")
+        raw = body.encode()
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as stream:
+            stream.sendall(b"POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\n"
+                           b"Accept: application/json, text/event-stream\r\n"
+                           b"Content-Length: %d\r\n\r\n" % len(raw) + raw)
+            head = stream.recv(64)
+        check(head.startswith(b"HTTP/1.1 400"), f"no Host header: {head!r}")
+    return "Host/Origin [::1]evil.com and kin: 403; no Host header: 400"
+
+
+@attack("fd-exhaustion")
+def _():
+    with Server("--read-timeout", "2", prefix=["prlimit", "--nofile=64:64"]) as server:
+        idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(80)]
+        time.sleep(0.3)
+        before, started = server.cpu_seconds(), time.monotonic()
+        time.sleep(1.5)
+        used, wall = server.cpu_seconds() - before, time.monotonic() - started
+        check(used < 0.3 * wall, f"{used:.2f} s of CPU in {wall:.1f} s: the accept loop spins")
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                status, _, _ = server.post(json.dumps(INITIALIZE), timeout=2)
+                break
+            except Failed:
+                check(time.monotonic() < deadline, "no request served within 10 s")
+        check(status == 200, f"initialize answered {status}")
+        closed = 0
+        for stream in idle:
+            stream.settimeout(5)
+            try:
+                closed += stream.recv(1) == b""
+            except OSError:
+                pass
+            stream.close()
+        check(closed == 80, f"only {closed} of 80 idle connections were closed by the server")
+    return (f"RLIMIT_NOFILE 64, 80 idle connections: {used:.2f} s CPU in {wall:.1f} s; "
+            "all 80 closed by the read timeout; a new request served")
+
+
+@attack("slow-headers")
+def _():
+    with Server("--read-timeout", "1") as server:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as stream:
+            started = time.monotonic()
+            stream.sendall(b"POST /mcp HTTP/1.1\r\nHost: localhost\r\n")
+            try:
+                received = stream.recv(1024)
+            except TimeoutError:
+                raise Failed("a half-sent head was held for 5 s")
+            waited = time.monotonic() - started
+        check(received == b"" or received.startswith(b"HTTP/1.1 408"), f"got {received!r}")
+        check(waited < 3, f"a half-sent head was held for {waited:.1f} s")
+    return f"a half-sent head is dropped after {waited:.1f} s (read timeout 1 s)"
+
+
+@attack("slow-body")
+def _():
+    with Server("--read-timeout", "1") as server:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as stream:
+            started = time.monotonic()
+            stream.sendall(b"POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                           b"Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{\"js")
+            head = stream.recv(64)
+            waited = time.monotonic() - started
+        check(head.startswith(b"HTTP/1.1 408"), f"got {head!r}")
+        check(waited < 3, f"answered after {waited:.1f} s")
+    return f"a body stalled after 4 of 100 bytes: 408 after {waited:.1f} s"
+
+
+@attack("session-expiry")
+def _():
+    with Server("--session-idle-timeout", "1") as server:
+        session = server.initialize()
+        ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        status, _, _ = server.post(ping, {"mcp-session-id": session})
+        check(status == 200, f"a fresh session answered {status}")
+        time.sleep(1.6)
+        status, _, text = server.post(ping.replace('"id": 1', '"id": 2'), {"mcp-session-id": session})
+        check(status == 404, f"an idle session answered {status} {text}")
+    return "idle 1.6 s with --session-idle-timeout 1: 404"
+
+
+@attack("session-flood")
+def _():
+    count, cap = 3000, 100
+    with Server("--max-sessions", str(cap), "--transcript-limit", "100") as server:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        body = json.dumps(INITIALIZE)
+
+        def initialize():
+            connection.request("POST", "/mcp", body=body, headers=ACCEPT)
+            response = connection.getresponse()
+            response.read()
+            return response.status, response.getheader("mcp-session-id")
+
+        _, first = initialize()
+        for _ in range(cap):
+            initialize()
+        before = server.rss_kib()
+        statuses = {}
+        for _ in range(count):
+            status, _ = initialize()
+            statuses[status] = statuses.get(status, 0) + 1
+        grown = server.rss_kib() - before
+        connection.close()
+        check(statuses == {200: count}, f"statuses {statuses}")
+        check(grown < 4096, f"RSS grew {grown} KiB over {count} sessions with a cap of {cap}")
+        status, _, _ = server.post(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+                                   {"mcp-session-id": first})
+        check(status == 404, f"the oldest session, evicted, answered {status}")
+    return f"{count} initialize with --max-sessions {cap}: all 200, RSS +{grown} KiB, the oldest evicted (404)"
+
+
+def stdio_server(artifacts, stderr=subprocess.DEVNULL):
+    return subprocess.Popen([BINARY, "--artifacts", artifacts], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=stderr)
+
+
+@attack("sigterm-stdio-transcript")
+def _():
+    with tempfile.TemporaryDirectory() as artifacts:
+        server = stdio_server(artifacts)
+        try:
+            server.stdin.write((json.dumps(INITIALIZE) + "\n").encode())
+            server.stdin.flush()
+            server.stdout.readline()
+            call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                    "params": {"name": "wait_gate", "arguments": {"gate": "never"}}}
+            server.stdin.write((json.dumps(call) + "\n").encode() + b'{"jsonrpc":"2.0","id":2,"meth')
+            server.stdin.flush()
+            time.sleep(0.5)
+            server.send_signal(signal.SIGTERM)
+            code = server.wait(10)
+        finally:
+            if server.poll() is None:
+                server.kill()
+                server.wait()
+        text = open(os.path.join(artifacts, "10-wire_transcript.txt")).read()
+        check(code == 0, f"exit code {code}")
+        partial = 'unparseable "{\\"jsonrpc\\":\\"2.0\\",\\"id\\":2,\\"meth"'
+        check(partial in text, f"the half-sent line is missing:\n{text}")
+        check(text.rstrip().endswith("stdio shutdown (SIGTERM)"), f"no shutdown entry:\n{text}")
+        check("disconnect" not in text, f"recorded as a disconnect:\n{text}")
+    return "the half-sent line is recorded as unparseable, then the server's own shutdown"
+
+
+def _swallow(server, body, headers):
+    try:
+        server.post(body, headers, timeout=10)
+    except Exception:
+        pass
+
+
+@attack("sigterm-http-transcript")
+def _():
+    with tempfile.TemporaryDirectory() as artifacts:
+        with Server(artifacts=artifacts) as server:
+            body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                "name": "wait_gate", "arguments": {"gate": "never"}, "_meta": META}})
+            headers = {**modern_headers("tools/call"), "mcp-name": "wait_gate"}
+            caller = threading.Thread(target=_swallow, args=(server, body, headers))
+            caller.start()
+            time.sleep(0.5)
+            code = server.terminate()
+            caller.join(10)
+        text = open(os.path.join(artifacts, "10-wire_transcript.txt")).read()
+        check(code == 0, f"exit code {code}")
+        check("http shutdown (SIGTERM)" in text, f"no shutdown entry:\n{text}")
+        check("disconnect" not in text, f"the server's own shutdown recorded as a disconnect:\n{text}")
+    return "a call cut off by SIGTERM: the transcript shows the server's shutdown, no client disconnect"
+
+
+@attack("unread-stderr")
+def _():
+    lines = 5000
+    with tempfile.TemporaryDirectory() as artifacts:
+        read_end, write_end = os.pipe()  # stderr that nobody reads
+        try:
+            server = stdio_server(artifacts, stderr=write_end)
+            os.close(write_end)
+            payload = b"".join(b'{"jsonrpc":"2.0","id":%d,"method":5}\n' % i for i in range(lines))
+            try:
+                out, _ = server.communicate(payload, timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+                raise Failed(f"{lines} violations with stderr unread: still running after 15 s")
+            check(server.returncode == 0, f"exit code {server.returncode}")
+            answers = out.count(b"\n")
+            check(answers == lines, f"{answers} answers for {lines} lines")
+            written = len(os.read(read_end, 1 << 20))
+        finally:
+            os.close(read_end)
+    return f"{lines} violations, stderr never read: exits, {written} bytes on stderr"
+
+
+print(f"soak-server: {len(failures)} failed" if failures else "soak-server: all attacks held")
+sys.exit(1 if failures else 0)
+PYTHON
