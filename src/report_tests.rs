@@ -41,6 +41,7 @@ fn sample() -> Report {
             result("src_ch1_md_3", 11, Outcome::Skipped),
         ],
         chapter_failures: Vec::new(),
+        mutants: None,
         duration: Duration::from_millis(1500),
     }
 }

@@ -11,6 +11,7 @@ mod harness;
 mod isolation;
 mod languages;
 mod mdbook;
+mod mutants;
 mod options;
 mod preprocessor;
 mod render;
