@@ -14,6 +14,8 @@
 
 use std::process::Command;
 
+use anyhow::bail;
+
 use crate::cache::{Cache, Record};
 use crate::progress::Progress;
 use crate::run::{JobSlots, RunRequest, run_all};
@@ -103,10 +105,15 @@ pub(crate) fn run_mutants(
                 (Some(why), _) => Some(not_run(subject.snippet, name, why)),
                 (None, Some(record)) => Some(judged(subject, name, &record)),
                 (None, None) => {
-                    let mut request = subject
-                        .request
-                        .clone()
-                        .expect("a snippet with an uncached mutant run has its run request");
+                    // `verify` builds and runs a snippet again when one of its mutant runs is
+                    // not cached; an entry that left the cache since is the tool's problem.
+                    let Some(mut request) = subject.request.clone() else {
+                        bail!(
+                            "the cached run of mutant `{name}` of {}:{} is gone; run again",
+                            subject.snippet.span.path.display(),
+                            subject.snippet.span.line
+                        );
+                    };
                     request.mutant = Some(name.clone());
                     pending.push((results.len(), subject, name, key));
                     requests.push(request);

@@ -226,7 +226,7 @@ pub(crate) fn verify(
                 languages.join().expect("running snippets does not panic"),
             )
         });
-        let (rust_finished, mut rust_requests, lock) = rust_finished?;
+        let (rust_finished, rust_requests, lock) = rust_finished?;
         let finished = rust_finished
             .into_iter()
             .map(|(plan, finished)| (plan.index, plan.cache_key, finished))
@@ -243,50 +243,13 @@ pub(crate) fn verify(
             results[index] = Some(result);
         }
         if let Some(mutant_results) = &mut mutant_results {
-            let passed = |index: usize| {
-                results[index]
-                    .as_ref()
-                    .is_some_and(|result| result.outcome == Outcome::Passed)
-            };
-            let mut subjects: Vec<(usize, Subject<'_>)> = Vec::new();
-            for plan in rust_claims.iter().filter(|plan| passed(plan.index)) {
-                let snippet = &located[plan.index].snippet;
-                let not_run = match (&snippet.attributes.compile_fail, plan.planned.no_run) {
-                    (Some(_), _) => Some("`compile_fail`"),
-                    (None, true) => Some("`no_run`"),
-                    (None, false) => None,
-                };
-                let located = &located[plan.index];
-                let judge = move |record: &Record| {
-                    judge::judge(located, record, &module_file(&plan.planned))
-                };
-                subjects.push((
-                    plan.index,
-                    Subject {
-                        snippet,
-                        cache_key: &plan.cache_key,
-                        request: rust_requests.remove(&plan.index),
-                        not_run,
-                        judge: Box::new(judge),
-                    },
-                ));
-            }
-            let located = &located;
-            for plan in language_claims.iter().filter(|plan| passed(plan.index)) {
-                subjects.push((
-                    plan.index,
-                    Subject {
-                        snippet: &located[plan.index].snippet,
-                        cache_key: &plan.cache_key,
-                        request: Some(plan.request.clone()),
-                        not_run: plan.is_check.then_some("`no_run`"),
-                        judge: Box::new(move |record| language_result(located, plan, record)),
-                    },
-                ));
-            }
-            subjects.sort_by_key(|(index, _)| *index);
-            let subjects: Vec<Subject<'_>> =
-                subjects.into_iter().map(|(_, subject)| subject).collect();
+            let subjects = mutant_subjects(
+                &located,
+                &results,
+                &rust_claims,
+                &language_claims,
+                rust_requests,
+            );
             *mutant_results = mutants::run_mutants(&subjects, &slots, &cache, &progress)?;
         }
         drop(lock);
@@ -376,6 +339,61 @@ fn run_languages(
             Ok((plan.clone(), (record, result)))
         })
         .collect()
+}
+
+/// The snippets whose mutants are due: those of `rust_claims` and `language_claims` that
+/// passed, in book order, each with how it ran (a Rust one's request from `rust_requests`, by
+/// snippet index, when it was built and run this time) and how a run of it is judged.
+fn mutant_subjects<'a>(
+    located: &'a [Located],
+    results: &[Option<SnippetResult>],
+    rust_claims: &'a [Plan],
+    language_claims: &'a [LanguagePlan],
+    mut rust_requests: HashMap<usize, RunRequest>,
+) -> Vec<Subject<'a>> {
+    let passed = |index: usize| {
+        results[index]
+            .as_ref()
+            .is_some_and(|result| result.outcome == Outcome::Passed)
+    };
+    let mut subjects: Vec<(usize, Subject<'a>)> = Vec::new();
+    for plan in rust_claims.iter().filter(|plan| passed(plan.index)) {
+        let located = &located[plan.index];
+        let not_run = match (
+            &located.snippet.attributes.compile_fail,
+            plan.planned.no_run,
+        ) {
+            (Some(_), _) => Some("`compile_fail`"),
+            (None, true) => Some("`no_run`"),
+            (None, false) => None,
+        };
+        let judge =
+            move |record: &Record| judge::judge(located, record, &module_file(&plan.planned));
+        subjects.push((
+            plan.index,
+            Subject {
+                snippet: &located.snippet,
+                cache_key: &plan.cache_key,
+                request: rust_requests.remove(&plan.index),
+                not_run,
+                judge: Box::new(judge),
+            },
+        ));
+    }
+    for plan in language_claims.iter().filter(|plan| passed(plan.index)) {
+        subjects.push((
+            plan.index,
+            Subject {
+                snippet: &located[plan.index].snippet,
+                cache_key: &plan.cache_key,
+                request: Some(plan.request.clone()),
+                not_run: plan.is_check.then_some("`no_run`"),
+                judge: Box::new(move |record| language_result(located, plan, record)),
+            },
+        ));
+    }
+    subjects.sort_by_key(|(index, _)| *index);
+    subjects.into_iter().map(|(_, subject)| subject).collect()
 }
 
 /// What building and running the Rust snippets shares with the rest of the verification.
