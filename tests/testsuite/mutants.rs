@@ -2,7 +2,8 @@
 //! `kills=NAME` runs once more per mutant with `MDBOOK_SNIPPETS_MUTANT=NAME`; a run that fails
 //! (output, panic, exit code, timeout) kills the mutant, one that passes lets it survive, which
 //! fails the verification at the snippet's line. Rust and Python alike, in the report, the
-//! progress lines and JUnit; killed mutants are cached. Without `--mutants` nothing changes.
+//! progress lines and JUnit; killed mutants are cached. Without `--mutants` nothing changes, and
+//! the preprocessor (`mdbook build`) never runs a mutant.
 //!
 //! Every snippet of the fixture appends `NAME mutant=MUTANT attrs=ATTRS` to the file its
 //! `log=` attribute names, so a test that sets it sees which processes ran, with what.
@@ -205,4 +206,24 @@ fn junit_has_a_case_per_mutant_run() {
     );
     assert!(junit.contains("killed: timed out"), "{junit}");
     assert!(junit.contains("killed: output differs"), "{junit}");
+}
+
+#[test]
+fn the_preprocessor_runs_no_mutant() {
+    let book = logging_fixture();
+    let mut command = std::process::Command::new(crate::mdbook::mdbook_binary());
+    command
+        .arg("build")
+        .env("PATH", crate::mdbook::path_with_our_binary());
+    let output = book.run(command);
+    output.code(0);
+    let page = std::fs::read_to_string(book.path().join("book/rust.html")).unwrap();
+    assert!(page.contains("mdbook-snippets-output"), "{page}");
+    expect![[r#"
+        answer mutant=- attrs=log=[ROOT]/runs.log
+        plain mutant=- attrs=log=[ROOT]/runs.log
+        python mutant=- attrs=log=[ROOT]/runs.log
+        survivor mutant=- attrs=log=[ROOT]/runs.log
+        two mutant=- attrs=log=[ROOT]/runs.log"#]]
+    .assert_eq(&runs(&book));
 }
