@@ -153,8 +153,7 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
         }
     }
     let mut command = Command::new(&request.program);
-    crate::mutants::set_variable(&mut command, request.mutant.as_deref());
-    let mut child = command
+    command
         .args(&args)
         .current_dir(&work_dir)
         .env("MDBOOK_SNIPPETS_ATTRS", &request.harness_attributes)
@@ -164,7 +163,10 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
+        .process_group(0);
+    // Last, so that nothing set before it (an inherited value, a cleared environment) wins.
+    crate::mutants::set_variable(&mut command, request.mutant.as_deref());
+    let mut child = command
         .spawn()
         .with_context(|| format!("starting {}", request.program.display()))?;
     let group = Pid::from_child(&child);
