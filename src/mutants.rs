@@ -14,7 +14,7 @@
 
 use std::process::Command;
 
-use anyhow::bail;
+use anyhow::{Context, bail};
 
 use crate::cache::{Cache, Record};
 use crate::progress::Progress;
@@ -134,7 +134,14 @@ pub(crate) fn run_mutants(
         progress.mutant_finished(&judged(subject, name, &Record::Ran(record.clone())));
     });
     for ((slot, subject, name, key), run) in pending.into_iter().zip(runs) {
-        let record = Record::Ran(run?);
+        let record = Record::Ran(run.with_context(|| {
+            let span = &subject.snippet.span;
+            format!(
+                "running mutant `{name}` of {}:{}",
+                span.path.display(),
+                span.line
+            )
+        })?);
         let result = judged(subject, name, &record);
         let killed = matches!(result.verdict, Verdict::Killed(_));
         if record.is_cacheable(killed) {
