@@ -227,3 +227,14 @@ fn the_preprocessor_runs_no_mutant() {
         two mutant=- attrs=log=[ROOT]/runs.log"#]]
     .assert_eq(&runs(&book));
 }
+
+#[test]
+fn kills_without_a_name_fails_its_chapter_at_the_fence() {
+    let book =
+        crate::support::book(&[("src/a.md", "# A\n\n```rust,kills=\nprintln!(\"x\");\n```\n")]);
+    book.test(&["--quiet", "--mutants"])
+        .code(1)
+        .stdout_contains("`kills` needs the name of a mutant, found nothing")
+        .stdout_contains("    src/a.md:3 (chapter not verified)")
+        .stdout_contains("mutants: 0 killed, 0 survived\n0 passed, 1 failed\n");
+}
