@@ -67,6 +67,11 @@ pub(crate) struct TestArgs {
     /// (also on with `SNAPSHOTS=overwrite`).
     #[arg(long)]
     pub bless: bool,
+    /// Then run every passing snippet that carries `kills=NAME` once more per mutant it names,
+    /// with MDBOOK_SNIPPETS_MUTANT=NAME and nothing rebuilt: a run that fails kills the
+    /// mutant, one that passes lets it survive, which fails the verification.
+    #[arg(long)]
+    pub mutants: bool,
     /// No progress on stderr (by default a bar on a terminal, else a line per snippet).
     #[arg(long, short)]
     pub quiet: bool,

@@ -74,6 +74,7 @@ pub(crate) fn plan(
                 .timeout_secs
                 .map_or(config.timeout, std::time::Duration::from_secs),
             output_limit: config.output_limit,
+            mutant: None,
         },
         is_check,
         error_position: language.error_position,

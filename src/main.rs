@@ -16,6 +16,7 @@ mod include;
 mod judge;
 mod language;
 mod located;
+mod mutants;
 mod placement;
 mod plan;
 mod preprocessor;

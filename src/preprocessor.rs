@@ -320,6 +320,7 @@ mod tests {
             snippets,
             results,
             chapter_failures: Vec::new(),
+            mutants: None,
             duration: std::time::Duration::ZERO,
         }
     }

@@ -7,6 +7,7 @@ use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::mutants::{MutantResult, Verdict};
 use crate::snippet::{Outcome, SnippetResult};
 
 pub(crate) struct Progress {
@@ -67,11 +68,29 @@ impl Progress {
             result.span.path.display(),
             result.span.line
         );
+        self.line(line, matches!(result.outcome, Outcome::Failed(_)));
+    }
+
+    /// `test src/ch1.md:3 mutant NAME ... killed` (or `SURVIVED`).
+    pub(crate) fn mutant_finished(&self, result: &MutantResult) {
+        let survived = matches!(result.verdict, Verdict::Survived(_));
+        let line = format!(
+            "test {}:{} mutant {} ... {}",
+            result.span.path.display(),
+            result.span.line,
+            result.name,
+            if survived { "SURVIVED" } else { "killed" }
+        );
+        self.line(line, survived);
+    }
+
+    /// One finished run: a line of its own, or on a bar a step (and the line, when it failed).
+    fn line(&self, line: String, failed: bool) {
         match &self.mode {
             Mode::Quiet => {}
             Mode::Lines => eprintln!("{line}"),
             Mode::Bar(bar) => {
-                if matches!(result.outcome, Outcome::Failed(_)) {
+                if failed {
                     bar.println(line);
                 }
                 bar.inc(1);

@@ -1,6 +1,7 @@
 //! Presenting a [`Report`]: the terminal report (each failure as a rustc-style excerpt of the
-//! Markdown source, then `N passed, M failed[, K skipped]`), GitHub workflow annotations, and
-//! JUnit XML (through `quick-junit`).
+//! Markdown source, then under `--mutants` `mutants: K killed, S survived`, then
+//! `N passed, M failed[, K skipped]`), GitHub workflow annotations, and JUnit XML (through
+//! `quick-junit`). A survived mutant is a failure of its own, at its snippet's fence.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -9,6 +10,7 @@ use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use anyhow::Context as _;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 
+use crate::mutants::{MutantResult, Verdict};
 use crate::snippet::{ChapterFailure, Failure, FailureKind, Outcome, SnippetResult, SourceSpan};
 use crate::verify::Report;
 
@@ -32,7 +34,12 @@ pub(crate) fn human(report: &Report, book_root: &Path) -> String {
         out.push_str(&failure_text(result, failure, book_root));
         out.push('\n');
     }
-    if !failures.is_empty() || !report.chapter_failures.is_empty() {
+    let survivors = survivors(report);
+    for (mutant, why) in &survivors {
+        out.push_str(&survivor_text(mutant, why, book_root));
+        out.push('\n');
+    }
+    if !failures.is_empty() || !report.chapter_failures.is_empty() || !survivors.is_empty() {
         out.push_str("failures:\n");
         for failure in &report.chapter_failures {
             failure_line(&mut out, &failure.span, "chapter not verified");
@@ -41,9 +48,16 @@ pub(crate) fn human(report: &Report, book_root: &Path) -> String {
             let note = format!("{}, {}", kind_name(failure.kind), result.id);
             failure_line(&mut out, &failure.span, &note);
         }
+        for (mutant, _) in &survivors {
+            let note = format!("{}, {}", survived(mutant), mutant.snippet_id);
+            failure_line(&mut out, &mutant.span, &note);
+        }
         out.push('\n');
     }
     writeln!(out, "finished in {:.2}s", report.duration.as_secs_f64()).unwrap();
+    if let Some((killed, survived)) = report.mutant_counts() {
+        writeln!(out, "mutants: {killed} killed, {survived} survived").unwrap();
+    }
     writeln!(out, "{}", summary(report)).unwrap();
     out
 }
@@ -55,6 +69,33 @@ pub(crate) fn failure_text(result: &SnippetResult, failure: &Failure, book_root:
     let mut out = excerpt(result, failure, book_root);
     out.push('\n');
     push_message_body(&mut out, &failure.message);
+    out
+}
+
+/// The mutants that survived, each with why.
+fn survivors(report: &Report) -> Vec<(&MutantResult, &str)> {
+    report
+        .mutants
+        .iter()
+        .flatten()
+        .filter_map(|mutant| match &mutant.verdict {
+            Verdict::Survived(why) => Some((mutant, why.as_str())),
+            Verdict::Killed(_) => None,
+        })
+        .collect()
+}
+
+/// `mutant NAME survived`: outside checks look for these words.
+fn survived(mutant: &MutantResult) -> String {
+    format!("mutant {} survived", mutant.name)
+}
+
+/// A survived mutant as the terminal report shows it: an excerpt at its snippet's fence.
+fn survivor_text(mutant: &MutantResult, why: &str, book_root: &Path) -> String {
+    let title = format!("snippet {} {}", mutant.snippet_id, survived(mutant));
+    let mut out = excerpt_at(&mutant.span, &title, &survived(mutant), book_root);
+    out.push('\n');
+    writeln!(out, "  {why}").unwrap();
     out
 }
 
@@ -174,6 +215,9 @@ pub(crate) fn github_annotations(report: &Report) -> String {
             annotation(&mut out, &failure.span, &title, &failure.message);
         }
     }
+    for (mutant, why) in survivors(report) {
+        annotation(&mut out, &mutant.span, &survived(mutant), why);
+    }
     out
 }
 
@@ -227,10 +271,38 @@ pub(crate) fn junit(report: &Report) -> anyhow::Result<String> {
         case.set_classname(failure.chapter_path.display().to_string());
         suite.add_test_case(case);
     }
+    for mutant in report.mutants.iter().flatten() {
+        suite.add_test_case(mutant_case(mutant));
+    }
     let mut junit = quick_junit::Report::new("mdbook-snippets");
     junit.set_time(report.duration);
     junit.add_test_suite(suite);
     junit.to_string().context("writing the JUnit XML report")
+}
+
+/// A mutant run as a JUnit test case, `src/ch1.md:3 mutant NAME`: passed when the mutant was
+/// killed (how, in its output), failed when it survived.
+fn mutant_case(mutant: &MutantResult) -> TestCase {
+    let span = &mutant.span;
+    let name = format!(
+        "{}:{} mutant {}",
+        span.path.display(),
+        span.line,
+        mutant.name
+    );
+    let (status, output) = match &mutant.verdict {
+        Verdict::Killed(failure) => (
+            TestCaseStatus::success(),
+            format!("killed: {}\n{}", kind_name(failure.kind), failure.message),
+        ),
+        Verdict::Survived(why) => (failed("mutant survived", why), mutant.stdout.clone()),
+    };
+    let mut case = TestCase::new(name, status);
+    case.set_classname(span.path.display().to_string());
+    if !output.is_empty() {
+        case.set_system_out(output);
+    }
+    case
 }
 
 fn failed(kind: &str, message: &str) -> TestCaseStatus {

@@ -41,6 +41,7 @@ fn sample() -> Report {
             result("src_ch1_md_3", 11, Outcome::Skipped),
         ],
         chapter_failures: Vec::new(),
+        mutants: None,
         duration: Duration::from_millis(1500),
     }
 }
@@ -222,4 +223,103 @@ fn junit_escapes_markup_and_drops_what_xml_cannot_hold() {
         </testsuites>
     "#]]
     .assert_eq(&junit(&report).unwrap());
+}
+
+/// The sample with its first snippet (line 3) claiming two mutants: one killed, one survived.
+fn with_mutants() -> Report {
+    use crate::mutants::{MutantResult, Verdict};
+    let mutant = |name: &str, verdict| MutantResult {
+        snippet_id: "src_ch1_md_1".to_owned(),
+        span: span(3, 1),
+        name: name.to_owned(),
+        verdict,
+        stdout: "42\n".to_owned(),
+    };
+    let mut report = sample();
+    report.results.truncate(1);
+    report.mutants = Some(vec![
+        mutant(
+            "wrong-answer",
+            Verdict::Killed(Failure {
+                kind: FailureKind::OutputMismatch,
+                span: span(7, 1),
+                message: "output differs from the expected block".to_owned(),
+            }),
+        ),
+        mutant(
+            "cancel-ignored",
+            Verdict::Survived("nothing noticed".to_owned()),
+        ),
+    ]);
+    report
+}
+
+#[test]
+fn a_survived_mutant_is_a_failure_at_its_snippet_and_counted_before_the_summary() {
+    let book = tempfile::tempdir().unwrap();
+    std::fs::create_dir(book.path().join("src")).unwrap();
+    std::fs::write(
+        book.path().join("src/ch1.md"),
+        "# One\n\n```rust,kills=wrong-answer,kills=cancel-ignored\nprintln!(\"42\");\n```\n",
+    )
+    .unwrap();
+    let report = with_mutants();
+    expect![[r#"
+        error: snippet src_ch1_md_1 mutant cancel-ignored survived
+         --> src/ch1.md:3:1
+          |
+        1 | # One
+        2 |
+        3 | ```rust,kills=wrong-answer,kills=cancel-ignored
+          | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ mutant cancel-ignored survived
+        4 | println!("42");
+        5 | ```
+          |
+          nothing noticed
+
+        failures:
+            src/ch1.md:3 (mutant cancel-ignored survived, src_ch1_md_1)
+
+        finished in 1.50s
+        mutants: 1 killed, 1 survived
+        1 passed, 1 failed
+    "#]]
+    .assert_eq(&human(&report, book.path()));
+    expect![[r#"
+        ::error file=src/ch1.md,line=3,col=1,title=mutant cancel-ignored survived::nothing noticed
+    "#]]
+    .assert_eq(&github_annotations(&report));
+    expect![[r#"
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites name="mdbook-snippets" tests="3" skipped="0" failures="1" errors="0" time="1.500">
+            <testsuite name="mdbook-snippets" tests="3" skipped="0" errors="0" failures="1" time="1.500">
+                <testcase name="src/ch1.md:3" classname="src/ch1.md"/>
+                <testcase name="src/ch1.md:3 mutant wrong-answer" classname="src/ch1.md">
+                    <system-out>killed: output differs
+        output differs from the expected block</system-out>
+                </testcase>
+                <testcase name="src/ch1.md:3 mutant cancel-ignored" classname="src/ch1.md">
+                    <failure message="mutant survived">nothing noticed</failure>
+                    <system-out>42
+        </system-out>
+                </testcase>
+            </testsuite>
+        </testsuites>
+    "#]].assert_eq(&junit(&report).unwrap());
+}
+
+#[test]
+fn without_mutants_there_is_no_mutants_line() {
+    let mut report = with_mutants();
+    report.mutants = None;
+    let text = human(&report, Path::new("/nonexistent"));
+    assert!(!text.contains("mutant"), "{text}");
+    assert!(text.ends_with("1 passed, 0 failed\n"), "{text}");
+    // Under `--mutants`, a book with no `kills=` says so.
+    report.mutants = Some(Vec::new());
+    let text = human(&report, Path::new("/nonexistent"));
+    assert!(
+        text.ends_with("mutants: 0 killed, 0 survived\n1 passed, 0 failed\n"),
+        "{text}"
+    );
 }

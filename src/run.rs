@@ -31,6 +31,9 @@ pub(crate) struct RunRequest {
     pub timeout: Duration,
     /// Bytes kept of stdout, and of stderr; more stops the process.
     pub output_limit: usize,
+    /// The value of `MDBOOK_SNIPPETS_MUTANT` on a mutant run (`test --mutants`); every other run
+    /// goes without the variable, even when the verifier's own environment has it.
+    pub mutant: Option<String>,
 }
 
 /// A snippet's code as a file: `name` (`src_ch1_md_2.py`) and its text.
@@ -149,7 +152,8 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
             *arg = arg.replace(crate::config::FILE_PLACEHOLDER, &path);
         }
     }
-    let mut child = Command::new(&request.program)
+    let mut command = Command::new(&request.program);
+    command
         .args(&args)
         .current_dir(&work_dir)
         .env("MDBOOK_SNIPPETS_ATTRS", &request.harness_attributes)
@@ -159,7 +163,10 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
+        .process_group(0);
+    // Last, so that nothing set before it (an inherited value, a cleared environment) wins.
+    crate::mutants::set_variable(&mut command, request.mutant.as_deref());
+    let mut child = command
         .spawn()
         .with_context(|| format!("starting {}", request.program.display()))?;
     let group = Pid::from_child(&child);

@@ -10,6 +10,7 @@ fn shell(script: &str, timeout_millis: u64) -> RunRecord {
         harness_attributes: "revision=2025-11-25,trace=on".to_owned(),
         timeout: Duration::from_millis(timeout_millis),
         output_limit: 64,
+        mutant: None,
     };
     run(&request).expect("sh starts")
 }
@@ -23,6 +24,25 @@ fn exit_code_output_and_environment() {
     assert_eq!(record.exit, Exit::Code(3));
     assert_eq!(record.stdout, "revision=2025-11-25,trace=on\n");
     assert_eq!(record.stderr, "oops\n");
+}
+
+#[test]
+fn only_a_mutant_run_gets_the_mutant_variable() {
+    let request = |mutant: Option<&str>| RunRequest {
+        program: PathBuf::from("/bin/sh"),
+        args: vec![
+            "-c".to_owned(),
+            "echo \"${MDBOOK_SNIPPETS_MUTANT-unset}\"".to_owned(),
+        ],
+        file: None,
+        harness_attributes: String::new(),
+        timeout: Duration::from_secs(10),
+        output_limit: 64,
+        mutant: mutant.map(str::to_owned),
+    };
+    let stdout = |mutant| run(&request(mutant)).expect("sh starts").stdout;
+    assert_eq!(stdout(Some("cancel-ignored")), "cancel-ignored\n");
+    assert_eq!(stdout(None), "unset\n");
 }
 
 #[test]
@@ -107,6 +127,7 @@ fn run_all_keeps_request_order() {
             harness_attributes: String::new(),
             timeout: Duration::from_secs(10),
             output_limit: 1024,
+            mutant: None,
         })
         .collect();
     let finished = AtomicUsize::new(0);
@@ -132,6 +153,7 @@ fn concurrent_run_alls_share_the_job_limit() {
         harness_attributes: String::new(),
         timeout: Duration::from_secs(10),
         output_limit: 1024,
+        mutant: None,
     };
     let requests: Vec<RunRequest> = (0..2)
         .map(|index| {

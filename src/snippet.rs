@@ -103,6 +103,9 @@ pub(crate) struct Attributes {
     /// other preprocessors, themes and CSS), and so does the verifier unless the book sets
     /// `unknown-attributes = "error"`; one that resembles an attribute we act on is a warning.
     pub unknown: Vec<UnknownWord>,
+    /// `kills=NAME` (repeatable): the mutants this snippet claims to notice. The verifier's
+    /// own word, never passed to the harness; only `mdbook-snippets test --mutants` acts on it.
+    pub kills: Vec<String>,
 }
 
 /// A bare info-string word that is not an attribute, e.g. `does_not_compile` or `should-panic`.

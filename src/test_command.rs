@@ -20,6 +20,7 @@ pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
         selection: args.selection(),
         progress: !args.quiet,
         cold_build_without_incremental: true,
+        mutants: args.mutants,
     };
     let report = verify(&book, &config, &options)?;
     let mut out = report::human(&report, &config.book_root);

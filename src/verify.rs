@@ -3,6 +3,7 @@
 //! others once more), run them, and judge each against its attributes and expected block.
 //! Every snippet ends as a [`SnippetResult`]; `Err` is only the tool failing.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -15,6 +16,7 @@ use crate::generate::module_file;
 use crate::include::{IncludeProblem, SourceMap};
 use crate::language::{self, LanguagePlan};
 use crate::located::Located;
+use crate::mutants::{self, MutantResult, Subject};
 use crate::plan::{Plan, named_edition, plan};
 use crate::progress::Progress;
 use crate::run::{JobSlots, RunRequest, run_all};
@@ -54,6 +56,9 @@ pub(crate) struct VerifyOptions {
     /// for `mdbook-snippets test` (what CI runs, where nothing is built twice), wrong for the
     /// preprocessor, whose first build under `mdbook serve` is followed by edits.
     pub cold_build_without_incremental: bool,
+    /// Then run every passing snippet that carries `kills=` once more per mutant it names
+    /// (`mdbook-snippets test --mutants`; see `mutants`).
+    pub mutants: bool,
 }
 
 /// The outcome of verifying a book.
@@ -65,6 +70,8 @@ pub(crate) struct Report {
     pub results: Vec<SnippetResult>,
     /// Chapters whose snippets could not be verified at all; each counts as one failure.
     pub chapter_failures: Vec<ChapterFailure>,
+    /// One per mutant run, in book order, under `--mutants`; `None` without it.
+    pub mutants: Option<Vec<MutantResult>>,
     pub duration: Duration,
 }
 
@@ -76,9 +83,16 @@ impl Report {
             .count()
     }
 
-    /// Failed snippets plus chapters that could not be verified.
+    /// Failed snippets plus chapters that could not be verified, plus mutants that survived.
     pub(crate) fn failed(&self) -> usize {
-        self.count(|outcome| matches!(outcome, Outcome::Failed(_))) + self.chapter_failures.len()
+        self.count(|outcome| matches!(outcome, Outcome::Failed(_)))
+            + self.chapter_failures.len()
+            + self.mutant_counts().map_or(0, |(_, survived)| survived)
+    }
+
+    /// `(killed, survived)` under `--mutants`.
+    pub(crate) fn mutant_counts(&self) -> Option<(usize, usize)> {
+        self.mutants.as_deref().map(mutants::counts)
     }
 }
 
@@ -97,6 +111,7 @@ pub(crate) fn verify(
     chapter_failures.retain(|failure| selection_reports(&options.selection, failure));
     let mut results: Vec<Option<SnippetResult>> = vec![None; located.len()];
     let progress = Progress::new(options.progress);
+    let mut mutant_results = options.mutants.then(Vec::new);
     let mut pending = Vec::new();
     for (index, selected) in select(&located, &options.selection).into_iter().enumerate() {
         let snippet = &located[index].snippet;
@@ -146,6 +161,19 @@ pub(crate) fn verify(
             .map(|&index| plan(&located[index], index, config, harness, &cache))
             .collect();
         progress.add(plans.len() + language_plans.len());
+        // The snippets that claim to kill mutants, for the mutant phase.
+        let claims =
+            |index: usize| options.mutants && !located[index].snippet.attributes.kills.is_empty();
+        let rust_claims: Vec<Plan> = plans
+            .iter()
+            .filter(|plan| claims(plan.index))
+            .cloned()
+            .collect();
+        let language_claims: Vec<LanguagePlan> = language_plans
+            .iter()
+            .filter(|plan| claims(plan.index))
+            .cloned()
+            .collect();
         let (cached_languages, languages_to_run): (Vec<LanguagePlan>, Vec<LanguagePlan>) =
             language_plans
                 .into_iter()
@@ -156,9 +184,14 @@ pub(crate) fn verify(
             progress.finished(&result);
             results[plan.index] = Some(result);
         }
-        let (cached, to_build): (Vec<Plan>, Vec<Plan>) = plans
-            .into_iter()
-            .partition(|plan| cache.get(&plan.cache_key).is_some());
+        // A snippet with a mutant run to make is built (and run) again: its executable is
+        // needed, and only this run's build is sure to hold it.
+        let (cached, to_build): (Vec<Plan>, Vec<Plan>) = plans.into_iter().partition(|plan| {
+            cache.get(&plan.cache_key).is_some()
+                && !(claims(plan.index)
+                    && !plan.planned.no_run
+                    && mutants::any_uncached(&located[plan.index].snippet, &plan.cache_key, &cache))
+        });
         for plan in &cached {
             let record = cache.get(&plan.cache_key).expect("partitioned on it");
             let result = judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
@@ -172,11 +205,12 @@ pub(crate) fn verify(
             let languages =
                 scope.spawn(|| run_languages(&located, &languages_to_run, &slots, &progress));
             let rust = if to_build.is_empty() {
-                Ok(Vec::new())
+                Ok((Vec::new(), HashMap::new(), None))
             } else {
-                // Held until every snippet has run: the executables live in the shared target
-                // dir and another run of the same book would rebuild them under our feet.
-                workspace.lock().and_then(|_lock| {
+                // Held until every snippet (and mutant) has run: the executables live in the
+                // shared target dir and another run of the same book would rebuild them under
+                // our feet.
+                workspace.lock().and_then(|lock| {
                     let run = Running {
                         config,
                         workspace: &workspace,
@@ -184,6 +218,7 @@ pub(crate) fn verify(
                         slots: &slots,
                     };
                     build_and_run(&located, to_build, &run, options)
+                        .map(|(finished, requests)| (finished, requests, Some(lock)))
                 })
             };
             (
@@ -191,7 +226,8 @@ pub(crate) fn verify(
                 languages.join().expect("running snippets does not panic"),
             )
         });
-        let finished = rust_finished?
+        let (rust_finished, rust_requests, lock) = rust_finished?;
+        let finished = rust_finished
             .into_iter()
             .map(|(plan, finished)| (plan.index, plan.cache_key, finished))
             .chain(
@@ -206,6 +242,17 @@ pub(crate) fn verify(
             }
             results[index] = Some(result);
         }
+        if let Some(mutant_results) = &mut mutant_results {
+            let subjects = mutant_subjects(
+                &located,
+                &results,
+                &rust_claims,
+                &language_claims,
+                rust_requests,
+            );
+            *mutant_results = mutants::run_mutants(&subjects, &slots, &cache, &progress)?;
+        }
+        drop(lock);
     }
 
     let results = located
@@ -222,6 +269,7 @@ pub(crate) fn verify(
         snippets: located.into_iter().map(|located| located.snippet).collect(),
         results,
         chapter_failures,
+        mutants: mutant_results,
         duration: started.elapsed(),
     })
 }
@@ -293,6 +341,61 @@ fn run_languages(
         .collect()
 }
 
+/// The snippets whose mutants are due: those of `rust_claims` and `language_claims` that
+/// passed, in book order, each with how it ran (a Rust one's request from `rust_requests`, by
+/// snippet index, when it was built and run this time) and how a run of it is judged.
+fn mutant_subjects<'a>(
+    located: &'a [Located],
+    results: &[Option<SnippetResult>],
+    rust_claims: &'a [Plan],
+    language_claims: &'a [LanguagePlan],
+    mut rust_requests: HashMap<usize, RunRequest>,
+) -> Vec<Subject<'a>> {
+    let passed = |index: usize| {
+        results[index]
+            .as_ref()
+            .is_some_and(|result| result.outcome == Outcome::Passed)
+    };
+    let mut subjects: Vec<(usize, Subject<'a>)> = Vec::new();
+    for plan in rust_claims.iter().filter(|plan| passed(plan.index)) {
+        let located = &located[plan.index];
+        let not_run = match (
+            &located.snippet.attributes.compile_fail,
+            plan.planned.no_run,
+        ) {
+            (Some(_), _) => Some("`compile_fail`"),
+            (None, true) => Some("`no_run`"),
+            (None, false) => None,
+        };
+        let judge =
+            move |record: &Record| judge::judge(located, record, &module_file(&plan.planned));
+        subjects.push((
+            plan.index,
+            Subject {
+                snippet: &located.snippet,
+                cache_key: &plan.cache_key,
+                request: rust_requests.remove(&plan.index),
+                not_run,
+                judge: Box::new(judge),
+            },
+        ));
+    }
+    for plan in language_claims.iter().filter(|plan| passed(plan.index)) {
+        subjects.push((
+            plan.index,
+            Subject {
+                snippet: &located[plan.index].snippet,
+                cache_key: &plan.cache_key,
+                request: Some(plan.request.clone()),
+                not_run: plan.is_check.then_some("`no_run`"),
+                judge: Box::new(move |record| language_result(located, plan, record)),
+            },
+        ));
+    }
+    subjects.sort_by_key(|(index, _)| *index);
+    subjects.into_iter().map(|(_, subject)| subject).collect()
+}
+
 /// What building and running the Rust snippets shares with the rest of the verification.
 #[derive(Clone, Copy)]
 struct Running<'a> {
@@ -308,7 +411,7 @@ fn build_and_run(
     plans: Vec<Plan>,
     running: &Running<'_>,
     options: &VerifyOptions,
-) -> anyhow::Result<Vec<(Plan, (Record, SnippetResult))>> {
+) -> anyhow::Result<RustFinished> {
     let Running {
         config,
         workspace,
@@ -344,6 +447,7 @@ fn build_and_run(
             harness_attributes: plan.harness_attributes.clone(),
             timeout: plan.timeout,
             output_limit: config.output_limit,
+            mutant: None,
         })
         .collect();
     let records = run_all(&requests, slots, &|index, record| {
@@ -355,10 +459,19 @@ fn build_and_run(
         );
         progress.finished(&result);
     });
-    for ((plan, program, _), record) in to_run.into_iter().zip(records) {
+    let mut ran = HashMap::new();
+    for (((plan, program, _), record), request) in to_run.into_iter().zip(records).zip(requests) {
         let record = Record::Ran(record.with_context(|| format!("running {}", program.display()))?);
         let result = judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
+        ran.insert(plan.index, request);
         finished.push((plan, (record, result)));
     }
-    Ok(finished)
+    Ok((finished, ran))
 }
+
+/// Each Rust snippet built, with its record and result; and how each one that ran was run
+/// (by snippet index), for its mutant runs.
+type RustFinished = (
+    Vec<(Plan, (Record, SnippetResult))>,
+    HashMap<usize, RunRequest>,
+);

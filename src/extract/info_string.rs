@@ -125,6 +125,14 @@ pub(super) fn parse_attributes(info: &str) -> Result<Attributes, String> {
                     },
                     // mdBook's prefix for hidden lines in other languages; Rust uses `# `.
                     "hidelines" => attributes.hidelines = Some(value.to_owned()),
+                    // The verifier's own claim (see `mutants`), not the harness's.
+                    "kills" if value.is_empty() => {
+                        return Err("`kills` needs the name of a mutant, found nothing".to_owned());
+                    }
+                    "kills" if !attributes.kills.iter().any(|name| name == value) => {
+                        attributes.kills.push(value.to_owned());
+                    }
+                    "kills" => {}
                     _ => attributes.harness.push(key_value.to_owned()),
                 }
             }
@@ -292,7 +300,7 @@ mod tests {
         check(
             "",
             expect![
-                "Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
+                "Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [], kills: [] })"
             ],
         );
         check("toml", expect!["Other"]);
@@ -314,13 +322,13 @@ mod tests {
         check(
             "no_run",
             expect![
-                "Ok(Attributes { ignore: false, no_run: true, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
+                "Ok(Attributes { ignore: false, no_run: true, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [], kills: [] })"
             ],
         );
         check(
             "rust",
             expect![
-                "Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
+                "Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [], kills: [] })"
             ],
         );
     }
@@ -330,19 +338,19 @@ mod tests {
         check(
             "rust,compile_fail,E0425 edition2018",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: Some(["E0425"]), edition: Some("2018"), timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: Some(["E0425"]), edition: Some("2018"), timeout_secs: None, hidelines: None, harness: [], unknown: [], kills: [] })"#
             ]],
         );
         check(
             "rust,E0425,compile_fail",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: Some(["E0425"]), edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: Some(["E0425"]), edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [], kills: [] })"#
             ]],
         );
         check(
             "rust,should_panic,no_run,ignore,editable,test_harness",
             expect![
-                "Ok(Attributes { ignore: true, no_run: true, should_panic: true, test_harness: true, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"
+                "Ok(Attributes { ignore: true, no_run: true, should_panic: true, test_harness: true, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [], kills: [] })"
             ],
         );
     }
@@ -352,7 +360,7 @@ mod tests {
         check(
             "rust,revision=both,expect_violation=reused-id,timeout=3",
             expect![[
-                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: Some(3), hidelines: None, harness: ["revision=both", "expect_violation=reused-id"], unknown: [] })"#
+                r#"Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: Some(3), hidelines: None, harness: ["revision=both", "expect_violation=reused-id"], unknown: [], kills: [] })"#
             ]],
         );
     }
@@ -363,6 +371,24 @@ mod tests {
             "rust,timeout=x",
             expect![[r#"Err("`timeout` needs whole seconds, found `x`")"#]],
         );
+        check(
+            "rust,kills=",
+            expect![[r#"Err("`kills` needs the name of a mutant, found nothing")"#]],
+        );
+    }
+
+    #[test]
+    fn kills_are_ours_not_the_harness_nor_unknown() {
+        // Repeatable, each name once, in order; never in `harness` (MDBOOK_SNIPPETS_ATTRS) nor
+        // among the unknown words `unknown-attributes = "error"` fails on.
+        let attributes = parse_attributes(
+            "rust,kills=cancel-ignored,revision=both kills=b,kills=cancel-ignored",
+        )
+        .expect("parses");
+        expect![[r#"(["cancel-ignored", "b"], ["revision=both"], [])"#]].assert_eq(&format!(
+            "{:?}",
+            (&attributes.kills, &attributes.harness, &attributes.unknown)
+        ));
     }
 
     #[test]
@@ -436,13 +462,13 @@ mod language_tests {
         check(
             "python",
             expect![[
-                r#"python hidden="!!!" own=false Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [] })"#
+                r#"python hidden="!!!" own=false Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [], kills: [] })"#
             ]],
         );
         check(
             "python,no_run,ignore,timeout=3,revision=2,hidelines=%%,extra",
             expect![[
-                r#"python hidden="%%" own=true Ok(Attributes { ignore: true, no_run: true, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: Some(3), hidelines: Some("%%"), harness: ["revision=2"], unknown: [UnknownWord { word: "extra", resembles: None }] })"#
+                r#"python hidden="%%" own=true Ok(Attributes { ignore: true, no_run: true, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: Some(3), hidelines: Some("%%"), harness: ["revision=2"], unknown: [UnknownWord { word: "extra", resembles: None }], kills: [] })"#
             ]],
         );
         check(
@@ -450,6 +476,12 @@ mod language_tests {
             expect![
                 "python hidden=\"!!!\" own=false Err(\"`editionNNNN` applies to Rust snippets only, not to `python`\")"
             ],
+        );
+        check(
+            "python,kills=progress-backwards",
+            expect![[
+                r#"python hidden="!!!" own=false Ok(Attributes { ignore: false, no_run: false, should_panic: false, test_harness: false, standalone_crate: false, compile_fail: None, edition: None, timeout_secs: None, hidelines: None, harness: [], unknown: [], kills: ["progress-backwards"] })"#
+            ]],
         );
         check("pythonic", expect!["Other"]);
         check("ruby", expect!["Other"]);

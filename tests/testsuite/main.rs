@@ -12,6 +12,7 @@ mod isolation;
 mod languages;
 mod ledger;
 mod mdbook;
+mod mutants;
 mod options;
 mod preprocessor;
 mod render;

@@ -1,0 +1,240 @@
+//! `mdbook-snippets test --mutants` on `fixtures/mutants/`: each passing snippet that carries
+//! `kills=NAME` runs once more per mutant with `MDBOOK_SNIPPETS_MUTANT=NAME`; a run that fails
+//! (output, panic, exit code, timeout) kills the mutant, one that passes lets it survive, which
+//! fails the verification at the snippet's line. Rust and Python alike, in the report, the
+//! progress lines and JUnit; killed mutants are cached. Without `--mutants` nothing changes, and
+//! the preprocessor (`mdbook build`) never runs a mutant.
+//!
+//! Every snippet of the fixture appends `NAME mutant=MUTANT attrs=ATTRS` to the file its
+//! `log=` attribute names, so a test that sets it sees which processes ran, with what.
+
+use expect_test::expect;
+
+use crate::support::{Book, fixture};
+
+/// The fixture, its snippets logging every run to a file of this book's own (a path no earlier
+/// run of the suite had, so nothing comes from the shared cache).
+fn logging_fixture() -> Book {
+    let book = fixture("mutants");
+    let toml = std::fs::read_to_string(book.path().join("book.toml")).unwrap();
+    let log = book.path().join("runs.log");
+    book.write(
+        "book.toml",
+        &toml.replace("log=runs.log", &format!("log={}", log.display())),
+    );
+    book
+}
+
+/// The lines of the run log, sorted (runs finish in any order), the book's path as `[ROOT]`.
+fn runs(book: &Book) -> String {
+    let log = std::fs::read_to_string(book.path().join("runs.log")).unwrap_or_default();
+    let mut lines: Vec<String> = log
+        .lines()
+        .map(|line| line.replace(&book.path().display().to_string(), "[ROOT]"))
+        .collect();
+    lines.sort();
+    lines.join("\n")
+}
+
+#[test]
+fn mutants_are_killed_or_survive_at_their_snippets_line() {
+    let book = logging_fixture();
+    let output = book.test(&["--mutants"]);
+    output.code(1);
+    expect![[r#"
+        error: snippet src_survivors_md_1 mutant never-checked survived
+         --> src/survivors.md:5:1
+          |
+        3 | This snippet does nothing different under its mutant (it only logs it), so its claim is false:
+        4 |
+        5 | ```rust,kills=never-checked
+          | ^^^^^^^^^^^^^^^^^^^^^^^^^^^ mutant never-checked survived
+        6 | # let attrs = std::env::var("MDBOOK_SNIPPETS_ATTRS").unwrap();
+        7 | # let mutant = std::env::var("MDBOOK_SNIPPETS_MUTANT").unwrap_or_else(|_| "-".to_owned());
+          |
+          the snippet passed with MDBOOK_SNIPPETS_MUTANT=never-checked: a snippet that kills `never-checked` must fail when it is set (its output, exit code, a panic, a timeout)
+
+        error: snippet src_survivors_md_2 mutant not-run survived
+          --> src/survivors.md:20:1
+           |
+        18 | A snippet that is not run cannot notice anything:
+        19 |
+        20 | ```rust,no_run,kills=not-run
+           | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^ mutant not-run survived
+        21 | let _unused = 1;
+        22 | ```
+           |
+          the snippet is not run (`no_run`), so nothing can notice the mutant
+
+        failures:
+            src/survivors.md:5 (mutant never-checked survived, src_survivors_md_1)
+            src/survivors.md:20 (mutant not-run survived, src_survivors_md_2)
+
+        finished in [TIME]
+        mutants: 5 killed, 2 survived
+        6 passed, 2 failed
+    "#]]
+    .assert_eq(&output.stdout());
+    // Each mutant run, beside the snippet runs, on the progress lines.
+    for line in [
+        "test src/rust.md:5 mutant wrong-answer ... killed",
+        "test src/rust.md:22 mutant panics ... killed",
+        "test src/rust.md:22 mutant exits ... killed",
+        "test src/python.md:3 mutant wrong-answer ... killed",
+        "test src/python.md:3 mutant hangs ... killed",
+        "test src/survivors.md:5 mutant never-checked ... SURVIVED",
+        "test src/survivors.md:20 mutant not-run ... SURVIVED",
+    ] {
+        output.stderr_contains(line);
+    }
+    // One run per snippet and per mutant, the variable set on mutant runs only; `kills=` words
+    // are not the harness's (not in MDBOOK_SNIPPETS_ATTRS).
+    expect![[r#"
+        answer mutant=- attrs=log=[ROOT]/runs.log
+        answer mutant=wrong-answer attrs=log=[ROOT]/runs.log
+        plain mutant=- attrs=log=[ROOT]/runs.log
+        python mutant=- attrs=log=[ROOT]/runs.log
+        python mutant=hangs attrs=log=[ROOT]/runs.log
+        python mutant=wrong-answer attrs=log=[ROOT]/runs.log
+        survivor mutant=- attrs=log=[ROOT]/runs.log
+        survivor mutant=never-checked attrs=log=[ROOT]/runs.log
+        two mutant=- attrs=log=[ROOT]/runs.log
+        two mutant=exits attrs=log=[ROOT]/runs.log
+        two mutant=panics attrs=log=[ROOT]/runs.log"#]]
+    .assert_eq(&runs(&book));
+}
+
+#[test]
+fn killed_mutants_come_from_the_cache() {
+    let book = logging_fixture();
+    let args = [
+        "--mutants",
+        "--chapter",
+        "src/rust.md",
+        "--chapter",
+        "src/python.md",
+    ];
+    let first = book.test(&args);
+    first
+        .code(0)
+        .stderr_contains("running 5 mutant run(s)")
+        .stdout_contains("mutants: 5 killed, 0 survived\n4 passed, 0 failed, 2 skipped");
+    let after_first = runs(&book);
+    let second = book.test(&args);
+    second.code(0);
+    assert_eq!(first.stdout(), second.stdout());
+    assert!(
+        !second.stderr.contains("building") && !second.stderr.contains("running"),
+        "built or ran again\n{second}"
+    );
+    second.stderr_contains("test src/python.md:3 mutant hangs ... killed");
+    assert_eq!(after_first, runs(&book), "a snippet ran again");
+
+    // Without `--mutants` the same book runs as before (from the cache here too).
+    book.test(&["--chapter", "src/rust.md", "--chapter", "src/python.md"])
+        .code(0)
+        .stdout_contains("finished in");
+    assert_eq!(after_first, runs(&book), "a snippet ran again");
+
+    // A survivor is not cached: it runs again, and its snippet with it (for its executable).
+    let survivors = ["--mutants", "--chapter", "src/survivors.md"];
+    book.test(&survivors).code(1);
+    let before = std::fs::read_to_string(book.path().join("runs.log")).unwrap();
+    let again = book.test(&survivors);
+    again
+        .code(1)
+        .stderr_contains("running 1 mutant run(s)")
+        .stdout_contains("mutants: 0 killed, 2 survived\n2 passed, 2 failed, 4 skipped");
+    let after = std::fs::read_to_string(book.path().join("runs.log")).unwrap();
+    let mut new_runs: Vec<&str> = after[before.len()..]
+        .lines()
+        .map(|line| line.split(" attrs=").next().unwrap())
+        .collect();
+    new_runs.sort();
+    assert_eq!(
+        new_runs,
+        ["survivor mutant=-", "survivor mutant=never-checked"]
+    );
+}
+
+#[test]
+fn without_mutants_kills_change_nothing() {
+    let book = logging_fixture();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
+    // Not even a variable of the same name in the verifier's own environment reaches a run.
+    command
+        .arg("test")
+        .arg(book.path())
+        .env("MDBOOK_SNIPPETS_MUTANT", "wrong-answer");
+    let output = book.run(command);
+    output.code(0);
+    assert!(!output.stdout.contains("mutants:"), "{output}");
+    assert!(!output.stderr.contains(" mutant "), "{output}");
+    output.stdout_contains("\n6 passed, 0 failed\n");
+    expect![[r#"
+        answer mutant=- attrs=log=[ROOT]/runs.log
+        plain mutant=- attrs=log=[ROOT]/runs.log
+        python mutant=- attrs=log=[ROOT]/runs.log
+        survivor mutant=- attrs=log=[ROOT]/runs.log
+        two mutant=- attrs=log=[ROOT]/runs.log"#]]
+    .assert_eq(&runs(&book));
+}
+
+#[test]
+fn junit_has_a_case_per_mutant_run() {
+    let book = fixture("mutants");
+    let output = book.test(&["--quiet", "--mutants", "--junit", "report.xml"]);
+    output.code(1);
+    let junit = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
+    let cases: Vec<&str> = junit
+        .lines()
+        .filter(|line| line.contains("mutant") && line.contains("<testcase"))
+        .map(str::trim)
+        .collect();
+    expect![[r#"
+        <testcase name="src/rust.md:5 mutant wrong-answer" classname="src/rust.md">
+        <testcase name="src/rust.md:22 mutant panics" classname="src/rust.md">
+        <testcase name="src/rust.md:22 mutant exits" classname="src/rust.md">
+        <testcase name="src/python.md:3 mutant wrong-answer" classname="src/python.md">
+        <testcase name="src/python.md:3 mutant hangs" classname="src/python.md">
+        <testcase name="src/survivors.md:5 mutant never-checked" classname="src/survivors.md">
+        <testcase name="src/survivors.md:20 mutant not-run" classname="src/survivors.md">"#]]
+    .assert_eq(&cases.join("\n"));
+    assert!(
+        junit.contains(r#"<failure message="mutant survived""#),
+        "{junit}"
+    );
+    assert!(junit.contains("killed: timed out"), "{junit}");
+    assert!(junit.contains("killed: output differs"), "{junit}");
+}
+
+#[test]
+fn the_preprocessor_runs_no_mutant() {
+    let book = logging_fixture();
+    let mut command = std::process::Command::new(crate::mdbook::mdbook_binary());
+    command
+        .arg("build")
+        .env("PATH", crate::mdbook::path_with_our_binary());
+    let output = book.run(command);
+    output.code(0);
+    let page = std::fs::read_to_string(book.path().join("book/rust.html")).unwrap();
+    assert!(page.contains("mdbook-snippets-output"), "{page}");
+    expect![[r#"
+        answer mutant=- attrs=log=[ROOT]/runs.log
+        plain mutant=- attrs=log=[ROOT]/runs.log
+        python mutant=- attrs=log=[ROOT]/runs.log
+        survivor mutant=- attrs=log=[ROOT]/runs.log
+        two mutant=- attrs=log=[ROOT]/runs.log"#]]
+    .assert_eq(&runs(&book));
+}
+
+#[test]
+fn kills_without_a_name_fails_its_chapter_at_the_fence() {
+    let book =
+        crate::support::book(&[("src/a.md", "# A\n\n```rust,kills=\nprintln!(\"x\");\n```\n")]);
+    book.test(&["--quiet", "--mutants"])
+        .code(1)
+        .stdout_contains("`kills` needs the name of a mutant, found nothing")
+        .stdout_contains("    src/a.md:3 (chapter not verified)")
+        .stdout_contains("mutants: 0 killed, 0 survived\n0 passed, 1 failed\n");
+}
