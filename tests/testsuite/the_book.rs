@@ -90,11 +90,22 @@ fn every_snippet_of_the_book_verifies() {
         .parent()
         .expect("target/tmp has a parent");
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
-    command.arg("test").arg(repo());
+    // `--mutants`: every snippet that claims `kills=NAME` runs once more against the test server
+    // with that rule broken, and must fail (issue 18): 0 survived, or the book fails.
+    command.arg("test").arg("--mutants").arg(repo());
     let output = book(&[]).run_with_target_dir(command, target_dir);
     output.code(0);
     let (passed, failed) = summary(&output.stdout);
     assert_eq!(failed, 0, "{output}");
+    let mutants = output
+        .stdout
+        .lines()
+        .find(|line| line.starts_with("mutants: "))
+        .unwrap_or_else(|| panic!("no `mutants:` line in the report\n{output}"));
+    assert!(
+        mutants.ends_with(" 0 survived") && !mutants.starts_with("mutants: 0 killed"),
+        "{mutants}\n{output}"
+    );
     assert!(
         passed >= 40,
         "the book should have at least 40 verified snippets\n{output}"
