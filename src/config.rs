@@ -188,35 +188,39 @@ impl Config {
             .with_context(|| format!("in {}", path.display()))
     }
 
-    /// Parses the text of a `book.toml` that lives in `book_root`.
+    /// Parses the text of a `book.toml` that lives in `book_root` the way mdBook 0.5 reads it:
+    /// with its own configuration type (so a file `mdbook build` rejects, say an unknown `[book]`
+    /// key, is rejected here with mdBook's message, "Invalid configuration file" and the reason),
+    /// then its `MDBOOK_*` environment overrides.
     pub(crate) fn from_book_toml_str(book_root: &Path, text: &str) -> anyhow::Result<Config> {
-        let document: toml::Table = toml::from_str(text).context("malformed book.toml")?;
-        let src = match document.get("book").and_then(|book| book.get("src")) {
-            Some(toml::Value::String(src)) => src.clone(),
-            Some(other) => bail!("`book.src` must be a string, found {}", other.type_str()),
-            None => "src".to_owned(),
-        };
-        let rust_edition = match document.get("rust").and_then(|rust| rust.get("edition")) {
-            Some(toml::Value::String(edition)) => Some(edition.clone()),
-            Some(other) => bail!(
-                "`rust.edition` must be a string, found {}",
-                other.type_str()
-            ),
-            None => None,
-        };
-        let empty = toml::Table::new();
-        let table = match document
-            .get("preprocessor")
-            .and_then(|preprocessor| preprocessor.get("snippets"))
-        {
-            Some(toml::Value::Table(table)) => table,
-            Some(other) => bail!(
-                "`preprocessor.snippets` must be a table, found {}",
-                other.type_str()
-            ),
-            None => &empty,
-        };
-        Config::from_table(book_root, Path::new(&src), rust_edition.as_deref(), table)
+        let mut book_config: mdbook_preprocessor::config::Config = text.parse()?;
+        book_config.update_from_env()?;
+        Config::from_mdbook(book_root, &book_config)
+    }
+
+    /// The verifier's configuration from mdBook's: `[preprocessor.snippets]`, `[book] src` and
+    /// `[rust] edition`, for `mdbook-snippets test` and for the preprocessor (whose context holds
+    /// the configuration mdBook read).
+    pub(crate) fn from_mdbook(
+        book_root: &Path,
+        book_config: &mdbook_preprocessor::config::Config,
+    ) -> anyhow::Result<Config> {
+        let table: toml::Table = book_config
+            .get("preprocessor.snippets")
+            .context("reading [preprocessor.snippets]")?
+            .unwrap_or_default();
+        let rust_edition = book_config
+            .rust
+            .edition
+            .map(|edition| serde_json::to_value(edition).context("reading [rust] edition"))
+            .transpose()?
+            .and_then(|value| value.as_str().map(str::to_owned));
+        Config::from_table(
+            book_root,
+            &book_config.book.src,
+            rust_edition.as_deref(),
+            &table,
+        )
     }
 
     /// Builds a configuration from the `[preprocessor.snippets]` table (as the preprocessor gets
@@ -671,7 +675,7 @@ helper = { path = "packages/../packages/helper" }
         let dir = tempfile::tempdir().unwrap();
         let error = Config::from_book_toml_str(dir.path(), "[book\n").unwrap_err();
         assert!(
-            format!("{error:#}").starts_with("malformed book.toml: "),
+            format!("{error:#}").starts_with("Invalid configuration file: TOML parse error"),
             "{error:#}"
         );
     }
