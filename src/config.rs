@@ -77,6 +77,23 @@ pub(crate) struct Language {
     /// What identifies the programs of `command` and `check` for the cache: path, size and
     /// modification time of each.
     pub identity: String,
+    /// `setup = ...`: what prepares the language's environment, run before the first snippet
+    /// of the language that must run, and again only when its inputs change.
+    pub setup: Option<Setup>,
+}
+
+/// A language's `setup` command and the files it depends on (`setup-inputs`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Setup {
+    /// The command as `book.toml` writes it, for messages.
+    pub shown: String,
+    /// What runs, from the book root: `sh -c STRING` for a string; a list's program resolved
+    /// as `command`'s is.
+    pub command: Vec<String>,
+    /// `setup-inputs = [paths]` (canonical): files and directories whose contents, with the
+    /// command, decide whether the setup runs again. Part of the cache key of the language's
+    /// snippets too.
+    pub inputs: Vec<PathBuf>,
 }
 
 /// Which position in a traceback is the failure's line.
@@ -156,6 +173,16 @@ struct LanguageTable {
     hidden: Option<String>,
     inputs: Option<Vec<String>>,
     error_position: Option<ErrorPosition>,
+    setup: Option<SetupCommand>,
+    setup_inputs: Option<Vec<String>>,
+}
+
+/// `setup = "a shell command"` or `setup = ["program", "args"...]`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum SetupCommand {
+    Shell(String),
+    Words(Vec<String>),
 }
 
 /// A dependency given as a table, in Cargo's syntax; only the keys Cargo accepts for a
@@ -420,17 +447,48 @@ fn language(book_root: &Path, name: String, spec: toml::Value) -> anyhow::Result
             key("hidden")
         );
     }
-    let mut inputs = Vec::new();
-    for input in spec.inputs.unwrap_or_default() {
-        let joined = book_root.join(&input);
-        inputs.push(std::fs::canonicalize(&joined).map_err(|_| {
-            anyhow::anyhow!(
-                "{}: {} does not exist (relative paths start at the book root)",
-                key("inputs"),
-                joined.display()
-            )
-        })?);
-    }
+    let existing = |paths: Option<Vec<String>>, field: &str| -> anyhow::Result<Vec<PathBuf>> {
+        let mut canonical = Vec::new();
+        for input in paths.unwrap_or_default() {
+            let joined = book_root.join(&input);
+            canonical.push(std::fs::canonicalize(&joined).map_err(|_| {
+                anyhow::anyhow!(
+                    "{}: {} does not exist (relative paths start at the book root)",
+                    key(field),
+                    joined.display()
+                )
+            })?);
+        }
+        Ok(canonical)
+    };
+    let inputs = existing(spec.inputs, "inputs")?;
+    let setup_inputs = existing(spec.setup_inputs, "setup-inputs")?;
+    let setup = match spec.setup {
+        None if setup_inputs.is_empty() => None,
+        None => bail!("{}: given without `setup`", key("setup-inputs")),
+        Some(SetupCommand::Shell(line)) if line.trim().is_empty() => {
+            bail!("{}: the command is empty", key("setup"))
+        }
+        Some(SetupCommand::Shell(line)) => Some(Setup {
+            command: vec!["sh".to_owned(), "-c".to_owned(), line.clone()],
+            shown: line,
+            inputs: setup_inputs,
+        }),
+        Some(SetupCommand::Words(words)) => {
+            let Some(program) = words.first() else {
+                bail!("{}: the command is empty", key("setup"));
+            };
+            let resolved = find_program(book_root, program)
+                .with_context(|| format!("{}: program `{program}`", key("setup")))?;
+            let mut command = words.clone();
+            command[0] = resolved.to_string_lossy().into_owned();
+            Some(Setup {
+                shown: words.join(" "),
+                command,
+                inputs: setup_inputs,
+            })
+        }
+    };
     Ok(Language {
         name,
         command,
@@ -440,6 +498,7 @@ fn language(book_root: &Path, name: String, spec: toml::Value) -> anyhow::Result
         inputs,
         error_position: spec.error_position.unwrap_or_default(),
         identity,
+        setup,
     })
 }
 
