@@ -14,7 +14,8 @@ Every `.html` file of the two outputs is compared after the outputs the preproce
 (`<div class="mdbook-snippets-output">...</div>`) are taken out of the first: the pages must then
 be identical, byte for byte, but for the search index's hashed file name. Other files (the search index holds the inserted text) are listed
 when they differ, not counted as a difference. Prints, for each build, what mdBook's playground
-features left in the pages: Run buttons (`<pre class="playground">`), `editable` blocks, edition
+features left in the pages: Run buttons (`<pre class="playground">`), editors (`editable` on a
+runnable block), edition
 classes, hidden lines (`<span class="boring">`). Exit 0 when every page is the same, 1 when one
 differs, 2 when a build fails.
 """
@@ -34,7 +35,8 @@ INSERTED = re.compile(r'<div class="mdbook-snippets-output">.*?</div>\n\n?', re.
 SEARCH_INDEX = re.compile(r"searchindex-[0-9a-f]+\.js")
 FEATURES = {
     "Run buttons": re.compile(r'<pre class="playground">'),
-    "editable": re.compile(r'<code class="[^"]*\beditable\b'),
+    # An editor is only made for a runnable block.
+    "editable": re.compile(r'<pre class="playground"><code class="[^"]*\beditable\b'),
     "edition classes": re.compile(r'<code class="[^"]*\bedition20\d\d\b'),
     "hidden lines": re.compile(r'<span class="boring">'),
 }
