@@ -290,10 +290,45 @@ fn check_bad_table(table: &str, expect: Expect) {
 
 #[test]
 fn bad_language_tables_are_one_error_each() {
+    for (setup, message) in [
+        (
+            "setup-inputs = [\"book.toml\"]",
+            "`languages.python.setup-inputs`: given without `setup`",
+        ),
+        (
+            "setup = \" \"",
+            "`languages.python.setup`: the command is empty",
+        ),
+        (
+            "setup = []",
+            "`languages.python.setup`: the command is empty",
+        ),
+        (
+            "setup = [\"./nowhere.sh\"]",
+            "`languages.python.setup`: program `./nowhere.sh`: [ROOT]/nowhere.sh does not exist or is not executable",
+        ),
+        (
+            "setup = \"true\"\nsetup-inputs = [\"nowhere.txt\"]",
+            "`languages.python.setup-inputs`: [ROOT]/nowhere.txt does not exist",
+        ),
+    ] {
+        let book = book(&[
+            (
+                "book.toml",
+                &format!(
+                    "[book]\ntitle = \"t\"\n[preprocessor.snippets.languages.python]\ncommand = [\"python3\", \"{{file}}\"]\nextension = \"py\"\n{setup}\n"
+                ),
+            ),
+            ("src/a.md", "```python\nprint(1)\n```\n"),
+        ]);
+        let output = book.test(&["--quiet"]);
+        output.code(2);
+        assert!(output.stderr().contains(message), "{setup}\n{output}");
+    }
     check_bad_table(
         "command = [\"python3\", \"{file}\"]\nextension = \"py\"\nhiden = \"~\"\n",
         expect![[r#"
-            error: in [ROOT]/book.toml: unknown key `hiden` in [preprocessor.snippets.languages.python] (expected one of: `command`, `check`, `extension`, `hidden`, `inputs`, `error-position`)
+            error: in [ROOT]/book.toml: unknown key `hiden` in [preprocessor.snippets.languages.python] (expected one of: `command`, `check`, `extension`, `hidden`, `inputs`, `error-position`, `setup`, `setup-inputs`)
         "#]],
     );
     check_bad_table(
