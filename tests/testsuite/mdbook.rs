@@ -1,7 +1,10 @@
 //! The real `mdbook` 0.5 binary with the preprocessor on a fixture book: `mdbook build` shows
 //! the outputs in the HTML and fails on a broken snippet; `mdbook test` passes without rustdoc
 //! running the blocks we verified (the fixture's snippets are 2024 Rust, which rustdoc's default
-//! edition rejects, as the last step shows by turning the preprocessor off for `test`).
+//! edition rejects, as the last step shows by turning the preprocessor off for `test`). The
+//! HTML renderer gets every fence as written: the `playground` fixture's page, built with and
+//! without the preprocessor, differs only by the inserted outputs (Run buttons, editors, edition
+//! classes and hidden lines kept). And a `book.toml` mdBook rejects gets mdBook's message.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
