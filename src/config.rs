@@ -77,6 +77,23 @@ pub(crate) struct Language {
     /// What identifies the programs of `command` and `check` for the cache: path, size and
     /// modification time of each.
     pub identity: String,
+    /// `setup = ...`: what prepares the language's environment, run before the first snippet
+    /// of the language that must run, and again only when its inputs change.
+    pub setup: Option<Setup>,
+}
+
+/// A language's `setup` command and the files it depends on (`setup-inputs`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Setup {
+    /// The command as `book.toml` writes it, for messages.
+    pub shown: String,
+    /// What runs, from the book root: `sh -c STRING` for a string; a list's program resolved
+    /// as `command`'s is.
+    pub command: Vec<String>,
+    /// `setup-inputs = [paths]` (canonical): files and directories whose contents, with the
+    /// command, decide whether the setup runs again. Part of the cache key of the language's
+    /// snippets too.
+    pub inputs: Vec<PathBuf>,
 }
 
 /// Which position in a traceback is the failure's line.
@@ -156,6 +173,16 @@ struct LanguageTable {
     hidden: Option<String>,
     inputs: Option<Vec<String>>,
     error_position: Option<ErrorPosition>,
+    setup: Option<SetupCommand>,
+    setup_inputs: Option<Vec<String>>,
+}
+
+/// `setup = "a shell command"` or `setup = ["program", "args"...]`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum SetupCommand {
+    Shell(String),
+    Words(Vec<String>),
 }
 
 /// A dependency given as a table, in Cargo's syntax; only the keys Cargo accepts for a
@@ -188,35 +215,39 @@ impl Config {
             .with_context(|| format!("in {}", path.display()))
     }
 
-    /// Parses the text of a `book.toml` that lives in `book_root`.
+    /// Parses the text of a `book.toml` that lives in `book_root` the way mdBook 0.5 reads it:
+    /// with its own configuration type (so a file `mdbook build` rejects, say an unknown `[book]`
+    /// key, is rejected here with mdBook's message, "Invalid configuration file" and the reason),
+    /// then its `MDBOOK_*` environment overrides.
     pub(crate) fn from_book_toml_str(book_root: &Path, text: &str) -> anyhow::Result<Config> {
-        let document: toml::Table = toml::from_str(text).context("malformed book.toml")?;
-        let src = match document.get("book").and_then(|book| book.get("src")) {
-            Some(toml::Value::String(src)) => src.clone(),
-            Some(other) => bail!("`book.src` must be a string, found {}", other.type_str()),
-            None => "src".to_owned(),
-        };
-        let rust_edition = match document.get("rust").and_then(|rust| rust.get("edition")) {
-            Some(toml::Value::String(edition)) => Some(edition.clone()),
-            Some(other) => bail!(
-                "`rust.edition` must be a string, found {}",
-                other.type_str()
-            ),
-            None => None,
-        };
-        let empty = toml::Table::new();
-        let table = match document
-            .get("preprocessor")
-            .and_then(|preprocessor| preprocessor.get("snippets"))
-        {
-            Some(toml::Value::Table(table)) => table,
-            Some(other) => bail!(
-                "`preprocessor.snippets` must be a table, found {}",
-                other.type_str()
-            ),
-            None => &empty,
-        };
-        Config::from_table(book_root, Path::new(&src), rust_edition.as_deref(), table)
+        let mut book_config: mdbook_preprocessor::config::Config = text.parse()?;
+        book_config.update_from_env()?;
+        Config::from_mdbook(book_root, &book_config)
+    }
+
+    /// The verifier's configuration from mdBook's: `[preprocessor.snippets]`, `[book] src` and
+    /// `[rust] edition`, for `mdbook-snippets test` and for the preprocessor (whose context holds
+    /// the configuration mdBook read).
+    pub(crate) fn from_mdbook(
+        book_root: &Path,
+        book_config: &mdbook_preprocessor::config::Config,
+    ) -> anyhow::Result<Config> {
+        let table: toml::Table = book_config
+            .get("preprocessor.snippets")
+            .context("reading [preprocessor.snippets]")?
+            .unwrap_or_default();
+        let rust_edition = book_config
+            .rust
+            .edition
+            .map(|edition| serde_json::to_value(edition).context("reading [rust] edition"))
+            .transpose()?
+            .and_then(|value| value.as_str().map(str::to_owned));
+        Config::from_table(
+            book_root,
+            &book_config.book.src,
+            rust_edition.as_deref(),
+            &table,
+        )
     }
 
     /// Builds a configuration from the `[preprocessor.snippets]` table (as the preprocessor gets
@@ -416,17 +447,48 @@ fn language(book_root: &Path, name: String, spec: toml::Value) -> anyhow::Result
             key("hidden")
         );
     }
-    let mut inputs = Vec::new();
-    for input in spec.inputs.unwrap_or_default() {
-        let joined = book_root.join(&input);
-        inputs.push(std::fs::canonicalize(&joined).map_err(|_| {
-            anyhow::anyhow!(
-                "{}: {} does not exist (relative paths start at the book root)",
-                key("inputs"),
-                joined.display()
-            )
-        })?);
-    }
+    let existing = |paths: Option<Vec<String>>, field: &str| -> anyhow::Result<Vec<PathBuf>> {
+        let mut canonical = Vec::new();
+        for input in paths.unwrap_or_default() {
+            let joined = book_root.join(&input);
+            canonical.push(std::fs::canonicalize(&joined).map_err(|_| {
+                anyhow::anyhow!(
+                    "{}: {} does not exist (relative paths start at the book root)",
+                    key(field),
+                    joined.display()
+                )
+            })?);
+        }
+        Ok(canonical)
+    };
+    let inputs = existing(spec.inputs, "inputs")?;
+    let setup_inputs = existing(spec.setup_inputs, "setup-inputs")?;
+    let setup = match spec.setup {
+        None if setup_inputs.is_empty() => None,
+        None => bail!("{}: given without `setup`", key("setup-inputs")),
+        Some(SetupCommand::Shell(line)) if line.trim().is_empty() => {
+            bail!("{}: the command is empty", key("setup"))
+        }
+        Some(SetupCommand::Shell(line)) => Some(Setup {
+            command: vec!["sh".to_owned(), "-c".to_owned(), line.clone()],
+            shown: line,
+            inputs: setup_inputs,
+        }),
+        Some(SetupCommand::Words(words)) => {
+            let Some(program) = words.first() else {
+                bail!("{}: the command is empty", key("setup"));
+            };
+            let resolved = find_program(book_root, program)
+                .with_context(|| format!("{}: program `{program}`", key("setup")))?;
+            let mut command = words.clone();
+            command[0] = resolved.to_string_lossy().into_owned();
+            Some(Setup {
+                shown: words.join(" "),
+                command,
+                inputs: setup_inputs,
+            })
+        }
+    };
     Ok(Language {
         name,
         command,
@@ -436,6 +498,7 @@ fn language(book_root: &Path, name: String, spec: toml::Value) -> anyhow::Result
         inputs,
         error_position: spec.error_position.unwrap_or_default(),
         identity,
+        setup,
     })
 }
 
@@ -671,7 +734,7 @@ helper = { path = "packages/../packages/helper" }
         let dir = tempfile::tempdir().unwrap();
         let error = Config::from_book_toml_str(dir.path(), "[book\n").unwrap_err();
         assert!(
-            format!("{error:#}").starts_with("malformed book.toml: "),
+            format!("{error:#}").starts_with("Invalid configuration file: TOML parse error"),
             "{error:#}"
         );
     }

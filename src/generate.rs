@@ -352,15 +352,16 @@ pub(crate) fn snippet_module(code: &str, harness: Option<HarnessParts<'_>>, root
         Root::Test => Shape::OwnMain,
         _ => shape(&lines),
     };
-    let mut out = String::from("#![allow(unused, redundant_semicolons, unreachable_code)]");
+    if shape != Shape::OwnMain {
+        plain_trailing_doc_comments(&mut lines);
+    }
+    let mut out = String::from(ALLOW_LINE);
     if root == Root::Binary && shape != Shape::OwnMain {
         // Crate-level lines cannot sit inside `fn main`; they move to the first line (keeping
-        // every other line where it was) and leave a blank line behind.
+        // every other line where it was) and leave a blank line behind. `lifted_lines` says
+        // where each one went, for positions.
         for line in &mut lines {
-            let crate_level = line.starts_with("#![")
-                || line.starts_with("extern crate ")
-                || (line.starts_with("#[macro_use]") && line.contains("extern crate "));
-            if crate_level {
+            if is_crate_level(line) {
                 out.push(' ');
                 out.push_str(line);
                 line.clear();
@@ -428,6 +429,81 @@ pub(crate) fn snippet_module(code: &str, harness: Option<HarnessParts<'_>>, root
         );
     }
     out
+}
+
+/// The first line of every snippet file, before any lifted crate-level line.
+const ALLOW_LINE: &str = "#![allow(unused, redundant_semicolons, unreachable_code)]";
+
+/// A line rustdoc moves out of its `fn main` wrapper to the crate's top.
+fn is_crate_level(line: &str) -> bool {
+    line.starts_with("#![")
+        || line.starts_with("extern crate ")
+        || (line.starts_with("#[macro_use]") && line.contains("extern crate "))
+}
+
+/// Where the crate-level lines of `code` are when a snippet file lifts them onto its first line
+/// (a binary's root without its own `fn main`): for each, its 0-based code line, the 1-based
+/// column where it starts on the file's first line, and its text as compiled. A position on
+/// the first line past the `#![allow(..)]` is in one of them.
+pub(crate) fn lifted_lines(code: &str) -> Vec<(usize, usize, String)> {
+    let mut column = ALLOW_LINE.len() + 1;
+    let mut lifted = Vec::new();
+    for (index, line) in code.lines().map(unhide).enumerate() {
+        if is_crate_level(&line) {
+            column += 1;
+            let width = line.chars().count();
+            lifted.push((index, column, line));
+            column += width;
+        }
+    }
+    lifted
+}
+
+/// Outer doc comments at the end of a snippet that rustdoc wraps in `fn main` document nothing,
+/// and rustdoc (1.95) leaves them out of what it compiles: a block of only `/// x`, or `fn f() {}`
+/// or `let x = 1;` followed by `/// x`, passes. In our wrapper they would come before its closing
+/// `}`, which rustc rejects (E0585), so they become plain comments of the same length (`/// x` ->
+/// `//  x`, `/** x */` -> `/*  x */`): every other character stays where it was. Found with
+/// the tokenizer, so a `///` inside a string is never touched; code that does not tokenize is
+/// left as it is (rustc will say why).
+fn plain_trailing_doc_comments(lines: &mut [String]) {
+    use proc_macro2::{Delimiter, TokenTree};
+    let Ok(tokens) = lines.join("\n").parse::<proc_macro2::TokenStream>() else {
+        return;
+    };
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut end = tokens.len();
+    let mut doc_starts = Vec::new();
+    while end >= 2 {
+        let (TokenTree::Punct(pound), TokenTree::Group(group)) =
+            (&tokens[end - 2], &tokens[end - 1])
+        else {
+            break;
+        };
+        let start = pound.span().start();
+        let Some(line) = lines.get(start.line.wrapping_sub(1)) else {
+            break;
+        };
+        let Some((byte, _)) = line.char_indices().nth(start.column) else {
+            break;
+        };
+        let written = &line[byte..];
+        let is_outer_doc = pound.as_char() == '#'
+            && group.delimiter() == Delimiter::Bracket
+            && ((written.starts_with("///") && !written.starts_with("////"))
+                || (written.starts_with("/**")
+                    && !written.starts_with("/***")
+                    && !written.starts_with("/**/")));
+        if !is_outer_doc {
+            break;
+        }
+        doc_starts.push((start.line - 1, byte));
+        end -= 2;
+    }
+    for (line, byte) in doc_starts {
+        // The third character of `///` or `/**`, an ASCII one.
+        lines[line].replace_range(byte + 2..byte + 3, " ");
+    }
 }
 
 /// rustdoc's hidden lines: `# code` and a lone `#` are shown to the compiler without the

@@ -495,3 +495,31 @@ fn a_crate_name_attribute_names_the_binary() {
         .collect();
     assert_eq!(targets, ["rary", "own-a_2"]);
 }
+
+#[test]
+fn doc_comments_that_end_a_wrapped_block_become_plain_comments_of_the_same_length() {
+    let plain = |code: &str| {
+        let mut lines: Vec<String> = code.lines().map(str::to_owned).collect();
+        plain_trailing_doc_comments(&mut lines);
+        lines.join("\n")
+    };
+    assert_eq!(
+        plain("/// Inserts.\n///\n/// # Panics"),
+        "//  Inserts.\n// \n//  # Panics"
+    );
+    assert_eq!(plain("/** doc */"), "/*  doc */");
+    assert_eq!(
+        plain("let s = \"/// no\"; /// x\n// y"),
+        "let s = \"/// no\"; //  x\n// y"
+    );
+    // Documenting something, inside an item, or not a doc comment: as written.
+    for code in [
+        "/// x\nlet x = 1;",
+        "fn f() {\n/// x\n}",
+        "//! inner",
+        "//// four",
+        "/**/",
+    ] {
+        assert_eq!(plain(code), code);
+    }
+}

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::cache::Record;
 use crate::compare::compare;
-use crate::generate::FIRST_CODE_LINE;
+use crate::generate::{FIRST_CODE_LINE, lifted_lines};
 use crate::located::Located;
 use crate::run::{Exit, RunRecord};
 use crate::snippet::{Failure, FailureKind, Outcome, Snippet, SnippetResult, SourceSpan};
@@ -233,6 +233,8 @@ pub(crate) fn remap(
         let code_lines = located.snippet.code.lines().count();
         let span = if line >= FIRST_CODE_LINE && line - FIRST_CODE_LINE < code_lines {
             located.code_span(line - FIRST_CODE_LINE, column)
+        } else if let Some((code_line, column)) = lifted_at(located, line, column) {
+            located.code_span(code_line, column)
         } else {
             located.snippet.span.clone()
         };
@@ -247,6 +249,36 @@ pub(crate) fn remap(
     }
     out.push_str(rest);
     (out, first)
+}
+
+/// For rustc's excerpt of the generated file's first line, whose caret line is `carets` (its
+/// gutter `width` wide): the Markdown line, the text of the lifted line the carets point at, and
+/// the carets moved under that text. `None` when they point at no lifted line.
+fn lifted_excerpt(
+    located: &Located,
+    width: usize,
+    carets: &str,
+) -> Option<(usize, String, String)> {
+    let after_bar = carets.get(width..)?.strip_prefix(" | ")?;
+    let marks = after_bar.find(['^', '-'])?;
+    let (code_line, column) = lifted_at(located, 1, marks + 1)?;
+    let (_, _, text) = lifted_lines(&located.snippet.code)
+        .into_iter()
+        .find(|(line, _, _)| *line == code_line)?;
+    let moved = format!("{}{}", " ".repeat(column - 1), &after_bar[marks..]);
+    Some((located.code_span(code_line, 1).line, text, moved))
+}
+
+/// The 0-based code line and the column in it of a position on the generated file's first line
+/// that falls in a crate-level line lifted there (`# #![feature(..)]`).
+fn lifted_at(located: &Located, file_line: usize, column: usize) -> Option<(usize, usize)> {
+    if file_line != 1 {
+        return None;
+    }
+    lifted_lines(&located.snippet.code)
+        .into_iter()
+        .find(|(_, start, text)| (*start..start + text.chars().count().max(1)).contains(&column))
+        .map(|(code_line, start, _)| (code_line, column - start + 1))
 }
 
 /// rustc's excerpts number the lines of the generated file (`4 | let x = ...`); this puts the
@@ -293,7 +325,20 @@ fn renumber_gutter(rendered: &str, located: &Located) -> String {
         .unwrap_or(0);
     let delta = new_digits.saturating_sub(old_digits);
     let mut out = String::new();
-    for line in rendered.split_inclusive('\n') {
+    let mut lines = rendered.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        if let Some((width, Some(1))) = gutter(line)
+            && let Some(next) = lines.peek()
+            && let Some((markdown_line, text, carets)) = lifted_excerpt(located, width, next)
+        {
+            // The first line holds lifted crate-level lines: show the one rustc points at, as
+            // the author wrote it, at its Markdown line.
+            let width = width + delta;
+            out.push_str(&format!("{markdown_line:>width$} | {text}\n"));
+            out.push_str(&format!("{} | {carets}", " ".repeat(width)));
+            lines.next();
+            continue;
+        }
         match gutter(line) {
             Some((width, Some(number))) => {
                 let shown = markdown_line(number).unwrap_or(number);

@@ -87,7 +87,8 @@ pub(crate) fn inputs_hashes(config: &Config) -> anyhow::Result<BTreeMap<String, 
     let mut hashes = BTreeMap::new();
     for language in &config.languages {
         let mut parts = String::new();
-        for input in &language.inputs {
+        let setup_inputs = language.setup.iter().flat_map(|setup| &setup.inputs);
+        for input in language.inputs.iter().chain(setup_inputs) {
             let hash = if input.is_dir() {
                 hash_tree(input)?
             } else {

@@ -25,6 +25,7 @@ mod render;
 mod report;
 mod run;
 mod select;
+mod setup;
 mod snippet;
 mod test_command;
 mod verify;

@@ -23,7 +23,7 @@ use mdbook_preprocessor::book::Book;
 
 use crate::config::Config;
 use crate::extract::extract;
-use crate::render::{failure_html, render_chapter};
+use crate::render::{Reader, failure_html, render_chapter};
 use crate::snippet::{LanguageSyntax, Outcome, Snippet, SnippetResult};
 use crate::verify::{Report, VerifyOptions, verify};
 
@@ -78,6 +78,7 @@ pub(crate) fn run() -> anyhow::Result<ExitCode> {
         mode,
         &config.book_root,
         &config.language_syntaxes(),
+        Reader::of_renderer(&ctx.renderer),
     );
     stdout.write_book(&book)?;
     Ok(ExitCode::SUCCESS)
@@ -147,32 +148,15 @@ fn minor_version(version: &str) -> &str {
 /// The verifier's configuration from mdBook's context (`[preprocessor.snippets]`, `[book] src`,
 /// `[rust] edition`), so that mdBook's environment overrides apply too.
 pub(crate) fn config_from_context(ctx: &PreprocessorContext) -> anyhow::Result<Config> {
-    let table: toml::Table = ctx
-        .config
-        .get("preprocessor.snippets")
-        .context("reading [preprocessor.snippets]")?
-        .unwrap_or_default();
-    let rust_edition = ctx
-        .config
-        .rust
-        .edition
-        .map(|edition| serde_json::to_value(edition).context("reading [rust] edition"))
-        .transpose()?
-        .and_then(|value| value.as_str().map(str::to_owned));
-    Config::from_table(
-        &ctx.root,
-        &ctx.config.book.src,
-        rust_edition.as_deref(),
-        &table,
-    )
-    .context("in [preprocessor.snippets] of book.toml")
+    Config::from_mdbook(&ctx.root, &ctx.config).context("in [preprocessor.snippets] of book.toml")
 }
 
 /// Renders the results of `report` into the chapters of `book`. `src` is `[book] src`, which
 /// makes a chapter's `source_path` a path relative to the book root, as in the report. When
 /// `mode` is `Served`, failures are rendered too (their excerpts read from under `book_root`):
 /// each failed snippet's report under it, and a chapter that could not be verified at its top.
-/// `languages` are the book's declared languages, whose blocks are snippets too.
+/// `languages` are the book's declared languages, whose blocks are snippets too. `reader` is who
+/// reads the chapters (rustdoc under `mdbook test`, else a renderer).
 pub(crate) fn render_book(
     book: &mut Book,
     src: &Path,
@@ -180,6 +164,7 @@ pub(crate) fn render_book(
     mode: BuildMode,
     book_root: &Path,
     languages: &[LanguageSyntax],
+    reader: Reader,
 ) {
     let mut failure_reports = HashMap::new();
     let mut chapter_reports: HashMap<PathBuf, Vec<String>> = HashMap::new();
@@ -236,7 +221,7 @@ pub(crate) fn render_book(
                 snippets.len() - verified.len()
             );
         }
-        chapter.content = render_chapter(&chapter.content, &verified, &failure_reports);
+        chapter.content = render_chapter(&chapter.content, &verified, &failure_reports, reader);
     });
 }
 
@@ -344,7 +329,15 @@ mod tests {
                 Vec::new(),
             )));
         }
-        render_book(&mut book, Path::new("src"), report, mode, book_root, &[]);
+        render_book(
+            &mut book,
+            Path::new("src"),
+            report,
+            mode,
+            book_root,
+            &[],
+            Reader::Rustdoc,
+        );
         book.chapters()
             .map(|chapter| chapter.content.clone())
             .collect()

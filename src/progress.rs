@@ -48,6 +48,14 @@ impl Progress {
         }
     }
 
+    /// Runs `work`, which writes to stderr, with the bar hidden meanwhile.
+    pub(crate) fn suspend<R>(&self, work: impl FnOnce() -> R) -> R {
+        match &self.mode {
+            Mode::Bar(bar) => bar.suspend(work),
+            _ => work(),
+        }
+    }
+
     /// A note such as `building 3 snippet(s) in ...`.
     pub(crate) fn note(&self, text: &str) {
         match &self.mode {

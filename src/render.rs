@@ -3,9 +3,11 @@
 //! the chapter text, its snippets and their results.
 //!
 //! Only three kinds of edit are made, so content the verifier does not own passes through byte
-//! for byte: `,ignore` is appended to a passed Rust snippet's info string (rustdoc, under
-//! `mdbook test`, then skips a block we already ran, while `rust` stays first so the HTML renderer
-//! still highlights it and hides its `# ` lines); a snippet of another language keeps its fence,
+//! for byte: under `mdbook test` alone (the chapter goes to rustdoc, not to a renderer), `,ignore`
+//! is appended to a passed Rust snippet's info string, so that rustdoc skips a block we already
+//! ran; for every renderer a Rust fence stays exactly as the author wrote it, since mdBook's HTML
+//! renderer reads it for the Run button, `editable`, the edition class and the hidden `fn main`
+//! wrapper, and gives an `ignore` block none of them; a snippet of another language keeps its fence,
 //! except that `,hidelines=PREFIX` is appended when it has hidden lines and does not name the
 //! prefix itself (so mdBook hides them); the snippet's expected-output block, if any, is
 //! replaced by the real output; otherwise the output is inserted after the closing fence.
@@ -26,16 +28,18 @@ use crate::snippet::{ArtifactKind, Outcome, Snippet, SnippetResult};
 /// under each failed snippet whose id is in `failure_reports` that report (as the terminal shows
 /// it) in a visible box: what `mdbook serve` shows an author. The snippets' byte ranges must be
 /// ranges of `text`. Other failures and skipped snippets leave the text untouched (a failure
-/// stops a strict build before rendering; a skipped snippet renders as written).
+/// stops a strict build before rendering; a skipped snippet renders as written). `reader` is
+/// who reads the result: only rustdoc gets passed Rust snippets marked `ignore`.
 pub(crate) fn render_chapter(
     text: &str,
     verified: &[(&Snippet, &SnippetResult)],
     failure_reports: &HashMap<String, String>,
+    reader: Reader,
 ) -> String {
     let mut edits = Vec::new();
     for (snippet, result) in verified {
         match &result.outcome {
-            Outcome::Passed => edits.extend(snippet_edits(text, snippet, result)),
+            Outcome::Passed => edits.extend(snippet_edits(text, snippet, result, reader)),
             Outcome::Failed(_) => {
                 if let Some(report) = failure_reports.get(&result.id) {
                     edits.extend(failure_edit(text, snippet, report));
@@ -45,6 +49,29 @@ pub(crate) fn render_chapter(
         }
     }
     apply_edits(text, edits)
+}
+
+/// Who reads a rendered chapter, as mdBook tells a preprocessor: `PreprocessorContext::renderer`
+/// is the renderer's name, and `mdbook test` runs the preprocessors for a renderer it names
+/// `test` (mdBook 0.5.4, `mdbook-driver/src/mdbook.rs`, `test_chapter`) before handing each
+/// chapter to `rustdoc --test`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reader {
+    /// `mdbook test`: rustdoc, which must skip the blocks already verified.
+    Rustdoc,
+    /// `html` or any other renderer: fences reach it as written.
+    Renderer,
+}
+
+impl Reader {
+    /// The reader for mdBook's renderer `name`.
+    pub(crate) fn of_renderer(name: &str) -> Reader {
+        if name == "test" {
+            Reader::Rustdoc
+        } else {
+            Reader::Renderer
+        }
+    }
 }
 
 /// The box that shows a failure in the page: the report in a `<pre>`, styled inline so that it
@@ -128,13 +155,19 @@ struct Edit {
     replacement: String,
 }
 
-fn snippet_edits(text: &str, snippet: &Snippet, result: &SnippetResult) -> Vec<Edit> {
+fn snippet_edits(
+    text: &str,
+    snippet: &Snippet,
+    result: &SnippetResult,
+    reader: Reader,
+) -> Vec<Edit> {
     let Some(opening) = OpeningFence::find(text, snippet.block_range.start) else {
         // Not a fence where the snippet says: leave the chapter alone rather than guess.
         return Vec::new();
     };
     let mut edits: Vec<Edit> = match &snippet.language {
-        None => vec![opening.ignore_edit()],
+        None if reader == Reader::Rustdoc => vec![opening.ignore_edit()],
+        None => Vec::new(),
         // rustdoc runs only Rust; another language's fence stays as written, except that
         // mdBook must learn its hidden-line prefix when the block has hidden lines.
         Some(language) => {

@@ -25,7 +25,42 @@ fn check_with(chapter: &str, outputs: &[(&str, Vec<Artifact>)], expect: Expect) 
         })
         .collect();
     let verified: Vec<_> = snippets.iter().zip(&results).collect();
-    expect.assert_eq(&render_chapter(chapter, &verified, &HashMap::new()));
+    expect.assert_eq(&render_chapter(
+        chapter,
+        &verified,
+        &HashMap::new(),
+        Reader::Rustdoc,
+    ));
+    // For a renderer, every fence that stays is the author's, byte for byte (an expected-output
+    // block's fences go with the block), and only the `ignore` marks differ from rustdoc's.
+    let for_renderer = render_chapter(chapter, &verified, &HashMap::new(), Reader::Renderer);
+    let for_rustdoc = render_chapter(chapter, &verified, &HashMap::new(), Reader::Rustdoc);
+    let mut authored = fence_lines(chapter).into_iter();
+    for fence in fence_lines(&for_renderer) {
+        assert!(
+            authored.any(|line| line == fence),
+            "{fence:?} is not the author's"
+        );
+    }
+    assert_eq!(for_rustdoc.lines().count(), for_renderer.lines().count());
+    for (rustdoc_line, renderer_line) in for_rustdoc.lines().zip(for_renderer.lines()) {
+        assert!(
+            rustdoc_line == renderer_line
+                || rustdoc_line == format!("{renderer_line},ignore")
+                || rustdoc_line == format!("{renderer_line}rust,ignore"),
+            "{rustdoc_line:?} vs {renderer_line:?}"
+        );
+    }
+}
+
+/// The lines of `text` that open or close a fenced code block (inside a list or a quote too).
+fn fence_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|line| {
+            let bare = line.trim_start_matches(|c: char| c == '>' || c.is_whitespace());
+            bare.starts_with("```") || bare.starts_with("~~~")
+        })
+        .collect()
 }
 
 fn check(chapter: &str, stdouts: &[&str], expect: Expect) {
@@ -37,7 +72,10 @@ fn check(chapter: &str, stdouts: &[&str], expect: Expect) {
 fn chapter_without_rust_blocks_is_unchanged() {
     let chapter = "# Title\r\n\r\n```text\r\n<b>\r\n```\r\n\r\n```toml\r\nx = 1\r\n```\r\n";
     let verified: Vec<(&Snippet, &SnippetResult)> = Vec::new();
-    assert_eq!(render_chapter(chapter, &verified, &HashMap::new()), chapter);
+    assert_eq!(
+        render_chapter(chapter, &verified, &HashMap::new(), Reader::Rustdoc),
+        chapter
+    );
     check(
         chapter,
         &[],
@@ -160,7 +198,12 @@ fn crlf_and_missing_final_newline() {
     let render = |chapter: &str| {
         let snippets = extract(std::path::Path::new("src/ch.md"), chapter, &[]).unwrap();
         let result = passed(&snippets[0], "x\r\n", Vec::new());
-        render_chapter(chapter, &[(&snippets[0], &result)], &HashMap::new())
+        render_chapter(
+            chapter,
+            &[(&snippets[0], &result)],
+            &HashMap::new(),
+            Reader::Rustdoc,
+        )
     };
     let expected = "```rust,ignore\r\nprintln!(\"x\");\r\n```\r\n<div class=\"mdbook-snippets-output\">\r\n<pre class=\"mdbook-snippets-stdout\">x</pre>\r\n</div>\r\n";
     assert_eq!(render("```rust\r\nprintln!(\"x\");\r\n```"), expected);
@@ -207,6 +250,7 @@ fn only_passed_snippets_are_touched() {
         chapter,
         &[(&snippets[0], &failed), (&snippets[1], &skipped)],
         &HashMap::new(),
+        Reader::Rustdoc,
     );
     assert_eq!(rendered, chapter);
 }
@@ -271,9 +315,12 @@ fn served_failures_show_their_report_in_a_box_under_the_block() {
         <p style="margin: 0 0 0.5em 0"><strong>mdbook-snippets: this failed.</strong> Shown only under <code>mdbook serve</code>; <code>mdbook build</code> and <code>mdbook test</code> fail on it.</p>
         <pre style="margin: 0; padding: 0.5em; overflow-x: auto; background: #fff; color: #3b0a0a; font-size: 0.85em; white-space: pre">error: snippet 2 &lt;failed&gt;&#10;&#10;  line &amp; more</pre>
         </div>
-    "#]].assert_eq(&render_chapter(chapter, &verified, &reports));
+    "#]].assert_eq(&render_chapter(chapter, &verified, &reports, Reader::Rustdoc));
     // Without reports (a build, a test), a failed snippet is left as written.
-    assert_eq!(render_chapter(chapter, &verified, &HashMap::new()), chapter);
+    assert_eq!(
+        render_chapter(chapter, &verified, &HashMap::new(), Reader::Rustdoc),
+        chapter
+    );
 }
 
 fn passed(snippet: &Snippet, stdout: &str, artifacts: Vec<Artifact>) -> SnippetResult {

@@ -198,6 +198,12 @@ pub(crate) fn verify(
             progress.finished(&result);
             results[plan.index] = Some(result);
         }
+        let languages_needed: Vec<&str> = languages_to_run
+            .iter()
+            .filter_map(|plan| Some(located[plan.index].snippet.language.as_ref()?.name.as_str()))
+            .collect();
+        let setup_state = workspace.cache_dir.with_file_name("setup");
+        crate::setup::prepare(config, &languages_needed, &setup_state, &progress)?;
         // Other languages need no build: they run while cargo builds the Rust snippets, and
         // beside the Rust runs within the same `jobs`.
         let slots = JobSlots::new(config.jobs);

@@ -21,7 +21,7 @@ fn malformed_book_toml() {
     let output = book.test(&[]);
     output.code(2);
     output.stderr_contains("book.toml");
-    output.stderr_contains("malformed book.toml");
+    output.stderr_contains("Invalid configuration file");
 }
 
 #[test]

@@ -722,6 +722,100 @@ fn should_panic_passes_on_any_failed_process_as_in_rustdoc() {
         .assert_eq(&format!("{ours:?}"));
 }
 
+/// Doc comments that document nothing at the end of a block rustdoc wraps in `fn main`: rustdoc
+/// leaves them out of what it compiles (each block below passes it in every edition), so they
+/// pass here too; one before a `}` of the block's own, or after its own `fn main`'s body inside
+/// the wrapper rustdoc does not add, fails for both.
+const DOC_COMMENTS_ON_NOTHING: &str = r#"# Docs
+
+```rust
+/// Inserts an element.
+///
+/// # Panics
+```
+
+```rust
+/** doc */
+```
+
+```rust
+fn f() {}
+/// x
+```
+
+```rust
+let x = 1;
+/// x
+```
+
+```rust
+let s = "/// not a comment";
+/// x
+// y
+```
+
+```rust
+/**
+ * several lines
+ */
+```
+
+```rust
+fn g() {
+/// x
+}
+```
+
+```rust
+# fn main() {
+let x = 1;
+/// x
+# }
+```
+
+```rust
+//! x
+```
+
+```rust
+/// x
+let x = 1;
+```
+"#;
+
+#[test]
+fn doc_comments_that_document_nothing_pass_as_in_rustdoc() {
+    for edition in ["2015", "2021", "2024"] {
+        let (output, ours) = same_verdicts_as_rustdoc(DOC_COMMENTS_ON_NOTHING, Some(edition));
+        output.code(1);
+        expect![[r#"{3: "passed", 9: "passed", 13: "passed", 18: "passed", 23: "passed", 29: "passed", 35: "failed", 41: "failed", 48: "passed", 52: "passed"}"#]]
+            .assert_eq(&format!("{ours:?}"));
+    }
+}
+
+/// An error in a hidden crate attribute is at the attribute's own line, in the report and in
+/// rustc's excerpt, though the attribute is lifted out of the `fn main` wrapper as rustdoc lifts
+/// it (rustdoc names that line too).
+#[test]
+fn an_error_in_a_hidden_crate_attribute_is_at_its_line() {
+    let chapter = "# Feature
+
+```rust
+# #![allow(unused)]
+# #![feature(never_type)]
+let x: Option<!> = None;
+```
+";
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2021"));
+    output.code(1);
+    expect![[r#"{3: "failed"}"#]].assert_eq(&format!("{ours:?}"));
+    output.stdout_contains("src/c.md:5 (does not compile, src_c_md_1)");
+    output.stdout_contains(
+        " --> src/c.md:5:3\n  |\n3 | ```rust\n4 | # #![allow(unused)]\n5 | # #![feature(never_type)]\n  |   ^^^^^^^^^^^^^^^^^^^^^^^ error[E0554]",
+    );
+    output.stdout_contains("  5 | #![feature(never_type)]\n    | ^^^^^^^^^^^^^^^^^^^^^^^\n");
+}
+
 /// A book that names no edition: `mdbook test` passes rustdoc no `--edition`, so its snippets
 /// are 2015 code, and so are ours.
 #[test]

@@ -1,7 +1,10 @@
 //! The real `mdbook` 0.5 binary with the preprocessor on a fixture book: `mdbook build` shows
 //! the outputs in the HTML and fails on a broken snippet; `mdbook test` passes without rustdoc
 //! running the blocks we verified (the fixture's snippets are 2024 Rust, which rustdoc's default
-//! edition rejects, as the last step shows by turning the preprocessor off for `test`).
+//! edition rejects, as the last step shows by turning the preprocessor off for `test`). The
+//! HTML renderer gets every fence as written: the `playground` fixture's page, built with and
+//! without the preprocessor, differs only by the inserted outputs (Run buttons, editors, edition
+//! classes and hidden lines kept). And a `book.toml` mdBook rejects gets mdBook's message.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -88,8 +91,19 @@ fn mdbook_build_and_test_with_the_preprocessor() {
     );
     assert!(page.contains(r#"<pre class="mdbook-snippets-stdout">answer = 42</pre>"#));
     assert!(page.contains(r#"<pre class="mdbook-snippets-stdout">total = 10</pre>"#));
-    // Highlighting and hidden lines survive the `ignore` mark.
-    assert!(page.contains(r#"<code class="language-rust ignore"><span class="boring">"#));
+    // The renderer gets the fence as written: highlighting, hidden lines and the Run button;
+    // only `mdbook test` (below) gets the blocks marked `ignore`.
+    assert!(
+        page.contains(
+            r#"<pre class="playground"><code class="language-rust"><span class="boring">"#
+        )
+    );
+    // Only the block its author marked `ignore` is.
+    assert_eq!(
+        page.matches(r#"class="language-rust ignore""#).count(),
+        1,
+        "{page}"
+    );
     let included = std::fs::read_to_string(root.join("book/included.html")).unwrap();
     assert!(included.contains(r#"<pre class="mdbook-snippets-stdout">words = 3</pre>"#));
 
@@ -158,4 +172,117 @@ fn mdbook_build_fails_on_a_broken_snippet_with_its_place() {
     assert!(!output.status.success(), "{context}");
     assert!(!context.contains("shown in its pages"), "{context}");
     assert!(!root.join("book/included.html").exists(), "{context}");
+}
+
+/// The page of `chapter` that the real `mdbook build` wrote into `build_dir`.
+fn page(build_dir: &Path, chapter: &str) -> String {
+    std::fs::read_to_string(build_dir.join(chapter)).unwrap()
+}
+
+#[test]
+fn the_html_renderer_gets_every_fence_as_written() {
+    let dir = fixture_book("playground");
+    let root = dir.path();
+    let (output, context) =
+        mdbook_with_env(root, &["build"], &[("MDBOOK_BUILD__BUILD_DIR", "with")]);
+    assert!(output.status.success(), "{context}");
+    assert!(
+        context.contains("mdbook-snippets: 4 passed, 0 failed"),
+        "{context}"
+    );
+    // The same book.toml, the preprocessor run for no renderer.
+    let (output, context) = mdbook_with_env(
+        root,
+        &["build"],
+        &[
+            ("MDBOOK_BUILD__BUILD_DIR", "without"),
+            ("MDBOOK_PREPROCESSOR__SNIPPETS__RENDERERS", "[]"),
+        ],
+    );
+    assert!(output.status.success(), "{context}");
+    assert!(!context.contains("mdbook-snippets:"), "{context}");
+
+    let with = page(&root.join("with"), "playground.html");
+    let without = page(&root.join("without"), "playground.html");
+    // What mdBook does with a runnable block, each kept: the Run button's `<pre>`, the editor,
+    // the book's and the block's own edition class, the hidden `fn main` wrapper and the
+    // author's hidden line.
+    for markup in [
+        r#"<pre class="playground"><code class="language-rust edition2021"><span class="boring">#![allow(unused)]"#,
+        r#"<pre class="playground"><code class="language-rust editable edition2021"><span class="boring">let hidden = "editable";"#,
+        r#"<pre class="playground"><code class="language-rust edition2018">"#,
+        r#"<pre><code class="language-rust noplayground">"#,
+    ] {
+        assert!(with.contains(markup), "{markup}\nnot in\n{with}");
+    }
+    assert_eq!(with.matches(r#"<pre class="playground">"#).count(), 3);
+    for stdout in ["plain", "editable", "edition 2018", "no playground"] {
+        assert!(
+            with.contains(&format!(
+                r#"<pre class="mdbook-snippets-stdout">{stdout}</pre>"#
+            )),
+            "{stdout}\n{with}"
+        );
+    }
+    // The only difference is the inserted output.
+    let inserted =
+        regex::Regex::new(r#"(?s)<div class="mdbook-snippets-output">.*?</div>\n\n?"#).unwrap();
+    assert_eq!(inserted.find_iter(&with).count(), 4);
+    // The search index holds the outputs' text, so its file name (a hash) differs.
+    let index = regex::Regex::new(r"searchindex-[0-9a-f]+\.js").unwrap();
+    let with = inserted.replace_all(&with, "");
+    assert_eq!(
+        index.replace_all(&with, "searchindex-HASH.js"),
+        index.replace_all(&without, "searchindex-HASH.js")
+    );
+}
+
+/// What `mdbook build` (the real binary) says about `book_toml`, and what `mdbook-snippets test`
+/// says: (exit success, the stderr line that names the problem) of each.
+fn both_read(book_toml: &str) -> [(bool, String); 2] {
+    let dir = support::book(&[
+        ("book.toml", book_toml),
+        ("src/SUMMARY.md", "- [A](a.md)\n"),
+        ("src/a.md", "# A\n\n```rust\nprintln!(\"a\");\n```\n"),
+    ]);
+    let (mdbook_output, context) = mdbook(dir.path(), &["build"]);
+    let ours = dir.test(&["--quiet"]);
+    let reason = |stderr: &str| {
+        let headline = stderr.contains("Invalid configuration file");
+        stderr
+            .lines()
+            .find(|line| headline && line.contains("unknown field"))
+            .map(|line| line.trim().to_owned())
+            .unwrap_or_default()
+    };
+    let mdbook_reason = reason(&String::from_utf8_lossy(&mdbook_output.stderr));
+    let our_reason = reason(&ours.stderr);
+    eprintln!("{context}\n--- ours\n{ours}");
+    [
+        (mdbook_output.status.success(), mdbook_reason),
+        (ours.code == Some(0), our_reason),
+    ]
+}
+
+#[test]
+fn book_toml_gets_mdbooks_answer_with_mdbooks_message() {
+    for (key, field) in [
+        ("edition = \"2021\"", "edition"),
+        ("multilingual = false", "multilingual"),
+        ("author = \"me\"", "author"),
+    ] {
+        let book_toml = format!("[book]\ntitle = \"t\"\n{key}\n");
+        let [(mdbook_ok, mdbook_reason), (our_ok, our_reason)] = both_read(&book_toml);
+        assert!(!mdbook_ok && !our_ok, "{book_toml}");
+        let expected = format!("unknown field `{field}`");
+        assert!(mdbook_reason.contains(&expected), "mdbook: {mdbook_reason}");
+        assert!(our_reason.contains(&expected), "ours: {our_reason}");
+        assert_eq!(our_reason, mdbook_reason);
+    }
+    // What mdBook accepts, we accept: its own keys, any renderer's table.
+    let [(mdbook_ok, _), (our_ok, _)] = both_read(
+        "[book]\ntitle = \"t\"\nauthors = [\"me\"]\nlanguage = \"en\"\n[rust]\nedition = \"2021\"\n\
+         [output.html]\nanything = 1\n",
+    );
+    assert!(mdbook_ok && our_ok);
 }

@@ -152,17 +152,17 @@ fn green_book_comes_back_rendered_and_nothing_else_is_on_stdout() {
 
     // Not ours: byte for byte.
     assert_eq!(chapter(&rendered, "Plain"), chapter(&input, "Plain"));
-    expect![[r#"
+    expect![[r##"
         # Included
 
-        ```rust,ignore
+        ```rust
         let words = "one two three".split_whitespace().count();
         println!("words = {words}");
         ```
         <div class="mdbook-snippets-output">
         <pre class="mdbook-snippets-stdout">words = 3</pre>
         </div>
-    "#]]
+    "##]]
     .assert_eq(&chapter(&rendered, "Included").content);
     let output_chapter = &chapter(&rendered, "Output").content;
     assert!(output_chapter.contains(
@@ -173,6 +173,18 @@ fn green_book_comes_back_rendered_and_nothing_else_is_on_stdout() {
         "{output_chapter}"
     );
     assert!(output_chapter.contains("```rust,ignore\nthis is not Rust at all"));
+
+    // For `mdbook test` (the renderer it names `test`), the verified blocks are marked so that
+    // rustdoc skips them; for `html` above they are as written.
+    let (_, output, for_rustdoc) = preprocess(dir.path(), "test");
+    let context = describe("mdbook-snippets < [ctx, book] (test)", &output);
+    let for_rustdoc = for_rustdoc.unwrap_or_else(|| panic!("stdout is not a book\n{context}"));
+    assert!(
+        chapter(&for_rustdoc, "Included")
+            .content
+            .starts_with("# Included\n\n```rust,ignore\nlet words"),
+        "{context}"
+    );
 }
 
 #[test]

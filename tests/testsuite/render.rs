@@ -63,10 +63,10 @@ fn crlf_lists_expected_blocks_and_escaping() {
     let tricky = chapter(&rendered, "tricky.md")
         .content
         .replace("\r\n", "⏎\n");
-    expect![[r#"
+    expect![[r##"
         # Tricky⏎
         ⏎
-        ```rust,ignore⏎
+        ```rust⏎
         println!("<script>alert(1)</script> & 'q'");⏎
         println!();⏎
         println!("after a blank line");⏎
@@ -80,7 +80,7 @@ fn crlf_lists_expected_blocks_and_escaping() {
         ⏎
         1. In a list:⏎
         ⏎
-           ````rust,ignore⏎
+           ````rust⏎
            # let hidden = 2;⏎
            println!("{}", hidden * 21);⏎
            ````⏎
@@ -89,7 +89,7 @@ fn crlf_lists_expected_blocks_and_escaping() {
            </div>⏎
         ⏎
         2. Next item.⏎
-    "#]]
+    "##]]
     .assert_eq(&tricky);
 }
 
@@ -103,7 +103,8 @@ fn harness_snippets_show_their_transcript_and_diagram() {
     let content = &chapter(&rendered, "wire.md").content;
 
     let lines: Vec<&str> = content.lines().collect();
-    assert_eq!(lines[2], "```rust,ignore", "{content}");
+    // The renderer gets the fence as written (only `mdbook test`'s gets `ignore`).
+    assert_eq!(lines[2], "```rust", "{content}");
     assert!(
         lines[10].starts_with(r#"<pre class="mdbook-snippets-stdout">"#)
             && lines[10].ends_with(" tool(s) &lt;listed&gt;</pre>"),

@@ -52,7 +52,8 @@ fn summary(stdout: &str) -> (usize, usize) {
 }
 
 /// A book holding one chapter of the real book, whose harness is `harness`; its languages'
-/// commands (`interop/snippets/...`, relative to the book) point into this repository.
+/// commands (`interop/snippets/...`, relative to the book), `setup` and `setup-inputs` point
+/// into this repository.
 fn one_chapter(chapter: &str, harness: &Path) -> Book {
     set_up_languages();
     let book_toml = read(&repo().join("book.toml"));
@@ -65,6 +66,17 @@ fn one_chapter(chapter: &str, harness: &Path) -> Book {
             }
             l if l.starts_with("command = [\"interop/") => {
                 line.replacen("[\"interop/", &interop, 1)
+            }
+            // The languages' `setup` and its inputs are this repository's too.
+            l if l.starts_with("setup = [\"") || l.starts_with("setup-inputs = [\"") => {
+                let (key, paths) = line.split_once('[').expect("a list");
+                let paths = paths.replace('"', "");
+                let absolute: Vec<String> = paths
+                    .trim_end_matches(']')
+                    .split(", ")
+                    .map(|path| format!("{:?}", repo().join(path).display().to_string()))
+                    .collect();
+                format!("{key}[{}]", absolute.join(", "))
             }
             _ => line.to_owned(),
         })
