@@ -12,15 +12,28 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import datetime
+import inspect
 import json
 import sys
 import time
 from importlib.metadata import version
-from typing import Any
+from typing import Any, AsyncIterator
 
 import anyio
-from mcp import Client, StdioServerParameters
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+from mcp import StdioServerParameters
+
+# Version adaptation (interop/history.py measures older releases with this same program): 2.x has
+# `Client`; 1.x has only `ClientSession` over a transport's streams and speaks handshake revisions.
+try:
+    from mcp import Client
+    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+except ImportError:
+    from mcp.shared.version import SUPPORTED_PROTOCOL_VERSIONS as HANDSHAKE_PROTOCOL_VERSIONS
+
+    Client = None  # type: ignore[assignment,misc]
+    MODERN_PROTOCOL_VERSIONS = ()
 
 # The slow call every scenario stops: 15 steps of 200 ms, so 3 s if nobody stops it.
 SLOW_ARGUMENTS = {"steps": 15, "step_ms": 200}
@@ -133,6 +146,40 @@ async def tool_json(client: Client, name: str) -> Any:
     return json.loads(result.content[0].text)
 
 
+class V1Client:
+    """mcp 1.x: the calls the scenarios make, on a `ClientSession` (the timeout is a timedelta)."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, read_timeout_seconds: float | None = None, progress_callback: Any = None) -> Any:
+        timeout = None if read_timeout_seconds is None else datetime.timedelta(seconds=read_timeout_seconds)
+        return await self.session.call_tool(name, arguments, read_timeout_seconds=timeout, progress_callback=progress_callback)
+
+
+@contextlib.asynccontextmanager
+async def connect(target: StdioServerParameters | str, revision: str) -> AsyncIterator[Any]:
+    """The SDK's client on `target`, speaking `revision`."""
+    if Client is None:
+        from mcp import ClientSession
+        from mcp.client.stdio import stdio_client
+        from mcp.client.streamable_http import streamablehttp_client
+
+        streams = stdio_client(target) if isinstance(target, StdioServerParameters) else streamablehttp_client(target)
+        async with streams as (read, write, *_):
+            async with ClientSession(read, write, read_timeout_seconds=datetime.timedelta(seconds=10)) as session:
+                await session.initialize()
+                yield V1Client(session)
+        return
+    if isinstance(target, StdioServerParameters) and "StdioServerParameters" not in str(inspect.signature(Client).parameters["server"].annotation):
+        # 2.0.0 takes a transport, not the parameters: the SDK's own stdio transport.
+        from mcp.client.stdio import stdio_client
+
+        target = stdio_client(target)  # type: ignore[assignment]
+    async with Client(target, mode=MODES[revision], read_timeout_seconds=10) as client:
+        yield client
+
+
 async def run(scenario: str, revision: str, transport: str, server: list[str]) -> dict[str, Any]:
     # stdio: the SDK starts the server command; http: the runner started it and passes its URL.
     target: StdioServerParameters | str = StdioServerParameters(command=server[0], args=server[1:]) if transport == "stdio" else server[0]
@@ -142,7 +189,7 @@ async def run(scenario: str, revision: str, transport: str, server: list[str]) -
 
     report: dict[str, Any] = {"scenario": scenario, "revision": revision, "transport": transport}
     with anyio.fail_after(20):
-        async with Client(target, mode=MODES[revision], read_timeout_seconds=10) as client:
+        async with connect(target, revision) as client:
             started = time.monotonic()
             report["caller_saw"] = await SCENARIOS[scenario](client, on_progress)
             # A marker in the transcript: whatever the SDK had written by now precedes it.
