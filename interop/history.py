@@ -48,6 +48,8 @@ MEASURED = {
 }
 REVISIONS = ("2025-11-25", "2026-07-28")
 TRANSPORTS = ("stdio", "http")
+# The grid's columns, in its order.
+ORDER = [(revision, transport) for revision in REVISIONS for transport in TRANSPORTS]
 
 
 def version_key(version: str) -> tuple[Any, ...]:
@@ -150,7 +152,7 @@ def render(history: dict[str, Any], expected: dict[str, Any]) -> str:
                     cells.append("n/a")
                     notes.append(f"`{row['scenario']}` at {version}: n/a, {why}.")
                     continue
-                cells.append(" ".join(glyph[verdict[key]] for key in sorted(verdict)))
+                cells.append(" ".join(glyph[verdict[key]] for key in ORDER if key in verdict))
             rows.append(f"| {render_book.cell(row['scenario'], code=True)} | " + " | ".join(cells) + f" | {row['holds for']} |")
         parts.append("\n".join(rows) + ("\n\n" + "\n".join(f"- {note}" for note in notes) if notes else ""))
     return "\n\n".join(parts)
