@@ -121,13 +121,28 @@ def since_rows(history: dict[str, Any], expected: dict[str, Any], sdk: str) -> l
             entry = releases[version]
             cells = entry["matrix"].get(scenario)
             if cells is None:
-                why = entry["sdk"].get("unavailable", {}).get(scenario, "not in this release's program")
+                why = entry["sdk"].get("unavailable", {}).get(scenario, f"not measured (the row is newer than this release's measurement of {entry['measured']}; run interop/history.sh)")
                 per_release.append((version, None, {key: "n/a" for key in pin}, why))
                 continue
             verdict = outcomes(cells)
             per_release.append((version, holds(verdict, pin), verdict, None))
         rows.append({"scenario": scenario, "releases": per_release, "holds for": holds_for([(v, h) for v, h, _, _ in per_release])})
     return rows
+
+
+def fact_differences(entry: dict[str, Any], pin: dict[str, Any]) -> dict[str, int]:
+    """Per fact (facts.py's keys), in how many cells a release and the pin both ran it differs."""
+    counts: dict[str, int] = {}
+    for scenario, revisions in entry["matrix"].items():
+        for revision, transports in revisions.items():
+            for transport, facts in transports.items():
+                book = pin.get(scenario, {}).get(revision, {}).get(transport)
+                if not book or any(key in cell for cell in (facts, book) for key in ("skipped", "n/a", "error")):
+                    continue
+                for key in sorted(set(facts) | set(book)):
+                    if facts.get(key) != book.get(key):
+                        counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 def render(history: dict[str, Any], expected: dict[str, Any]) -> str:
@@ -154,8 +169,34 @@ def render(history: dict[str, Any], expected: dict[str, Any]) -> str:
                     continue
                 cells.append(" ".join(glyph[verdict[key]] for key in ORDER if key in verdict))
             rows.append(f"| {render_book.cell(row['scenario'], code=True)} | " + " | ".join(cells) + f" | {row['holds for']} |")
+        for version in ordered:
+            if version == info["version"]:
+                continue
+            differing = fact_differences(releases[version], expected["matrix"][sdk])
+            if differing:
+                listed = ", ".join(f"`{key}` ({count})" for key, count in sorted(differing.items(), key=lambda item: (-item[1], item[0])))
+                notes.append(f"{version}: facts that differ from the pin's in cells both ran (number of cells): {listed}.")
         parts.append("\n".join(rows) + ("\n\n" + "\n".join(f"- {note}" for note in notes) if notes else ""))
     return "\n\n".join(parts)
+
+
+def check(history: dict[str, Any], expected: dict[str, Any]) -> list[str]:
+    """Where history.json's entry for a pin disagrees with expected.json (the grid's verdict of a
+    cell both hold), or lacks the pin: the history must be re-measured when a pin moves."""
+    problems = []
+    for sdk, info in expected["sdks"].items():
+        entry = history.get("releases", {}).get(sdk, {}).get(info["version"])
+        if entry is None:
+            problems.append(f"{sdk}: history.json has no entry for the pin {info['version']} (interop/history.sh {sdk}={info['version']})")
+            continue
+        for scenario in info["scenarios"]:
+            if scenario not in entry["matrix"]:
+                continue
+            pin, measured = outcomes(expected["matrix"][sdk][scenario]), outcomes(entry["matrix"][scenario])
+            for key, verdict in pin.items():
+                if measured.get(key) != verdict:
+                    problems.append(f"{sdk} {info['version']} / {scenario} / {' / '.join(key)}: expected.json says {verdict}, history.json says {measured.get(key)}")
+    return problems
 
 
 def parse_choices(arguments: list[str]) -> dict[str, list[str]]:
@@ -198,11 +239,20 @@ def dump(value: Any) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--server", required=True, help="the mcp-testserver binary")
+    parser.add_argument("--server", help="the mcp-testserver binary (required to measure)")
+    parser.add_argument("--check", action="store_true", help="measure nothing: check that history.json's pin entries agree with expected.json (exit 1 when not)")
     parser.add_argument("--work", type=Path, default=ROOT / "target" / "interop", help="the work directory (default target/interop)")
     parser.add_argument("--jobs", type=int, default=4, help="cells run at once (default 4)")
     parser.add_argument("releases", nargs="*", metavar="SDK=VERSION", help="releases to measure (default: every release in MEASURED)")
     arguments = parser.parse_args()
+    if arguments.check:
+        problems = check(json.loads(HISTORY.read_text()) if HISTORY.exists() else {}, json.loads((INTEROP / "expected.json").read_text()))
+        for problem in problems:
+            print(f"history: error: {problem}", file=sys.stderr)
+        print(f"history: {'the pins in history.json disagree with expected.json' if problems else 'history.json agrees with expected.json at the pins'}")
+        return 1 if problems else 0
+    if not arguments.server:
+        parser.error("--server is required to measure")
     try:
         chosen = parse_choices(arguments.releases) if arguments.releases else MEASURED
     except ValueError as error:

@@ -113,6 +113,31 @@ class Render(unittest.TestCase):
         self.assertEqual(history.render({"releases": {}}, self.expected), "")
 
 
+class Check(unittest.TestCase):
+    """history.json's entry for a pin must agree with expected.json (CI: interop/run.sh)."""
+
+    def setUp(self):
+        self.expected = expected_with({"dropped call_tool future": row(STOPPED, STOPPED)})
+
+    def test_agreeing(self):
+        history_data = {"releases": {"rmcp": {"3.11.0": release("3.11.0", {"dropped call_tool future": row(STOPPED, STOPPED)})}}}
+        self.assertEqual(history.check(history_data, self.expected), [])
+
+    def test_a_pin_that_behaves_otherwise_in_the_history(self):
+        history_data = {"releases": {"rmcp": {"3.11.0": release("3.11.0", {"dropped call_tool future": row(LEAKED, STOPPED, STOPPED)})}}}
+        self.assertEqual(history.check(history_data, self.expected), ["rmcp 3.11.0 / dropped call_tool future / 2025-11-25 / stdio: expected.json says stopped, history.json says leaked"])
+
+    def test_a_moved_pin_needs_a_measurement(self):
+        history_data = {"releases": {"rmcp": {"3.6.0": release("3.6.0", {"dropped call_tool future": row(STOPPED, STOPPED)})}}}
+        self.assertEqual(history.check(history_data, self.expected), ["rmcp: history.json has no entry for the pin 3.11.0 (interop/history.sh rmcp=3.11.0)"])
+
+    def test_a_row_newer_than_the_measurement_is_not_an_error_but_shows_as_not_measured(self):
+        self.expected = expected_with({"dropped call_tool future": row(STOPPED, STOPPED), "timeout": row(STOPPED, STOPPED)})
+        history_data = {"releases": {"rmcp": {"3.11.0": release("3.11.0", {"dropped call_tool future": row(STOPPED, STOPPED)})}}}
+        self.assertEqual(history.check(history_data, self.expected), [])
+        self.assertIn("`timeout` at 3.11.0: n/a, not measured", history.render(history_data, self.expected))
+
+
 class Choices(unittest.TestCase):
     def test_package_names_and_matrix_keys(self):
         self.assertEqual(history.parse_choices(["mcp=2.0.0", "rmcp=3.6.0", "@modelcontextprotocol/client=2.0.0", "rmcp=3.5.1"]), {"python": ["2.0.0"], "rmcp": ["3.6.0", "3.5.1"], "typescript-v2": ["2.0.0"]})
