@@ -27,6 +27,7 @@ Only the Python standard library is used.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -325,7 +326,9 @@ def main() -> int:
         print("drift: " + ", ".join(f"{releases.PACKAGES[sdk][0]} {versions[sdk]}" for sdk in chosen), file=sys.stderr, flush=True)
         expected = json.loads((INTEROP / "expected.json").read_text())
         commands = {sdk: program(sdk, versions[sdk], arguments.work) for sdk in chosen}
-        observed = matrix.observe(arguments.work, arguments.server, arguments.jobs, [], commands=commands, logs_dir=arguments.work / "drift" / "logs")
+        # The runner's progress lines go to stderr: stdout is the report.
+        with contextlib.redirect_stdout(sys.stderr):
+            observed = matrix.observe(arguments.work, arguments.server, arguments.jobs, [], commands=commands, logs_dir=arguments.work / "drift" / "logs")
         cells_run = sum(1 for sdk in observed["matrix"].values() for s in sdk.values() for r in s.values() for _ in r.values())
         changes = cell_changes(expected, observed)
         matrix_done = time.monotonic()
