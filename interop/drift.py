@@ -262,7 +262,8 @@ def report(versions: dict[str, str], chosen: list[str], changes: list[dict[str, 
     for sdk, version in versions.items():
         package = releases.PACKAGES[sdk][0]
         state = "the pin" if version == pins.get(sdk) else f"the book: {pins.get(sdk)}"
-        lines.append(f"- {package} {version} ({state}){'' if sdk in chosen else ', not re-run (not chosen)'}")
+        # In backticks: an issue body would read `@modelcontextprotocol/sdk` as a team mention.
+        lines.append(f"- `{package}` {version} ({state}){'' if sdk in chosen else ', not re-run (not chosen)'}")
     lines += ["", f"## Matrix cells that differ from interop/expected.json: {len(changes)} of {cells_run}", ""]
     by_row: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for change in changes:

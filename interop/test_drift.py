@@ -84,6 +84,8 @@ class FakeRelease(unittest.TestCase):
         text = self.report(drift.cell_changes(self.expected, self.observed))
         self.assertIn("## Matrix cells that differ from interop/expected.json: 1 of 16", text)
         self.assertIn("### rmcp / dropped call_tool future", text)
+        self.assertIn("- `rmcp` 3.5.0 (the book: 3.11.0)", text)
+        self.assertIn("- `@modelcontextprotocol/sdk` 1.32.2 ", text)
         self.assertIn("- 2025-11-25 / stdio: \u2713 stopped -> \u2717 abandoned", text)
         # The facts side by side: the book's (the pin) and the new release's.
         lines = text.splitlines()
