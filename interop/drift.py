@@ -224,12 +224,14 @@ def snippet_node_modules(version: str, work: Path, log: Path) -> Path:
 
 
 def run_book(copy: Path, log: Path) -> dict[str, dict[str, str]]:
-    """Verifies the copy's snippets; returns the failing ones: `book/CHAPTER:LINE` -> {kind, message}."""
+    """Verifies the copy's snippets; returns the failing ones: `book/CHAPTER:LINE` -> {kind, message}.
+    `--no-cache`: the verifier's result cache does not know which venv or node_modules a Python or
+    TypeScript snippet ran with, so a result cached against another release would be reused."""
     junit = copy / "junit.xml"
     verifier = ROOT / "target" / "debug" / "mdbook-snippets"
     env = dict(os.environ, MCP_TESTSERVER=str(ROOT / "target" / "release" / "mcp-testserver"))
     env.pop("CARGO_TARGET_DIR", None)
-    arguments = [str(verifier), "test", str(copy), "--junit", str(junit), "--target-dir", str(ROOT / "target"), "--quiet", "--format", "human"]
+    arguments = [str(verifier), "test", str(copy), "--junit", str(junit), "--target-dir", str(ROOT / "target"), "--quiet", "--format", "human", "--no-cache"]
     with open(log, "a") as out:
         out.write(f"$ {' '.join(arguments)}\n")
         out.flush()
