@@ -226,9 +226,9 @@ def main() -> int:
     if current == chapter:
         print(f"render_book: {CHAPTER.relative_to(ROOT)} is up to date")
         return 0
-    diff = difflib.unified_diff(current.splitlines(keepends=True), chapter.splitlines(keepends=True), str(CHAPTER.relative_to(ROOT)), "rendered from interop/expected.json")
+    diff = difflib.unified_diff(current.splitlines(keepends=True), chapter.splitlines(keepends=True), str(CHAPTER.relative_to(ROOT)), "rendered from interop/expected.json and interop/history.json")
     sys.stdout.writelines(diff)
-    print(f"render_book: error: {CHAPTER.relative_to(ROOT)} is not what interop/expected.json and the template give; run `python3 interop/render_book.py`", file=sys.stderr)
+    print(f"render_book: error: {CHAPTER.relative_to(ROOT)} is not what interop/expected.json, interop/history.json and the template give; run `python3 interop/render_book.py`", file=sys.stderr)
     return 1
 
 
