@@ -6,8 +6,11 @@ Run: python3 -m unittest discover -s interop (interop/run.sh runs them before th
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import json
+import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -118,6 +121,50 @@ class FakeRelease(unittest.TestCase):
         self.observed["matrix"]["rmcp"]["timeout"]["2026-07-28"]["http"] = {"error": "exit 2: no such method"}
         text = self.report(drift.cell_changes(self.expected, self.observed))
         self.assertIn("- 2026-07-28 / http: \u2713 stopped -> could not run", text)
+
+
+class ExitCodes(unittest.TestCase):
+    """drift.py's interface: 0 nothing differs, 1 something does, 2 it could not run (the runner faked)."""
+
+    def run_main(self, observed=None, error=None):
+        expected = json.loads((drift.INTEROP / "expected.json").read_text())
+        observed = observed if observed is not None else {"sdks": {}, "matrix": {"rmcp": copy.deepcopy(expected["matrix"]["rmcp"])}}
+
+        def fake_program(sdk, version, work):
+            if error:
+                raise error
+            return ["true"]
+
+        saved = (drift.program, drift.matrix.observe, sys.argv)
+        drift.program = fake_program
+        drift.matrix.observe = lambda *args, **kwargs: observed
+        with tempfile.TemporaryDirectory() as work:
+            sys.argv = ["drift.py", "--matrix-only", "--work", work, "rmcp=3.5.0"]
+            out = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+                    status = drift.main()
+            finally:
+                drift.program, drift.matrix.observe, sys.argv = saved
+        return status, out.getvalue()
+
+    def test_nothing_differs(self):
+        status, report = self.run_main()
+        self.assertEqual(status, 0)
+        self.assertIn("no drift", report)
+
+    def test_one_cell_differs(self):
+        expected = json.loads((drift.INTEROP / "expected.json").read_text())
+        matrix = copy.deepcopy(expected["matrix"]["rmcp"])
+        matrix["dropped call_tool future"]["2025-11-25"]["stdio"] = LEAKED
+        status, report = self.run_main({"sdks": {}, "matrix": {"rmcp": matrix}})
+        self.assertEqual(status, 1)
+        self.assertIn("### rmcp / dropped call_tool future", report)
+        self.assertIn("book/client-cancellation.md:", report)
+
+    def test_an_install_that_fails(self):
+        status, report = self.run_main(error=drift.releases.InstallError("npm install failed"))
+        self.assertEqual((status, report), (2, ""))
 
 
 class Snippets(unittest.TestCase):
