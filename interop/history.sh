@@ -14,6 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 fail() { echo "interop/history.sh: error: $*" >&2; exit 2; }
 scripts/setup-languages.sh --matrix || fail "scripts/setup-languages.sh --matrix"
+# The pinned rmcp program (a pin is measured with the pinned install, as interop/run.sh does).
+cargo build --quiet -p mcp-interop-rmcp || fail "building the rmcp scenario program"
 status=0
 python3 interop/history.py --server target/release/mcp-testserver "$@" || status=$?
 if [[ $status -ge 2 ]]; then exit "$status"; fi
