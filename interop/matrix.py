@@ -126,21 +126,26 @@ def run_cell(command: list[str], server: str, scenario: str, revision: str, tran
         return {"error": str(error)}
 
 
-def observe(work: Path, server: str, jobs: int, only: list[str]) -> dict[str, Any]:
-    """Runs every cell and returns the observed matrix."""
-    shutil.rmtree(work / "logs", ignore_errors=True)
+def observe(work: Path, server: str, jobs: int, only: list[str], commands: dict[str, list[str]] | None = None, logs_dir: Path | None = None) -> dict[str, Any]:
+    """Runs every cell and returns the observed matrix. `commands` replaces the pinned programs
+    (another release of an SDK: interop/history.py, drift.py); `logs_dir` the `work/logs` directory."""
+    logs_root = logs_dir or work / "logs"
+    shutil.rmtree(logs_root, ignore_errors=True)
     observed: dict[str, Any] = {"sdks": {}, "matrix": {}}
     pending = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for sdk, command in clients(work).items():
+        for sdk, command in (commands or clients(work)).items():
             if only and sdk not in only:
                 continue
-            description = run_process(command + ["--describe"], work / "logs" / sdk / "describe")
+            description = run_process(command + ["--describe"], logs_root / sdk / "describe")
             missing = [key for key in ("package", "version", "revisions", "transports", "scenarios") if key not in description]
             if missing:
                 raise RuntimeError(f"`{' '.join(command)} --describe` lacks {', '.join(missing)}")
             observed["sdks"][sdk] = {key: description[key] for key in ("package", "version", "revisions", "scenarios")}
-            logs = work / "logs" / sdk
+            if description.get("unavailable"):
+                # Ways of stopping the program cannot write for this release: {name: why}.
+                observed["sdks"][sdk]["unavailable"] = description["unavailable"]
+            logs = logs_root / sdk
             pending[pool.submit(run_cell, command, server, "not stopped", "default", "stdio", logs)] = (sdk, None, "default", None)
             for scenario in description["scenarios"]:
                 for revision in REVISIONS:

@@ -26,8 +26,9 @@ mkdir -p "$WORK"
 # changes; it checks the tools and their versions first).
 scripts/setup-languages.sh --matrix || fail "scripts/setup-languages.sh --matrix"
 
-# The generator's own tests (render_book.py: the grid's verdicts, the legend, the folded rows).
-python3 -m unittest discover --quiet -s interop 2>"$WORK/unittest.log" || { cat "$WORK/unittest.log" >&2; fail "the tests of interop/render_book.py failed"; }
+# The generator's own tests (render_book.py: the grid's verdicts, the legend, the folded rows; history.py,
+# drift.py: the "since" column, the drift report).
+python3 -m unittest discover --quiet -s interop 2>"$WORK/unittest.log" || { cat "$WORK/unittest.log" >&2; fail "the tests of interop/ (render_book.py, history.py, drift.py) failed"; }
 
 # The rmcp scenario program (a no-op when up to date).
 LOCKED=${CI:+--locked}
@@ -41,6 +42,11 @@ if [[ ${#BLESS[@]} -gt 0 && $status -eq 0 ]]; then
 else
     python3 interop/render_book.py --check || status=$((status > 0 ? status : $?))
 fi
+
+# The measured history (interop/history.json, interop/history.sh) must agree with expected.json at the
+# pins: a pin that moved, or a blessed change of behaviour, needs `interop/history.sh SDK=VERSION`.
+# (The chapter's history table is part of the render check above.)
+python3 interop/history.py --check || status=$((status > 0 ? status : 1))
 
 # The snippet helpers: each example must print its output and leave the server's artifacts.
 examples=0

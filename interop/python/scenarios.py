@@ -13,19 +13,39 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import datetime
 import json
 import sys
 import time
 from importlib.metadata import version
-from typing import Any
+from typing import Any, AsyncIterator
 
 import anyio
-from mcp import Client, StdioServerParameters
+from mcp import StdioServerParameters
 from mcp.client.stdio import stdio_client
-from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCResponse
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+
+# Version adaptation (interop/history.py measures older releases with this same program): 2.x has
+# `Client`; 1.x has only `ClientSession` over a transport's streams and speaks handshake revisions.
+try:
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCResponse
+    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+except ImportError:
+    from mcp.client.streamable_http import streamablehttp_client as streamable_http_client
+    from mcp.shared.version import SUPPORTED_PROTOCOL_VERSIONS as HANDSHAKE_PROTOCOL_VERSIONS
+
+    Client = None  # type: ignore[assignment,misc]
+    MODERN_PROTOCOL_VERSIONS = ()
+    # The retyping relay reads 2.x's message types; under 1.x it passes everything unchanged.
+    JSONRPCError = JSONRPCNotification = JSONRPCResponse = type("Unavailable", (), {})  # type: ignore[assignment,misc]
+
+# Scenarios this program cannot write for the installed release, and why (`--describe`).
+UNAVAILABLE = {} if Client is not None else {
+    "response id echoed as a string": "the retyping relay reads mcp 2.x's message types (mcp_types)",
+    "progress token echoed as a string": "the retyping relay reads mcp 2.x's message types (mcp_types)",
+}
 
 # The slow call every scenario stops: 15 steps of 200 ms, so 3 s if nobody stops it.
 SLOW_ARGUMENTS = {"steps": 15, "step_ms": 200}
@@ -158,7 +178,7 @@ async def retyping(transport: Any):
     response id or progress token into its string form while `RETYPE` asks for it: what a server
     that echoes the other JSON type would send. The SDK reads the relayed messages as it would
     read them off the wire."""
-    async with transport as (read_stream, write_stream):
+    async with transport as (read_stream, write_stream, *_):
         send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](64)
 
         async def relay() -> None:
@@ -213,6 +233,33 @@ async def tool_json(client: Client, name: str) -> Any:
     return json.loads(result.content[0].text)
 
 
+class V1Client:
+    """mcp 1.x: the calls the scenarios make, on a `ClientSession` (the timeout is a timedelta)."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, read_timeout_seconds: float | None = None, progress_callback: Any = None) -> Any:
+        timeout = None if read_timeout_seconds is None else datetime.timedelta(seconds=read_timeout_seconds)
+        return await self.session.call_tool(name, arguments, read_timeout_seconds=timeout, progress_callback=progress_callback)
+
+
+@contextlib.asynccontextmanager
+async def connect(transport: Any, revision: str) -> AsyncIterator[Any]:
+    """The SDK's client over `transport` (the SDK's own, behind the retyping relay), speaking
+    `revision`: 2.x's `Client`, which takes a transport; 1.x's `ClientSession` on its streams."""
+    if Client is None:
+        from mcp import ClientSession
+
+        async with transport as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=datetime.timedelta(seconds=10)) as session:
+                await session.initialize()
+                yield V1Client(session)
+        return
+    async with Client(transport, mode=MODES[revision], read_timeout_seconds=10) as client:
+        yield client
+
+
 async def run(scenario: str, revision: str, transport: str, server: list[str]) -> dict[str, Any]:
     # stdio: the SDK starts the server command; http: the runner started it and passes its URL.
     # The same transports `Client` builds from a `StdioServerParameters` or a URL, behind the
@@ -225,7 +272,7 @@ async def run(scenario: str, revision: str, transport: str, server: list[str]) -
 
     report: dict[str, Any] = {"scenario": scenario, "revision": revision, "transport": transport}
     with anyio.fail_after(20):
-        async with Client(target, mode=MODES[revision], read_timeout_seconds=10) as client:
+        async with connect(target, revision) as client:
             started = time.monotonic()
             report["caller_saw"] = await SCENARIOS[scenario](client, on_progress)
             # A marker in the transcript: whatever the SDK had written by now precedes it.
@@ -243,7 +290,8 @@ def describe() -> dict[str, Any]:
         "version": version("mcp"),
         "revisions": [r for r in REVISIONS if r in HANDSHAKE_PROTOCOL_VERSIONS or r in MODERN_PROTOCOL_VERSIONS],
         "transports": ["stdio", "http"],
-        "scenarios": list(SCENARIOS),
+        "scenarios": [scenario for scenario in SCENARIOS if scenario not in UNAVAILABLE],
+        **({"unavailable": UNAVAILABLE} if UNAVAILABLE else {}),
     }
 
 
