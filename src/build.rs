@@ -59,6 +59,13 @@ pub(crate) fn build(
             workspace.lock_file.as_deref(),
         )?;
         let output = cargo_build(&workspace.crate_dir, &workspace.target_dir, incremental)?;
+        // A full disk fails every snippet's build the same way: the tool's error, not theirs.
+        if let Some(line) = out_of_disk_space(&output) {
+            bail!(
+                "out of disk space while building the snippets in {}: {line}",
+                workspace.target_dir.display()
+            );
+        }
         if let Some(error) = output.dependency_errors.first() {
             bail!(
                 "the dependency `{}` of the snippets does not build (from `harness` or \
@@ -172,6 +179,22 @@ pub(crate) fn build(
         });
     }
     Ok(built)
+}
+
+/// The first line of cargo's, rustc's or the linker's output that says the disk is full
+/// (`No space left on device`, ENOSPC).
+fn out_of_disk_space(output: &BuildOutput) -> Option<String> {
+    let rendered = output.errors.iter().map(|error| error.rendered.as_str());
+    let dependencies = output
+        .dependency_errors
+        .iter()
+        .map(|error| error.rendered.as_str());
+    std::iter::once(output.cargo_stderr.as_str())
+        .chain(rendered)
+        .chain(dependencies)
+        .flat_map(str::lines)
+        .find(|line| line.contains("No space left on device"))
+        .map(|line| line.trim().to_owned())
 }
 
 /// Whether every error of `target` is the linker's (and there is one).

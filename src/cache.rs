@@ -5,6 +5,7 @@
 //! `Cargo.lock` and profiles). Compile results are stored, runs only when they passed; the
 //! expected block is not part of the key, since a record is judged against it afresh each time.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -37,6 +38,10 @@ impl Record {
         }
     }
 }
+
+/// Held while an entry is written: a signal that stops the verifier waits for it, so no entry
+/// is left half-written.
+pub(crate) static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 pub(crate) struct Cache {
     dir: PathBuf,
@@ -76,15 +81,32 @@ impl Cache {
         serde_json::from_str(&text).ok()
     }
 
+    /// Stores a record. Written to a temporary file of the cache directory and renamed, so a
+    /// reader (or a verifier stopped by a signal, which waits for [`WRITING`]) never sees half
+    /// an entry, and a failed write (a full disk) leaves nothing behind.
     pub(crate) fn put(&self, key: &str, record: &Record) -> anyhow::Result<()> {
-        std::fs::create_dir_all(&self.dir)
-            .with_context(|| format!("creating {}", self.dir.display()))?;
+        let _writing = WRITING.lock().unwrap_or_else(|poison| poison.into_inner());
         let path = self.path(key);
-        // Write then rename, so a concurrent reader never sees half an entry.
-        let partial = path.with_extension("partial");
         let text = serde_json::to_string(record).context("serializing a cache entry")?;
-        std::fs::write(&partial, text).with_context(|| format!("writing {}", partial.display()))?;
-        std::fs::rename(&partial, &path).with_context(|| format!("writing {}", path.display()))
+        let written = std::fs::create_dir_all(&self.dir)
+            .and_then(|()| tempfile::NamedTempFile::with_prefix_in(".partial-", &self.dir))
+            .and_then(|mut partial| {
+                partial.write_all(text.as_bytes())?;
+                partial.flush()?;
+                partial.persist(&path).map_err(|error| error.error)
+            });
+        match written {
+            Ok(_) => Ok(()),
+            Err(error) if error.kind() == std::io::ErrorKind::StorageFull => Err(error)
+                .with_context(|| {
+                    format!(
+                        "out of disk space: cannot write the cache entry {} (free some space, or \
+                         pass --target-dir on another disk)",
+                        path.display()
+                    )
+                }),
+            Err(error) => Err(error).with_context(|| format!("writing {}", path.display())),
+        }
     }
 
     fn path(&self, key: &str) -> PathBuf {

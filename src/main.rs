@@ -10,6 +10,7 @@ mod chapters;
 mod cli;
 mod compare;
 mod config;
+mod containment;
 mod extract;
 mod generate;
 mod include;
