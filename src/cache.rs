@@ -85,13 +85,23 @@ impl Cache {
     /// reader (or a verifier stopped by a signal, which waits for [`WRITING`]) never sees half
     /// an entry, and a failed write (a full disk) leaves nothing behind.
     pub(crate) fn put(&self, key: &str, record: &Record) -> anyhow::Result<()> {
+        self.put_with(key, record, |file, bytes| file.write_all(bytes))
+    }
+
+    /// [`Cache::put`] with the write itself given (the seam a test injects a full disk into).
+    fn put_with(
+        &self,
+        key: &str,
+        record: &Record,
+        write: impl FnOnce(&mut tempfile::NamedTempFile, &[u8]) -> std::io::Result<()>,
+    ) -> anyhow::Result<()> {
         let _writing = WRITING.lock().unwrap_or_else(|poison| poison.into_inner());
         let path = self.path(key);
         let text = serde_json::to_string(record).context("serializing a cache entry")?;
         let written = std::fs::create_dir_all(&self.dir)
             .and_then(|()| tempfile::NamedTempFile::with_prefix_in(".partial-", &self.dir))
             .and_then(|mut partial| {
-                partial.write_all(text.as_bytes())?;
+                write(&mut partial, text.as_bytes())?;
                 partial.flush()?;
                 partial.persist(&path).map_err(|error| error.error)
             });
@@ -184,6 +194,32 @@ mod tests {
         assert_eq!(cache.get(&key), Some(record));
         let disabled = Cache::new(dir.path().join("cache"), "env-1".to_owned(), false);
         assert_eq!(disabled.get(&key), None);
+    }
+
+    /// A full disk: the error says so, and nothing is left in the cache directory (the
+    /// integration test `hostile` does it with a real full tmpfs where it can mount one).
+    #[test]
+    fn a_full_disk_is_named_and_leaves_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path().join("cache"), "env".to_owned(), true);
+        let key = cache.key(&["snippet"]);
+        let error = cache
+            .put_with(&key, &Record::Compiled, |file, bytes| {
+                file.write_all(&bytes[..1])?;
+                Err(std::io::Error::from_raw_os_error(28))
+            })
+            .unwrap_err();
+        let message = format!("{error:#}");
+        assert!(
+            message.starts_with("out of disk space: cannot write the cache entry"),
+            "{message}"
+        );
+        assert!(message.contains("No space left on device"), "{message}");
+        let left: Vec<_> = std::fs::read_dir(dir.path().join("cache"))
+            .unwrap()
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+        assert_eq!(cache.get(&key), None);
     }
 
     #[test]

@@ -136,6 +136,20 @@ pub(crate) fn stop_on_signals() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Called before the process exits on its own: once a signal is being handled, the exit is
+/// the signal handler's (130 / 143), not a verdict of snippets it killed.
+pub(crate) fn hold_exit_while_stopping() {
+    let stopping = REGISTRY
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner())
+        .stopping;
+    if stopping {
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
 /// Ends every registered run and refuses new ones.
 fn stop_everything() {
     let runs: Vec<RunMarks> = {

@@ -43,6 +43,7 @@ fn main() -> ExitCode {
         }
         None => preprocessor::run(),
     };
+    containment::hold_exit_while_stopping();
     match result {
         Ok(code) => code,
         Err(error) => {
