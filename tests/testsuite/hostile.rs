@@ -278,6 +278,27 @@ fn a_secret_in_the_environment_reaches_no_snippet_unless_listed() {
     assert!(page.contains("token=hunter2"), "{page}");
 }
 
+/// A variable `pass-env` lets through is part of the cache key: a cached pass is not reused when
+/// its value changes.
+#[test]
+fn a_passed_variable_is_part_of_the_cache_key() {
+    let book = sh_book(
+        "pass-env = [\"SOAK_VALUE\"]\n",
+        "# A\n\n```sh\necho \"value=$SOAK_VALUE\"\n```\n\n```text,output\nvalue=1\n```\n",
+    );
+    let test_with = |value: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
+        command
+            .arg("test")
+            .arg(book.path())
+            .arg("--quiet")
+            .env("SOAK_VALUE", value);
+        book.run(command)
+    };
+    test_with("1").code(0);
+    test_with("2").code(1).stdout_contains("+ value=2");
+}
+
 /// The chapter as the preprocessor renders it, run with `MY_SECRET_TOKEN=hunter2`.
 fn rendered_with_secret(book: &Book) -> String {
     let (ctx, input) = crate::preprocessor::book_input(book.path(), "html");
