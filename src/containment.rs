@@ -349,6 +349,12 @@ fn belongs(process: &Process, marks: &RunMarks) -> bool {
     if std::fs::read_link(proc_dir.join("cwd")).is_ok_and(|cwd| cwd.starts_with(&marks.scratch)) {
         return true;
     }
+    // A fork of the verifier that has not yet exec'd (another run's snippet, cargo being
+    // started) holds a copy of every descriptor we have, this run's pipes included, until
+    // `exec` closes them: it is never taken for the run's by its descriptors.
+    if is_unexeced_fork(process) {
+        return false;
+    }
     let Ok(fds) = std::fs::read_dir(proc_dir.join("fd")) else {
         return false;
     };
@@ -359,6 +365,14 @@ fn belongs(process: &Process, marks: &RunMarks) -> bool {
                 .iter()
                 .any(|pipe| target.as_os_str() == pipe.as_str())
         })
+}
+
+/// Whether the process is our child still running our own executable (forked, not yet exec'd).
+fn is_unexeced_fork(process: &Process) -> bool {
+    static OWN_EXE: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    let own = OWN_EXE.get_or_init(|| std::fs::read_link("/proc/self/exe").ok());
+    process.parent == rustix::process::getpid().as_raw_nonzero().get()
+        && std::fs::read_link(format!("/proc/{}/exe", process.pid)).ok() == *own
 }
 
 /// `pipe:[INODE]` of a pipe end, as `/proc/PID/fd/N` links name it.
