@@ -376,3 +376,29 @@ fn the_environment_is_clean_but_for_what_a_program_needs() {
         );
     }
 }
+
+/// Many short runs side by side: a run's end scans for its processes while other runs are being
+/// started, and a fork of the verifier that has not yet exec'd holds copies of every pipe. No
+/// run may take another's starting process for its own (it was killed with SIGKILL).
+#[test]
+fn runs_starting_while_others_end_are_left_alone() {
+    let requests: Vec<RunRequest> = (0..120)
+        .map(|index| RunRequest {
+            program: PathBuf::from("/bin/sh"),
+            args: vec!["-c".to_owned(), format!("echo {index}")],
+            file: None,
+            harness_attributes: String::new(),
+            pass_env: Vec::new(),
+            timeout: Duration::from_secs(30),
+            output_limit: 1024,
+        })
+        .collect();
+    let results = run_all(&requests, &JobSlots::new(8), &|_, _| {});
+    for (index, result) in results.into_iter().enumerate() {
+        let record = result.expect("runs");
+        assert_eq!(
+            (record.exit, record.stdout),
+            (Exit::Code(0), format!("{index}\n"))
+        );
+    }
+}
