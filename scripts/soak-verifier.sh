@@ -281,18 +281,18 @@ attack_long_output_ellipsis() {
     dir=$(sh_book $name "output-limit = 16777216" "# A
 
 \`\`\`sh
-seq 1 400000
+yes tick | head -n 400000
 \`\`\`
 
 \`\`\`text,output
 ...
-$(seq 399001 400000)
+$(yes tick | head -n 1000)
 \`\`\`
 ")
     verify "$dir" 60 --no-cache
     if [[ $CODE != 0 ]]; then failed $name "exit $CODE after ${SECONDS_TAKEN}s"
     elif slower_than 10; then failed $name "took ${SECONDS_TAKEN}s"
-    else ok $name "400,000 lines against ... + 1,000 lines matched in ${SECONDS_TAKEN}s (was 44.7 s)"
+    else ok $name "400,000 equal lines against ... + 1,000 of them (backtracking's worst case) verified in ${SECONDS_TAKEN}s (was 44.7 s)"
     fi
 }
 
