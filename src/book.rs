@@ -121,14 +121,22 @@ fn summary_chapters(summary: &str) -> Vec<PathBuf> {
     chapters
 }
 
+/// Every `.md` file under `dir`. A symbolic link to a directory is never followed, whether it
+/// leads out of the tree or back into it (a cycle would never end): mdBook itself reads no
+/// directory without SUMMARY.md, so only the book's own tree is scanned. A link to a file is
+/// read like the file.
 fn markdown_files(dir: &Path, files: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     let entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
     for entry in entries {
-        let path = entry
-            .with_context(|| format!("reading {}", dir.display()))?
-            .path();
-        if path.is_dir() {
+        let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+        let path = entry.path();
+        let file_type = entry
+            .file_type()
+            .with_context(|| format!("reading {}", path.display()))?;
+        if file_type.is_dir() {
             markdown_files(&path, files)?;
+        } else if file_type.is_symlink() && path.is_dir() {
+            continue;
         } else if path.extension().is_some_and(|extension| extension == "md") {
             files.push(path);
         }
@@ -152,6 +160,46 @@ fn read_text(path: &Path, shown: &Path) -> anyhow::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Without SUMMARY.md: links to directories (two cycles back to the top, one out of the
+    /// tree) are not followed, so the scan ends; a link to a file is read.
+    #[test]
+    fn the_fallback_scan_follows_no_directory_link() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("elsewhere.md"), "# Elsewhere\n").unwrap();
+        let book = tempfile::tempdir().unwrap();
+        let src = book.path().join("src");
+        std::fs::create_dir_all(src.join("part")).unwrap();
+        std::fs::write(src.join("a.md"), "# A\n").unwrap();
+        std::fs::write(src.join("part/b.md"), "# B\n").unwrap();
+        std::os::unix::fs::symlink(&src, src.join("part/up")).unwrap();
+        std::os::unix::fs::symlink("..", src.join("part/again")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), src.join("out")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("elsewhere.md"), src.join("linked.md"))
+            .unwrap();
+        // A scan that followed the links would not end (2^40 paths before ELOOP): give it a
+        // minute on a thread.
+        let (done, finished) = std::sync::mpsc::channel();
+        let scanned = src.clone();
+        std::thread::spawn(move || {
+            let mut files = Vec::new();
+            let result = markdown_files(&scanned, &mut files).map(|()| files);
+            let _ = done.send(result);
+        });
+        let mut files = finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the scan ends")
+            .unwrap();
+        files.sort();
+        assert_eq!(
+            files,
+            [
+                src.join("a.md"),
+                src.join("linked.md"),
+                src.join("part/b.md")
+            ]
+        );
+    }
 
     #[test]
     fn summary_links_in_order() {

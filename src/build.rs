@@ -59,6 +59,13 @@ pub(crate) fn build(
             workspace.lock_file.as_deref(),
         )?;
         let output = cargo_build(&workspace.crate_dir, &workspace.target_dir, incremental)?;
+        // A full disk fails every snippet's build the same way: the tool's error, not theirs.
+        if let Some(line) = out_of_disk_space(&output, &workspace.target_dir) {
+            bail!(
+                "out of disk space while building the snippets in {}: {line}",
+                workspace.target_dir.display()
+            );
+        }
         if let Some(error) = output.dependency_errors.first() {
             bail!(
                 "the dependency `{}` of the snippets does not build (from `harness` or \
@@ -173,6 +180,40 @@ pub(crate) fn build(
     }
     Ok(built)
 }
+
+/// What says the disk is full, if anything does: a line of cargo's, rustc's or the linker's
+/// output with `No space left on device` (ENOSPC), or a linker that crashed with a bus error
+/// (how ENOSPC reaches a linker writing its output through `mmap`, as lld does) while the
+/// target directory's file system has almost nothing free.
+fn out_of_disk_space(output: &BuildOutput, target_dir: &Path) -> Option<String> {
+    let rendered = output.errors.iter().map(|error| error.rendered.as_str());
+    let dependencies = output
+        .dependency_errors
+        .iter()
+        .map(|error| error.rendered.as_str());
+    let mut lines = std::iter::once(output.cargo_stderr.as_str())
+        .chain(rendered)
+        .chain(dependencies)
+        .flat_map(str::lines);
+    if let Some(line) = lines
+        .clone()
+        .find(|line| line.contains("No space left on device"))
+    {
+        return Some(line.trim().to_owned());
+    }
+    let crash = lines.find(|line| line.contains("terminated with signal 7"))?;
+    let stats = rustix::fs::statvfs(target_dir).ok()?;
+    let free = stats.f_bavail.saturating_mul(stats.f_frsize);
+    (free < ALMOST_FULL).then(|| {
+        format!(
+            "No space left on device: {} ({free} bytes free)",
+            crash.trim()
+        )
+    })
+}
+
+/// Free bytes under which a crashed linker is taken for a full disk.
+const ALMOST_FULL: u64 = 16 << 20;
 
 /// Whether every error of `target` is the linker's (and there is one).
 fn only_link_errors(errors: &[CompileError], target: &str) -> bool {

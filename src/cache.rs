@@ -5,6 +5,7 @@
 //! `Cargo.lock` and profiles). Compile results are stored, runs only when they passed; the
 //! expected block is not part of the key, since a record is judged against it afresh each time.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -37,6 +38,10 @@ impl Record {
         }
     }
 }
+
+/// Held while an entry is written: a signal that stops the verifier waits for it, so no entry
+/// is left half-written.
+pub(crate) static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 pub(crate) struct Cache {
     dir: PathBuf,
@@ -76,15 +81,42 @@ impl Cache {
         serde_json::from_str(&text).ok()
     }
 
+    /// Stores a record. Written to a temporary file of the cache directory and renamed, so a
+    /// reader (or a verifier stopped by a signal, which waits for [`WRITING`]) never sees half
+    /// an entry, and a failed write (a full disk) leaves nothing behind.
     pub(crate) fn put(&self, key: &str, record: &Record) -> anyhow::Result<()> {
-        std::fs::create_dir_all(&self.dir)
-            .with_context(|| format!("creating {}", self.dir.display()))?;
+        self.put_with(key, record, |file, bytes| file.write_all(bytes))
+    }
+
+    /// [`Cache::put`] with the write itself given (the seam a test injects a full disk into).
+    fn put_with(
+        &self,
+        key: &str,
+        record: &Record,
+        write: impl FnOnce(&mut tempfile::NamedTempFile, &[u8]) -> std::io::Result<()>,
+    ) -> anyhow::Result<()> {
+        let _writing = WRITING.lock().unwrap_or_else(|poison| poison.into_inner());
         let path = self.path(key);
-        // Write then rename, so a concurrent reader never sees half an entry.
-        let partial = path.with_extension("partial");
         let text = serde_json::to_string(record).context("serializing a cache entry")?;
-        std::fs::write(&partial, text).with_context(|| format!("writing {}", partial.display()))?;
-        std::fs::rename(&partial, &path).with_context(|| format!("writing {}", path.display()))
+        let written = std::fs::create_dir_all(&self.dir)
+            .and_then(|()| tempfile::NamedTempFile::with_prefix_in(".partial-", &self.dir))
+            .and_then(|mut partial| {
+                write(&mut partial, text.as_bytes())?;
+                partial.flush()?;
+                partial.persist(&path).map_err(|error| error.error)
+            });
+        match written {
+            Ok(_) => Ok(()),
+            Err(error) if error.kind() == std::io::ErrorKind::StorageFull => Err(error)
+                .with_context(|| {
+                    format!(
+                        "out of disk space: cannot write the cache entry {} (free some space, or \
+                         pass --target-dir on another disk)",
+                        path.display()
+                    )
+                }),
+            Err(error) => Err(error).with_context(|| format!("writing {}", path.display())),
+        }
     }
 
     fn path(&self, key: &str) -> PathBuf {
@@ -162,6 +194,32 @@ mod tests {
         assert_eq!(cache.get(&key), Some(record));
         let disabled = Cache::new(dir.path().join("cache"), "env-1".to_owned(), false);
         assert_eq!(disabled.get(&key), None);
+    }
+
+    /// A full disk: the error says so, and nothing is left in the cache directory (the
+    /// integration test `hostile` does it with a real full tmpfs where it can mount one).
+    #[test]
+    fn a_full_disk_is_named_and_leaves_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path().join("cache"), "env".to_owned(), true);
+        let key = cache.key(&["snippet"]);
+        let error = cache
+            .put_with(&key, &Record::Compiled, |file, bytes| {
+                file.write_all(&bytes[..1])?;
+                Err(std::io::Error::from_raw_os_error(28))
+            })
+            .unwrap_err();
+        let message = format!("{error:#}");
+        assert!(
+            message.starts_with("out of disk space: cannot write the cache entry"),
+            "{message}"
+        );
+        assert!(message.contains("No space left on device"), "{message}");
+        let left: Vec<_> = std::fs::read_dir(dir.path().join("cache"))
+            .unwrap()
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+        assert_eq!(cache.get(&key), None);
     }
 
     #[test]

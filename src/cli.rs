@@ -43,11 +43,12 @@ pub(crate) struct TestArgs {
     /// share i % N + 1), so the shares are disjoint, cover the book, and differ by at most one.
     #[arg(long, value_name = "K/N")]
     pub partition: Option<Partition>,
-    /// Snippet processes run at once (default: `jobs` in book.toml, else the CPU count).
-    #[arg(long, short)]
+    /// Snippet processes run at once (default: `jobs` in book.toml, else the CPU count); 0 is
+    /// refused.
+    #[arg(long, short, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub jobs: Option<usize>,
-    /// Seconds a snippet may run (default: `timeout` in book.toml, else 60).
-    #[arg(long)]
+    /// Seconds a snippet may run (default: `timeout` in book.toml, else 60); 0 is refused.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
     /// Verify every snippet again, ignoring cached results.
     #[arg(long)]

@@ -29,28 +29,96 @@ fn normalized_lines(text: &str) -> Vec<&str> {
 }
 
 /// Whether the expected lines match the actual ones, a `...` line standing for any run of lines.
-/// Greedy with backtracking to the last `...` (the classic glob matcher, with lines for
-/// characters): no recursion and no allocation, so a 1 MiB output cannot exhaust the stack.
 fn matches_lines(expected: &[&str], actual: &[&str]) -> bool {
-    let (mut e, mut a) = (0, 0);
-    // Where the last `...` was, and the first actual line it has not yet swallowed.
-    let mut resume: Option<(usize, usize)> = None;
-    while a < actual.len() {
-        if e < expected.len() && expected[e] == "..." {
-            resume = Some((e, a));
-            e += 1;
-        } else if e < expected.len() && matches_line(expected[e], actual[a]) {
-            e += 1;
-            a += 1;
-        } else if let Some((star, swallowed)) = resume {
-            resume = Some((star, swallowed + 1));
-            e = star + 1;
-            a = swallowed + 1;
-        } else {
-            return false;
+    matches_lines_counting(expected, actual, &mut 0)
+}
+
+/// [`matches_lines`], adding its work to `steps` (a line compared, or a 64-line word of
+/// [`find_segment`]'s state updated), so a test can bound it by size rather than by time.
+///
+/// The lines between `...` lines are segments. The first must match at the start (unless the
+/// expected text opens with `...`), the last at the end (unless it closes with `...`), each
+/// other one anywhere after the one before: taking the leftmost place for each is right (a
+/// later place never leaves more room for the segments after it), so no backtracking is needed
+/// and the work is linear in the actual lines: per actual line, one hash lookup, a test per
+/// `[..]` line of the segment sought, and a word per 64 lines of it.
+fn matches_lines_counting(expected: &[&str], actual: &[&str], steps: &mut usize) -> bool {
+    let segments: Vec<&[&str]> = expected.split(|line| *line == "...").collect();
+    let [first, middle @ .., last] = segments.as_slice() else {
+        // No `...`: line for line.
+        *steps += expected.len().min(actual.len());
+        return expected.len() == actual.len() && segment_at(expected, actual, 0, steps);
+    };
+    if first.len() + last.len() > actual.len()
+        || !segment_at(first, actual, 0, steps)
+        || !segment_at(last, actual, actual.len() - last.len(), steps)
+    {
+        return false;
+    }
+    let end = actual.len() - last.len();
+    let mut position = first.len();
+    for segment in middle {
+        match find_segment(segment, &actual[position..end], steps) {
+            Some(found) => position += found + segment.len(),
+            None => return false,
         }
     }
-    expected[e..].iter().all(|line| *line == "...")
+    true
+}
+
+/// Whether `segment` matches `actual` line for line from `start`.
+fn segment_at(segment: &[&str], actual: &[&str], start: usize, steps: &mut usize) -> bool {
+    segment.iter().zip(&actual[start..]).all(|(pattern, line)| {
+        *steps += 1;
+        matches_line(pattern, line)
+    }) && actual.len() - start >= segment.len()
+}
+
+/// Where `segment` first matches a run of `actual`'s lines: shift-and over lines, one bit per
+/// segment line (bit `i` set after line `j`: the segment's first `i + 1` lines match the
+/// lines ending at `j`). Which segment lines match an actual line is one hash lookup for the
+/// lines without `[..]` plus a test per line with it.
+fn find_segment(segment: &[&str], actual: &[&str], steps: &mut usize) -> Option<usize> {
+    use std::collections::HashMap;
+    if segment.is_empty() {
+        return Some(0);
+    }
+    let words = segment.len().div_ceil(64);
+    let mut exact: HashMap<&str, Vec<u64>> = HashMap::new();
+    let mut wildcards: Vec<(usize, &str)> = Vec::new();
+    for (index, line) in segment.iter().enumerate() {
+        if line.contains("[..]") {
+            wildcards.push((index, line));
+        } else {
+            exact.entry(line).or_insert_with(|| vec![0; words])[index / 64] |= 1 << (index % 64);
+        }
+    }
+    let last_bit = (segment.len() - 1) % 64;
+    let mut state = vec![0u64; words];
+    let mut matching = vec![0u64; words];
+    for (position, line) in actual.iter().enumerate() {
+        *steps += 1 + wildcards.len() + words;
+        matching.fill(0);
+        if let Some(mask) = exact.get(line) {
+            matching.copy_from_slice(mask);
+        }
+        for &(index, pattern) in &wildcards {
+            if matches_line(pattern, line) {
+                matching[index / 64] |= 1 << (index % 64);
+            }
+        }
+        // state = ((state << 1) | 1) & matching, across words.
+        let mut carry = 1;
+        for (word, mask) in state.iter_mut().zip(&matching) {
+            let next_carry = *word >> 63;
+            *word = ((*word << 1) | carry) & mask;
+            carry = next_carry;
+        }
+        if state[words - 1] >> last_bit & 1 == 1 {
+            return Some(position + 1 - segment.len());
+        }
+    }
+    None
 }
 
 /// `[..]` matches any run of characters within the line.
@@ -252,10 +320,65 @@ mod tests {
         );
     }
 
+    /// The issue's case: 400,000 lines of output against `...` and 1,000 lines (and against a
+    /// `...` on each side, and near misses). The work is bounded by the size: a few steps per
+    /// actual line. Repeated lines are the worst case of backtracking, which took 400,000 x
+    /// 1,000 steps (about a minute) for them.
+    #[test]
+    fn line_wildcards_take_linear_steps() {
+        let count = 400_000;
+        for output in [
+            numbered(count, |_| "tick".to_owned()),
+            numbered(count, |index| format!("line {index}")),
+        ] {
+            let actual = super::normalized_lines(&output);
+            let tail: String = actual[count - 1_000..]
+                .iter()
+                .map(|line| format!("{line}\n"))
+                .collect();
+            let check_steps = |expected: &str, matches: bool| {
+                let expected = super::normalized_lines(expected);
+                let mut steps = 0;
+                assert_eq!(
+                    super::matches_lines_counting(&expected, &actual, &mut steps),
+                    matches
+                );
+                assert!(steps <= 20 * count, "{steps} steps for {count} lines");
+            };
+            check_steps(&format!("...\n{tail}"), true);
+            check_steps(&format!("...\n{tail}...\n"), true);
+            check_steps(&format!("{}\n...\n{tail}...\n", actual[0]), true);
+            // The last line differs: every place for the segment is a near miss.
+            let near_miss = format!("{}x\n", &tail[..tail.len() - 1]);
+            check_steps(&format!("...\n{near_miss}...\n"), false);
+            check_steps(&format!("...\n{near_miss}"), false);
+            // A `[..]` line in the segment costs a test per actual line.
+            let wildcards = tail.replacen(actual[count - 500], "[..]", 1);
+            check_steps(&format!("...\n{wildcards}...\n"), true);
+            check_steps(&format!("...\n{wildcards}...\nnot there\n"), false);
+        }
+    }
+
     #[test]
     fn line_wildcards_backtrack() {
         check("...\nb\n...\nd\n", "b\nx\nb\nd\n", expect!["match\n"]);
         check("a\n...\nb\n", "a\nb\nc\nb\n", expect!["match\n"]);
+        check("...\n...\nb\n...\n", "a\nb\nc\n", expect!["match\n"]);
+        check(
+            "a\n...\na\n",
+            "a\n",
+            expect![[r#"
+                output differs from the expected block (-expected +actual):
+                  a
+                - ...
+                - a
+            "#]],
+        );
+        check(
+            "x[..]\n...\nb[..]\nc\n...\n",
+            "x1\nb1\nb2\nc\nd\n",
+            expect!["match\n"],
+        );
         check(
             "a\n...\nb\n",
             "a\nb\nc\n",

@@ -49,6 +49,9 @@ pub(crate) struct Config {
     /// `[preprocessor.snippets.languages.NAME]`: the other languages whose snippets are run, in
     /// name order.
     pub languages: Vec<Language>,
+    /// `pass-env = ["NAME", ...]`: variables of the verifier's environment that snippets get
+    /// besides those that pass by default (see `run`).
+    pub pass_env: Vec<String>,
 }
 
 /// A language a book declares (`[preprocessor.snippets.languages.NAME]`): its snippets are
@@ -161,6 +164,7 @@ struct Table {
     output_limit: Option<u64>,
     jobs: Option<u64>,
     languages: Option<toml::Value>,
+    pass_env: Option<Vec<String>>,
 }
 
 /// `[preprocessor.snippets.languages.NAME]` as written.
@@ -315,6 +319,7 @@ impl Config {
             jobs,
             target_dir: None,
             use_cache: true,
+            pass_env: table.pass_env.unwrap_or_default(),
         })
     }
 }
@@ -650,7 +655,7 @@ helper = { path = "packages/../packages/helper" }
         check(
             "[preprocessor.snippets]\nharnes = \"x\"\n",
             expect![
-                "error: unknown key `harnes` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`)"
+                "error: unknown key `harnes` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`)"
             ],
         );
     }

@@ -57,15 +57,26 @@ pub(crate) fn extract(
     // Whether the previous event closed a snippet, so that an output block right after it is
     // its expected output.
     let mut after_snippet = false;
+    // How many block quotes and list items hold the current event.
+    let mut containers = 0usize;
 
     for (event, range) in Parser::new(&text[bom..]).into_offset_iter() {
         let range = range.start + bom..range.end + bom;
+        match &event {
+            Event::Start(Tag::BlockQuote(_) | Tag::Item) => containers += 1,
+            Event::End(TagEnd::BlockQuote(_) | TagEnd::Item) => containers -= 1,
+            _ => {}
+        }
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
-                check_terminated(text, range.clone()).map_err(|message| ExtractError {
-                    span: span(range.start),
-                    message,
-                })?;
+                // The end of a quote or a list item closes a fence in it, and rustdoc tests
+                // the block: only a fence at the top level can swallow the rest of a chapter.
+                if containers == 0 {
+                    check_terminated(text, range.clone()).map_err(|message| ExtractError {
+                        span: span(range.start),
+                        message,
+                    })?;
+                }
                 open = Some(OpenBlock {
                     info: info.to_string(),
                     indented: false,
@@ -183,8 +194,10 @@ struct OpenBlock {
     follows_snippet: bool,
 }
 
-/// CommonMark lets an unclosed fence run to the end of its container; in a book that is always
-/// a mistake (the rest of the chapter would become code), so it is an error.
+/// CommonMark lets an unclosed fence run to the end of its container; at the top level of a
+/// chapter that is always a mistake (the rest of the chapter would become code), so it is an
+/// error there. In a block quote or a list item, the container's end closes it, as rustdoc
+/// (and every CommonMark reader) has it.
 fn check_terminated(text: &str, range: std::ops::Range<usize>) -> Result<(), String> {
     let block = &text[range];
     let strip = |line: &str| -> String {

@@ -70,6 +70,7 @@ pub(crate) fn plan(
             args: command[1..].to_vec(),
             file: Some(file),
             harness_attributes,
+            pass_env: config.pass_env.clone(),
             timeout: attributes
                 .timeout_secs
                 .map_or(config.timeout, std::time::Duration::from_secs),

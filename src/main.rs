@@ -10,6 +10,7 @@ mod chapters;
 mod cli;
 mod compare;
 mod config;
+mod containment;
 mod extract;
 mod generate;
 mod include;
@@ -44,6 +45,7 @@ fn main() -> ExitCode {
         }
         None => preprocessor::run(),
     };
+    containment::hold_exit_while_stopping();
     match result {
         Ok(code) => code,
         Err(error) => {

@@ -44,6 +44,7 @@ pub(crate) fn supports_exit_code(renderer: &str) -> ExitCode {
 
 /// Preprocessor mode: `[ctx, book]` on stdin, the book on stdout. Exit 1 when a snippet failed.
 pub(crate) fn run() -> anyhow::Result<ExitCode> {
+    crate::containment::stop_on_signals()?;
     let stdout = StdoutGuard::redirect_to_stderr()?;
     let (ctx, mut book) = mdbook_preprocessor::parse_input(std::io::stdin().lock())
         .context("reading mdBook's [context, book] JSON from stdin")?;

@@ -1,11 +1,13 @@
 //! Runs built snippets, one process each, `jobs` at a time (one limit for all of a run's
 //! snippets, whatever their language). Each process gets a fresh temporary
-//! working directory, a closed stdin, the harness environment (`MDBOOK_SNIPPETS_ATTRS`,
-//! `MDBOOK_SNIPPETS_ARTIFACTS`) and its own process group, so that a timeout, an output flood
-//! or a finished snippet's leftover children are all ended with one `killpg`.
+//! working directory, a closed stdin, a clean environment (what a program needs, the
+//! `MDBOOK_SNIPPETS_*` family and the book's `pass-env`), the harness environment
+//! (`MDBOOK_SNIPPETS_ATTRS`, `MDBOOK_SNIPPETS_ARTIFACTS`) and its own process group. A timeout,
+//! an output flood or the end of the snippet ends every process it started, however it
+//! detached (`containment`), and output is read only until the deadline.
 
 use std::io::Read;
-use std::os::unix::process::CommandExt;
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -13,6 +15,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use rustix::event::{PollFd, PollFlags, poll};
 use rustix::process::{Pid, Signal, kill_process_group};
 
 use crate::snippet::{Artifact, ArtifactKind};
@@ -28,6 +31,9 @@ pub(crate) struct RunRequest {
     pub file: Option<SnippetFile>,
     /// The value of `MDBOOK_SNIPPETS_ATTRS`.
     pub harness_attributes: String,
+    /// `pass-env`: variables of the verifier's environment the snippet gets besides those that
+    /// pass by default.
+    pub pass_env: Vec<String>,
     pub timeout: Duration,
     /// Bytes kept of stdout, and of stderr; more stops the process.
     pub output_limit: usize,
@@ -130,7 +136,9 @@ pub(crate) fn run_all(
         .collect()
 }
 
-/// Runs one snippet process to completion, timeout or output limit.
+/// Runs one snippet process to completion, timeout or output limit. Whatever happened, every
+/// process the snippet started is gone when this returns (see `containment`), and it returns
+/// by the deadline even if a process it could not end keeps the output pipes open.
 pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
     let scratch = tempfile::Builder::new()
         .prefix("mdbook-snippets-")
@@ -156,20 +164,22 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
     command
         .args(&args)
         .current_dir(&work_dir)
+        .env_clear()
+        .envs(passed_environment(&request.pass_env))
         .env("MDBOOK_SNIPPETS_ATTRS", &request.harness_attributes)
         .env("MDBOOK_SNIPPETS_ARTIFACTS", &artifacts_dir)
         // Panics print the same text on every machine: no backtrace.
         .env("RUST_BACKTRACE", "0")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+        .stderr(Stdio::piped());
     // Last, so that nothing set before it (an inherited value, a cleared environment) wins.
     crate::mutants::set_variable(&mut command, request.mutant.as_deref());
-    let mut child = command
-        .spawn()
+    // No deadline when the timeout is too large for the clock (`--timeout 18446744073709551615`).
+    let deadline = Instant::now().checked_add(request.timeout);
+    let (mut child, contained) = crate::containment::start(&mut command, scratch.path())
         .with_context(|| format!("starting {}", request.program.display()))?;
-    let group = Pid::from_child(&child);
+    let group = contained.group();
     let flooded = AtomicBool::new(false);
     let stdout = child.stdout.take().expect("piped");
     let stderr = child.stderr.take().expect("piped");
@@ -177,26 +187,31 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
     let (status, stdout, stderr) = std::thread::scope(|scope| {
         let limit = request.output_limit;
         let flooded = &flooded;
-        let stdout = scope.spawn(move || read_capped(stdout, limit, group, flooded));
-        let stderr = scope.spawn(move || read_capped(stderr, limit, group, flooded));
-        let status = wait_with_deadline(&mut child, request.timeout);
-        // Whatever happened, nothing of the snippet outlives it: this ends a timed-out snippet
-        // and any child it left behind (which would also keep our pipes open).
+        let stdout = scope.spawn(move || read_capped(stdout, limit, deadline, group, flooded));
+        let stderr = scope.spawn(move || read_capped(stderr, limit, deadline, group, flooded));
+        let status = wait_with_deadline(&mut child, deadline);
+        // Whatever happened, nothing of the snippet outlives it: its group, then (once the
+        // first process is reaped) whatever left the group.
         kill_group(group);
         let status = match status {
             Ok(Some(status)) => Ok(Some(status)),
-            Ok(None) => child.wait().map(|_| None),
+            Ok(None) => child.kill().and_then(|()| child.wait()).map(|_| None),
             Err(error) => Err(error),
         };
+        contained.end();
         let stdout = stdout.join().expect("reader does not panic");
         let stderr = stderr.join().expect("reader does not panic");
         (status, stdout, stderr)
     });
     let status = status.with_context(|| format!("waiting for {}", request.program.display()))?;
+    let (stdout, stdout_ended) = stdout;
+    let (stderr, stderr_ended) = stderr;
     let exit = if flooded.load(Ordering::SeqCst) {
         Exit::OutputLimit(request.output_limit)
     } else {
         match status {
+            // A pipe still open at the deadline: something of the snippet was still running.
+            _ if !(stdout_ended && stderr_ended) => Exit::TimedOut(request.timeout),
             None => Exit::TimedOut(request.timeout),
             Some(status) => {
                 use std::os::unix::process::ExitStatusExt;
@@ -216,22 +231,66 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
     })
 }
 
-/// `Some(status)` when the process exits before `timeout`, `None` when it is still running.
+/// The variables a snippet gets from the verifier's environment: what a program needs to run
+/// (and what cargo sets for a program it runs), the `MDBOOK_SNIPPETS_*` family, and the names
+/// the book lists in `pass-env`. Nothing else: what a snippet prints is published, and a
+/// book's build may run with tokens in its environment.
+fn passed_environment(pass_env: &[String]) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+    std::env::vars_os()
+        .filter(|(name, _)| {
+            name.to_str()
+                .is_some_and(|name| passes(name) || pass_env.iter().any(|listed| listed == name))
+        })
+        .collect()
+}
+
+/// Whether a variable passes by default (see [`passed_environment`]).
+fn passes(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "PATH",
+        "HOME",
+        "USER",
+        "LOGNAME",
+        "SHELL",
+        "LANG",
+        "LANGUAGE",
+        "TERM",
+        "TZ",
+        "TMPDIR",
+        "RUST_BACKTRACE",
+        // What cargo sets for a program it runs (`cargo run`, `cargo test`, so rustdoc's
+        // doctests see them), and what cargo and rustup need to be found again.
+        "CARGO",
+        "CARGO_HOME",
+        "CARGO_MANIFEST_DIR",
+        "CARGO_MANIFEST_PATH",
+        "CARGO_CRATE_NAME",
+        "CARGO_BIN_NAME",
+        "CARGO_PRIMARY_PACKAGE",
+        "CARGO_TARGET_TMPDIR",
+        "RUSTUP_HOME",
+        "RUSTUP_TOOLCHAIN",
+    ];
+    const PREFIXES: &[&str] = &["LC_", "MDBOOK_SNIPPETS_", "CARGO_PKG_"];
+    NAMES.contains(&name) || PREFIXES.iter().any(|prefix| name.starts_with(prefix))
+}
+
+/// `Some(status)` when the process exits before `deadline`, `None` when it is still running.
 fn wait_with_deadline(
     child: &mut std::process::Child,
-    timeout: Duration,
+    deadline: Option<Instant>,
 ) -> std::io::Result<Option<std::process::ExitStatus>> {
-    let deadline = Instant::now() + timeout;
     let mut pause = Duration::from_millis(1);
     loop {
         if let Some(status) = child.try_wait()? {
             return Ok(Some(status));
         }
         let now = Instant::now();
-        if now >= deadline {
+        if deadline.is_some_and(|deadline| now >= deadline) {
             return Ok(None);
         }
-        std::thread::sleep(pause.min(deadline - now));
+        let left = deadline.map_or(pause, |deadline| deadline - now);
+        std::thread::sleep(pause.min(left));
         pause = (pause * 2).min(Duration::from_millis(20));
     }
 }
@@ -242,15 +301,47 @@ fn kill_group(group: Pid) {
     let _ = kill_process_group(group, Signal::KILL);
 }
 
-/// Reads a pipe to its end, keeping at most `limit` bytes; past the limit the process group is
-/// killed so that a flood ends quickly.
-fn read_capped(mut pipe: impl Read, limit: usize, group: Pid, flooded: &AtomicBool) -> Vec<u8> {
+/// Reads a pipe to its end or to the deadline, keeping at most `limit` bytes; past the limit
+/// the process group is killed so that a flood ends quickly. Returns what was kept and whether
+/// the pipe ended (false: something still held it open at the deadline).
+fn read_capped(
+    pipe: impl Read + AsFd,
+    limit: usize,
+    deadline: Option<Instant>,
+    group: Pid,
+    flooded: &AtomicBool,
+) -> (Vec<u8>, bool) {
+    let mut pipe = pipe;
     let mut kept = Vec::new();
     let mut buffer = [0u8; 8192];
+    // Past the deadline, what is already in the pipe is still read (a snippet that printed and
+    // exited just in time), up to one pipe buffer.
+    let mut late_budget: usize = 1 << 16;
     loop {
+        let wait = deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
+        if wait.is_some_and(|wait| wait.is_zero()) && late_budget == 0 {
+            return (kept, false);
+        }
+        let timeout = wait.map(|wait| rustix::event::Timespec {
+            tv_sec: wait.as_secs().try_into().unwrap_or(i64::MAX),
+            tv_nsec: wait.subsec_nanos().into(),
+        });
+        let mut fds = [PollFd::new(&pipe, PollFlags::IN)];
+        match poll(&mut fds, timeout.as_ref()) {
+            Ok(0) => {
+                // The deadline passed with nothing to read.
+                return (kept, false);
+            }
+            Ok(_) => {}
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return (kept, true),
+        }
         match pipe.read(&mut buffer) {
-            Ok(0) | Err(_) => break,
+            Ok(0) | Err(_) => return (kept, true),
             Ok(read) => {
+                if wait.is_some_and(|wait| wait.is_zero()) {
+                    late_budget = late_budget.saturating_sub(read);
+                }
                 let room = limit.saturating_sub(kept.len());
                 kept.extend_from_slice(&buffer[..read.min(room)]);
                 if read > room && !flooded.swap(true, Ordering::SeqCst) {
@@ -259,7 +350,6 @@ fn read_capped(mut pipe: impl Read, limit: usize, group: Pid, flooded: &AtomicBo
             }
         }
     }
-    kept
 }
 
 /// The harness's files, in file-name order: `*.txt` and `*.svg`; other files are not shown.

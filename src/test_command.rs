@@ -10,9 +10,10 @@ use anyhow::Context;
 use crate::cli::{Format, TestArgs};
 use crate::config::Config;
 use crate::report;
-use crate::verify::{VerifyOptions, verify};
+use crate::verify::{UnstoredResults, VerifyOptions, verify};
 
 pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
+    crate::containment::stop_on_signals()?;
     let mut config = Config::from_book_toml(&args.book_dir)?;
     args.apply(&mut config);
     let book = crate::book::load(&config)?;
@@ -22,12 +23,22 @@ pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
         cold_build_without_incremental: true,
         mutants: args.mutants,
     };
-    let report = verify(&book, &config, &options)?;
+    // Verdicts that could not be stored (a full disk) are still reported; the run then fails.
+    let (report, tool_error) = match verify(&book, &config, &options) {
+        Ok(report) => (report, None),
+        Err(error) => {
+            let unstored = error.downcast::<UnstoredResults>()?;
+            (unstored.report, Some(unstored.error))
+        }
+    };
     let mut out = report::human(&report, &config.book_root);
     if args.format() == Format::Github {
         out.push_str(&report::github_annotations(&report));
     }
     print_report(&out)?;
+    if let Some(error) = tool_error {
+        return Err(error);
+    }
     if crate::bless::overwrite_requested(args.bless) {
         let changed =
             crate::bless::bless_book(&config.book_root, &report.snippets, &report.results)?;

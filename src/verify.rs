@@ -131,6 +131,7 @@ pub(crate) fn verify(
         }
     }
 
+    let mut cache_error = None;
     // The edition the book or its harness names (`None`: snippets are 2015 by default).
     let mut book_edition = config.edition.clone();
     if !pending.is_empty() {
@@ -243,8 +244,12 @@ pub(crate) fn verify(
             );
         for (index, cache_key, (record, result)) in finished {
             let passed = matches!(result.outcome, Outcome::Passed);
-            if record.is_cacheable(passed) {
-                cache.put(&cache_key, &record)?;
+            // A record that cannot be stored (a full disk) does not lose the verdicts: they
+            // are reported, then the error.
+            if record.is_cacheable(passed)
+                && let Err(error) = cache.put(&cache_key, &record)
+            {
+                cache_error.get_or_insert(error);
             }
             results[index] = Some(result);
         }
@@ -271,14 +276,34 @@ pub(crate) fn verify(
             result
         })
         .collect();
-    Ok(Report {
+    let report = Report {
         snippets: located.into_iter().map(|located| located.snippet).collect(),
         results,
         chapter_failures,
         mutants: mutant_results,
         duration: started.elapsed(),
-    })
+    };
+    match cache_error {
+        None => Ok(report),
+        Some(error) => Err(anyhow::Error::new(UnstoredResults { report, error })),
+    }
 }
+
+/// The error of a run whose verdicts are all known but could not all be stored in the cache
+/// (a full disk): the caller reports the verdicts, then fails with `error`.
+#[derive(Debug)]
+pub(crate) struct UnstoredResults {
+    pub report: Report,
+    pub error: anyhow::Error,
+}
+
+impl std::fmt::Display for UnstoredResults {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#}", self.error)
+    }
+}
+
+impl std::error::Error for UnstoredResults {}
 
 /// The plans of the snippets of declared languages at `indices`; a `no_run` snippet of a
 /// language without `check` has none.
@@ -451,6 +476,7 @@ fn build_and_run(
             args: args.clone(),
             file: None,
             harness_attributes: plan.harness_attributes.clone(),
+            pass_env: config.pass_env.clone(),
             timeout: plan.timeout,
             output_limit: config.output_limit,
             mutant: None,

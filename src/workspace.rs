@@ -75,6 +75,13 @@ impl Workspace {
             std::env::var("RUSTFLAGS").unwrap_or_default()
         ));
         fingerprint.push_str(&profiles);
+        // What a snippet can read of the verifier's environment (`pass-env`) can change what it
+        // does; the values only as hashes.
+        for name in &config.pass_env {
+            let value = std::env::var_os(name).map(|value| value.to_string_lossy().into_owned());
+            let value = value.as_deref().map(cache::hash_str);
+            fingerprint.push_str(&format!("pass-env {name} = {value:?}\n"));
+        }
         if let Some(harness) = &harness {
             fingerprint.push_str(&format!("harness {}\n", cache::hash_tree(&harness.path)?));
         }

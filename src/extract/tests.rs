@@ -122,6 +122,35 @@ fn nested_in_a_list_and_empty_expected_block() {
     );
 }
 
+/// The end of a block quote (or a list item) closes a fence inside it, as CommonMark says and
+/// rustdoc tests it; the prose after the quote stays prose.
+#[test]
+fn the_end_of_a_quote_closes_its_fence() {
+    check(
+        r#"> A quote:
+>
+> ```rust
+> let quoted = 1;
+
+- an item
+  ```rust
+  let listed = 2;
+
+After.
+"#,
+        expect![[r#"
+            src_ch1_md_1 at 3:3
+              info: "rust"
+              code: "let quoted = 1;\n"
+              block: "```rust\n> let quoted = 1;\n"
+            src_ch1_md_2 at 7:3
+              info: "rust"
+              code: "let listed = 2;\n\n"
+              block: "```rust\n  let listed = 2;\n\n"
+        "#]],
+    );
+}
+
 #[test]
 fn unterminated_fence_is_an_error() {
     check(

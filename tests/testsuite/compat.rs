@@ -691,6 +691,20 @@ fn errors_inside_std_macros_belong_to_the_snippet_that_called_them() {
     output.stdout_contains("src/c.md:13 (does not compile, src_c_md_3)");
 }
 
+/// A fence inside a block quote that the end of the quote closes (no closing fence line):
+/// rustdoc tests the block, and so do we, instead of rejecting the chapter.
+#[test]
+fn a_fence_closed_by_the_end_of_its_quote_is_tested_as_rustdoc_tests_it() {
+    let chapter = "# Quoted\n\n\
+        > Try this:\n>\n> ```rust\n> assert_eq!(1 + 1, 2);\n\n\
+        After the quote.\n\n\
+        > ```rust\n> assert_eq!(1 + 1, 3);\n\n\
+        ```rust\nlet fine = 1;\n```\n";
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2021"));
+    output.code(1);
+    expect![[r#"{5: "passed", 10: "failed", 13: "passed"}"#]].assert_eq(&format!("{ours:?}"));
+}
+
 /// Whether rustdoc wraps a block in `fn main`: it parses the block, and statements beside a
 /// `fn main` of the block's own get the whole block wrapped (that `main` is then never called);
 /// a `fn main` in a comment or a string is none.

@@ -8,6 +8,7 @@ mod book_errors;
 mod cache;
 mod compat;
 mod harness;
+mod hostile;
 mod isolation;
 mod languages;
 mod ledger;
