@@ -44,3 +44,37 @@ async function main(scenarios, describe, run) {
     clearTimeout(deadline);
     console.log(JSON.stringify(report));
 }
+
+// Shared by the v1 and v2 programs. What the retyping relay turns into strings while a retyping scenario's call runs, and how many
+// messages it retyped: the integer id of each response, or the integer token of each progress
+// notification, as a server that echoes the other JSON type would send them (see `installRetyping`).
+export const retype = { responseId: false, progressToken: false, count: 0 };
+
+/** Runs `call` with the relay retyping `what`, and reports what it retyped beside the outcome. */
+export async function retyping(what, call) {
+    retype[what] = true;
+    try {
+        return await call();
+    } finally {
+        retype[what] = false;
+    }
+}
+
+/** Puts the relay between the SDK's transport and the client, after `connect` set `onmessage`. */
+export function installRetyping(transport) {
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => deliver(retyped(message), extra);
+}
+
+function retyped(message) {
+    if (retype.responseId && !('method' in message) && Number.isInteger(message.id)) {
+        retype.count += 1;
+        return { ...message, id: String(message.id) };
+    }
+    const token = message.params?.progressToken;
+    if (retype.progressToken && message.method === 'notifications/progress' && Number.isInteger(token)) {
+        retype.count += 1;
+        return { ...message, params: { ...message.params, progressToken: String(token) } };
+    }
+    return message;
+}

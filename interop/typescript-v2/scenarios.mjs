@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { runCli } from '../scenario-cli.mjs';
+import { installRetyping, retype, retyping, runCli } from '../scenario-cli.mjs';
 
 import { Client, LATEST_PROTOCOL_VERSION, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -55,40 +55,6 @@ async function callAndDescribe(client, options) {
     }
 }
 
-// What the retyping relay turns into strings while a retyping scenario's call runs, and how many
-// messages it retyped: the integer id of each response, or the integer token of each progress
-// notification, as a server that echoes the other JSON type would send them (see `installRetyping`).
-const retype = { responseId: false, progressToken: false, count: 0 };
-
-/** Runs `call` with the relay retyping `what`, and reports what it retyped beside the outcome. */
-async function retyping(what, call) {
-    retype[what] = true;
-    try {
-        return await call();
-    } finally {
-        retype[what] = false;
-    }
-}
-
-/** Puts the relay between the SDK's transport and the client, after `connect` set `onmessage`. */
-function installRetyping(transport) {
-    const deliver = transport.onmessage;
-    transport.onmessage = (message, extra) => deliver(retyped(message), extra);
-}
-
-function retyped(message) {
-    if (retype.responseId && !('method' in message) && Number.isInteger(message.id)) {
-        retype.count += 1;
-        return { ...message, id: String(message.id) };
-    }
-    const token = message.params?.progressToken;
-    if (retype.progressToken && message.method === 'notifications/progress' && Number.isInteger(token)) {
-        retype.count += 1;
-        return { ...message, params: { ...message.params, progressToken: String(token) } };
-    }
-    return message;
-}
-
 const SCENARIOS = {
     'not stopped': client => callAndDescribe(client, { onprogress }),
     'AbortSignal': client => {
@@ -122,7 +88,8 @@ const SCENARIOS = {
         const count = () => (calls += 1);
         const options = { timeout: TIMEOUT_MS, resetTimeoutOnProgress: true, onprogress: count };
         const outcome = await retyping('progressToken', () => callAndDescribe(client, options));
-        return `${outcome}; ${retype.count} progress tokens retyped, onprogress called ${calls} times`;
+        // Whether, not how often: the last notification can race the response, so counts vary.
+        return `${outcome}; progress tokens retyped: ${retype.count > 0}, onprogress called: ${calls > 0}`;
     }
 };
 
