@@ -282,6 +282,13 @@ fn proves_line(claims: &[String]) -> String {
     format!("<small>Proves: {}.</small>", links.join(", "))
 }
 
+/// Whether `text` has a `<` outside its code spans (mdBook would take it for an HTML tag).
+fn html_outside_code(text: &str) -> bool {
+    text.split('`')
+        .step_by(2)
+        .any(|outside| outside.contains('<'))
+}
+
 /// What `mcp-testserver --list-mutants` lists: name -> the rule it breaks.
 fn mutants() -> BTreeMap<String, String> {
     let output = std::process::Command::new(env!("CARGO"))
@@ -384,6 +391,16 @@ impl Ledger {
                     .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-')
             {
                 problems.push(format!("claim {id:?}: an id is lower-case kebab-case"));
+            }
+            let mut texts = vec![claim.claim.as_str()];
+            match &claim.source {
+                Source::Spec { section, .. } => texts.push(section),
+                Source::Sdk { at, .. } => texts.push(at),
+            }
+            if texts.iter().any(|text| html_outside_code(text)) {
+                problems.push(format!(
+                    "claim {id}: `<` outside a code span would be HTML on the page; put it in backticks"
+                ));
             }
             let proofs = self.proofs(id);
             if proofs.is_empty() && claim.matrix.is_empty() {
@@ -769,6 +786,14 @@ claims = ["stops"]
     #[test]
     fn a_proven_claim_passes() {
         check(CLAIM, COVERAGE, PROVEN, "{}", &[]);
+    }
+
+    #[test]
+    fn a_tag_outside_backticks_fails() {
+        let claim = CLAIM.replace("The handler stops.", "The handler parses::<i64>.");
+        check(&claim, COVERAGE, PROVEN, "{}", &["outside a code span"]);
+        let claim = CLAIM.replace("The handler stops.", "The handler `parses::<i64>`.");
+        check(&claim, COVERAGE, PROVEN, "{}", &[]);
     }
 
     #[test]
