@@ -428,6 +428,50 @@ async fn task_cancel_terminal_accepted_answers_a_second_cancel() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn task_cancelled_after_response_answers_with_the_working_task() {
+    check(
+        Mutant::TaskCancelledAfterResponse,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
+            conn.initialize().await;
+            let created = conn
+                .request(
+                    json!(1),
+                    "tools/call",
+                    json!({"name": "slow",
+                    "arguments": {"steps": 10, "step_ms": 1000}, "task": {"ttl": 60000}}),
+                )
+                .await;
+            let task = json!({"taskId": created["result"]["task"]["taskId"]});
+            let cancelled = conn.request(json!(2), "tasks/cancel", task.clone()).await;
+            let last = sent(&core).last().cloned().unwrap();
+            assert_eq!(last, cancelled, "the transcript records the answer sent");
+            let polled = conn.request(json!(3), "tasks/get", task).await;
+            core.handlers.wait_idle().await;
+            let mut seen = vec![
+                format!("tasks/cancel: {}", cancelled["result"]["status"]),
+                format!("tasks/get: {}", polled["result"]["status"]),
+            ];
+            seen.extend(core.handlers.entries());
+            seen
+        },
+        &[
+            "tasks/cancel: \"cancelled\"",
+            "tasks/get: \"cancelled\"",
+            "slow#1 started as tsk-a0565851",
+            "slow#1 stopped by cancel after step 0",
+        ],
+        &[
+            "tasks/cancel: \"working\"",
+            "tasks/get: \"cancelled\"",
+            "slow#1 started as tsk-a0565851",
+            "slow#1 stopped by cancel after step 0",
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
 async fn reused_id_unflagged_records_no_2025_reuse() {
     check(
         Mutant::ReusedIdUnflagged,

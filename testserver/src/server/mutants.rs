@@ -38,6 +38,9 @@ pub enum Mutant {
     ProgressWithoutToken,
     /// 2025-11-25 `tasks/cancel` on a terminal task succeeds instead of failing with -32602.
     TaskCancelTerminalAccepted,
+    /// 2025-11-25 `tasks/cancel` answers with the task as it was (still `working`) and moves it
+    /// to `cancelled` only after the response.
+    TaskCancelledAfterResponse,
     /// 2025-11-25: a request id reused within the session is not recorded.
     ReusedIdUnflagged,
     /// A request reusing the id of one still in flight is served as a new request instead of
@@ -58,7 +61,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 16] = [
+    pub const ALL: [Mutant; 17] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::DisconnectNotCancel,
@@ -68,6 +71,7 @@ impl Mutant {
         Mutant::ProgressBackwards,
         Mutant::ProgressWithoutToken,
         Mutant::TaskCancelTerminalAccepted,
+        Mutant::TaskCancelledAfterResponse,
         Mutant::ReusedIdUnflagged,
         Mutant::InFlightIdAccepted,
         Mutant::InitializeCancelHonoured,
@@ -140,6 +144,12 @@ impl Mutant {
                 "task-cancel-terminal-accepted",
                 "receivers MUST reject cancellation requests for tasks already in a terminal status \
                  with -32602 (2025-11-25, basic/utilities/tasks, Behavior Requirements, Task \
+                 Cancellation)",
+            ),
+            Mutant::TaskCancelledAfterResponse => (
+                "task-cancelled-after-response",
+                "receivers MUST transition the task to cancelled status before sending the response \
+                 to tasks/cancel (2025-11-25, basic/utilities/tasks, Behavior Requirements, Task \
                  Cancellation)",
             ),
             Mutant::ReusedIdUnflagged => (

@@ -402,6 +402,9 @@ fn cancel(store: &TaskStore, number: u32, revision: Revision, core: &Core) -> An
     let now = store.now();
     // The `task-cancel-terminal-accepted` mutant answers with the terminal task as it is.
     let accept_terminal = core.breaks(Mutant::TaskCancelTerminalAccepted);
+    // The `task-cancelled-after-response` mutant answers with the task as it was before the
+    // transition (still `working`), as if it moved to `cancelled` after the response.
+    let answer_before = core.breaks(Mutant::TaskCancelledAfterResponse);
     let outcome = store
         .with(number, |entry| {
             if entry.status.is_terminal() && accept_terminal {
@@ -410,11 +413,12 @@ fn cancel(store: &TaskStore, number: u32, revision: Revision, core: &Core) -> An
             if entry.status.is_terminal() {
                 return Err(entry.status);
             }
+            let before = answer_before.then(|| task_json(number, entry, revision));
             entry.status = Status::Cancelled;
             entry.pending.clear();
             entry.updated = now;
             entry.token.cancel();
-            Ok(task_json(number, entry, revision))
+            Ok(before.unwrap_or_else(|| task_json(number, entry, revision)))
         })
         .expect("the task exists");
     match (outcome, revision) {
