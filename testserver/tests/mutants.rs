@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use mcp_testserver::server::Core;
 use mcp_testserver::server::mutants::{self, MUTANT_VAR, Mutant};
-use mcp_testserver::{Direction, RawClient as Conn, Revision};
+use mcp_testserver::{Direction, RawClient as Conn, RenderTranscript, Revision};
 use serde_json::{Value, json};
 
 /// A core breaking `mutant` (none: the server as it is), and a raw client of it.
@@ -218,6 +218,88 @@ async fn disconnect_not_cancel_keeps_a_2026_handler_running_after_the_stream_clo
             "wait_gate#5 started",
             "wait_gate#5 completed",
             "transcript has a response to 5: true",
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_disconnect_cancels_stops_a_2025_handler_when_the_stream_closes() {
+    async fn scenario(mutant: Option<Mutant>) -> Vec<String> {
+        let core = Arc::new(Core::default().with_mutant(mutant));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let stop = tokio_util::sync::CancellationToken::new();
+        tokio::spawn(mcp_testserver::http::serve(
+            core.clone(),
+            listener,
+            stop.clone(),
+        ));
+        let client = reqwest::Client::new();
+        let post = |body: Value, session: Option<&str>| {
+            let mut request = client
+                .post(&url)
+                .header("accept", "application/json, text/event-stream")
+                .header("content-type", "application/json")
+                .body(body.to_string());
+            if let Some(session) = session {
+                request = request
+                    .header("mcp-session-id", session)
+                    .header("mcp-protocol-version", "2025-11-25");
+            }
+            request
+        };
+        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}});
+        let answer = within(post(initialize, None).send()).await.unwrap();
+        let session = answer.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        within(answer.bytes()).await.unwrap();
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        within(post(initialized, Some(&session)).send())
+            .await
+            .unwrap();
+        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "wait_gate", "arguments": {"gate": "g"}}});
+        let pending = tokio::spawn(post(call, Some(&session)).send());
+        within(core.handlers.wait_in_flight("wait_gate")).await;
+        pending.abort();
+        within(async {
+            while !core.transcript.to_json().to_string().contains("disconnect") {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await;
+        // A moment for a cancel to take effect, then the gate: only a running handler sees it.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        core.gates.open("g");
+        within(core.handlers.wait_idle()).await;
+        stop.cancel();
+        let mut seen = core.handlers.entries();
+        let disconnect = core
+            .transcript
+            .render()
+            .lines()
+            .find(|line| line.contains("http disconnect"))
+            .map(str::to_owned);
+        seen.push(format!("transcript: {}", disconnect.unwrap_or_default()));
+        seen
+    }
+    check(
+        Mutant::LegacyDisconnectCancels,
+        scenario,
+        &[
+            "wait_gate#2 started",
+            "wait_gate#2 completed",
+            "transcript: → ✕ http disconnect 2 (not a cancel)",
+        ],
+        &[
+            "wait_gate#2 started",
+            "wait_gate#2 stopped by cancel",
+            "transcript: → ✕ http disconnect 2 (a cancel)",
         ],
     )
     .await;

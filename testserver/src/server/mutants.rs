@@ -26,6 +26,8 @@ pub enum Mutant {
     CancelStillAnswered,
     /// 2026-07-28 Streamable HTTP: a closed response stream does not stop the handler.
     DisconnectNotCancel,
+    /// 2025-11-25 Streamable HTTP: a closed response stream stops the handler, as a cancel would.
+    LegacyDisconnectCancels,
     /// The server numbers its own requests after the client's highest id, one counter for both.
     SharedIdSpace,
     /// One more progress notification after the response.
@@ -61,10 +63,11 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 17] = [
+    pub const ALL: [Mutant; 18] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::DisconnectNotCancel,
+        Mutant::LegacyDisconnectCancels,
         Mutant::SharedIdSpace,
         Mutant::ProgressAfterResponse,
         Mutant::ProgressTokenRetyped,
@@ -109,6 +112,12 @@ impl Mutant {
                 "disconnect-not-cancel",
                 "closing the SSE response stream MUST be treated by the server as cancellation of \
                  that request (2026-07-28, basic/transports/streamable-http, Cancellation)",
+            ),
+            Mutant::LegacyDisconnectCancels => (
+                "legacy-disconnect-cancels",
+                "a disconnection SHOULD NOT be interpreted as the client cancelling its request; to \
+                 cancel, the client sends notifications/cancelled (2025-11-25, basic/transports, \
+                 Sending Messages to the Server)",
             ),
             Mutant::SharedIdSpace => (
                 "shared-id-space",

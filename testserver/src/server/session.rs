@@ -170,6 +170,20 @@ impl Session {
             .take();
     }
 
+    /// Cancels the one request `key` names, as `notifications/cancelled` would: its handler
+    /// stops and nothing is sent for it. Only the `legacy-disconnect-cancels` mutant calls it
+    /// (a 2025-11-25 response stream closing is not a cancel).
+    pub(crate) fn cancel_request(&self, key: &str) {
+        let mut state = self.lock();
+        if let Some(call) = state.in_flight.get_mut(key) {
+            call.cancelled = true;
+            call.token.cancel();
+            if let Some(token) = call.progress_token.take() {
+                state.active_tokens.remove(&token);
+            }
+        }
+    }
+
     /// Handles a line longer than the limit.
     pub(crate) fn handle_oversized(&self, length: usize) {
         let shown = format!("<{length} bytes, over the line limit>");
