@@ -554,6 +554,49 @@ async fn task_cancelled_after_response_answers_with_the_working_task() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn task_result_left_waiting_never_answers_for_a_cancelled_task() {
+    check(
+        Mutant::TaskResultLeftWaiting,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
+            conn.initialize().await;
+            let created = conn
+                .request(
+                    json!(1),
+                    "tools/call",
+                    json!({"name": "slow",
+                    "arguments": {"steps": 10, "step_ms": 1000}, "task": {"ttl": 60000}}),
+                )
+                .await;
+            let task = json!({"taskId": created["result"]["task"]["taskId"]});
+            conn.send_request(json!(2), "tasks/result", task.clone())
+                .await;
+            conn.send_request(json!(3), "tasks/cancel", task).await;
+            let mut seen = Vec::new();
+            while let Some(answer) = conn.try_recv(Duration::from_secs(60)).await {
+                seen.push(format!(
+                    "{}: error {} status {}",
+                    answer["id"], answer["error"]["code"], answer["result"]["status"]
+                ));
+            }
+            let answered_2 = sent(&core).iter().any(|message| message["id"] == 2);
+            seen.push(format!("transcript answers 2: {answered_2}"));
+            seen
+        },
+        &[
+            "3: error null status \"cancelled\"",
+            "2: error -32602 status null",
+            "transcript answers 2: true",
+        ],
+        &[
+            "3: error null status \"cancelled\"",
+            "transcript answers 2: false",
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
 async fn reused_id_unflagged_records_no_2025_reuse() {
     check(
         Mutant::ReusedIdUnflagged,

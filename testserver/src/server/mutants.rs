@@ -43,6 +43,8 @@ pub enum Mutant {
     /// 2025-11-25 `tasks/cancel` answers with the task as it was (still `working`) and moves it
     /// to `cancelled` only after the response.
     TaskCancelledAfterResponse,
+    /// 2025-11-25: a `tasks/result` waiting on a task that gets cancelled is never answered.
+    TaskResultLeftWaiting,
     /// 2025-11-25: a request id reused within the session is not recorded.
     ReusedIdUnflagged,
     /// A request reusing the id of one still in flight is served as a new request instead of
@@ -63,7 +65,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 18] = [
+    pub const ALL: [Mutant; 19] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::DisconnectNotCancel,
@@ -75,6 +77,7 @@ impl Mutant {
         Mutant::ProgressWithoutToken,
         Mutant::TaskCancelTerminalAccepted,
         Mutant::TaskCancelledAfterResponse,
+        Mutant::TaskResultLeftWaiting,
         Mutant::ReusedIdUnflagged,
         Mutant::InFlightIdAccepted,
         Mutant::InitializeCancelHonoured,
@@ -160,6 +163,13 @@ impl Mutant {
                 "receivers MUST transition the task to cancelled status before sending the response \
                  to tasks/cancel (2025-11-25, basic/utilities/tasks, Behavior Requirements, Task \
                  Cancellation)",
+            ),
+            Mutant::TaskResultLeftWaiting => (
+                "task-result-left-waiting",
+                "a tasks/result for a non-terminal task MUST block the response until the task \
+                 reaches a terminal status, and then answers: cancelled is terminal, so a waiting \
+                 tasks/result is answered (-32602 here) when its task is cancelled (2025-11-25, \
+                 basic/utilities/tasks, Behavior Requirements, Result Retrieval)",
             ),
             Mutant::ReusedIdUnflagged => (
                 "reused-id-unflagged",

@@ -474,6 +474,17 @@ fn wait_for_result(session: Arc<Session>, id: Value, number: u32) {
             _ = token.cancelled() => Outcome::Cancelled,
             _ = terminal => store.with_quiet(number, |entry| result_of(number, entry)).unwrap_or(Outcome::Cancelled),
         };
+        // The `task-result-left-waiting` mutant does not answer for a cancelled task: the
+        // request waits until it is cancelled itself (or the session ends).
+        let cancelled = store
+            .with_quiet(number, |entry| entry.status == Status::Cancelled)
+            .unwrap_or(false);
+        let outcome = if cancelled && session.core.breaks(Mutant::TaskResultLeftWaiting) {
+            token.cancelled().await;
+            Outcome::Cancelled
+        } else {
+            outcome
+        };
         session.finish(&key, id, Revision::V2025_11_25, outcome);
     });
 }
