@@ -473,6 +473,44 @@ async fn progress_without_token_reports_under_the_request_id() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn task_progress_dropped_sends_no_progress_after_the_create_task_result() {
+    check(
+        Mutant::TaskProgressDropped,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
+            conn.initialize().await;
+            let params = json!({"name": "slow", "arguments": {"steps": 2, "step_ms": 1000},
+                "task": {"ttl": 60000}, "_meta": {"progressToken": "job-1"}});
+            conn.send_request(json!(1), "tools/call", params).await;
+            let mut seen = Vec::new();
+            while let Some(message) = conn.try_recv(Duration::from_secs(10)).await {
+                seen.push(match message["method"].as_str() {
+                    Some(method) => format!(
+                        "{method} {} {}",
+                        message["params"]["progressToken"], message["params"]["progress"]
+                    ),
+                    None => format!("response to {}", message["id"]),
+                });
+            }
+            let progress_sent = sent(&core)
+                .iter()
+                .filter(|message| message["method"] == "notifications/progress")
+                .count();
+            seen.push(format!("transcript: {progress_sent} progress"));
+            seen
+        },
+        &[
+            "response to 1",
+            "notifications/progress \"job-1\" 1",
+            "notifications/progress \"job-1\" 2",
+            "transcript: 2 progress",
+        ],
+        &["response to 1", "transcript: 0 progress"],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
 async fn task_cancel_terminal_accepted_answers_a_second_cancel() {
     check(
         Mutant::TaskCancelTerminalAccepted,

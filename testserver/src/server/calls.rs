@@ -231,8 +231,12 @@ impl Session {
             revision,
             token,
             // Progress is not supported on tasks under 2026-07-28 (SEP-2663); under 2025-11-25
-            // a task keeps its request's token until it is terminal.
-            progress_token: if task && revision == Revision::V2026_07_28 {
+            // a task keeps its request's token until it is terminal (the `task-progress-dropped`
+            // mutant drops it with the `CreateTaskResult`).
+            progress_token: if task
+                && (revision == Revision::V2026_07_28
+                    || self.core.breaks(Mutant::TaskProgressDropped))
+            {
                 None
             } else {
                 progress_token

@@ -38,6 +38,8 @@ pub enum Mutant {
     ProgressBackwards,
     /// Progress is sent for a request without a token, with the request id as the token.
     ProgressWithoutToken,
+    /// 2025-11-25: a task drops its request's progress token once the `CreateTaskResult` is sent.
+    TaskProgressDropped,
     /// 2025-11-25 `tasks/cancel` on a terminal task succeeds instead of failing with -32602.
     TaskCancelTerminalAccepted,
     /// 2025-11-25 `tasks/cancel` answers with the task as it was (still `working`) and moves it
@@ -65,7 +67,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 19] = [
+    pub const ALL: [Mutant; 20] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::DisconnectNotCancel,
@@ -75,6 +77,7 @@ impl Mutant {
         Mutant::ProgressTokenRetyped,
         Mutant::ProgressBackwards,
         Mutant::ProgressWithoutToken,
+        Mutant::TaskProgressDropped,
         Mutant::TaskCancelTerminalAccepted,
         Mutant::TaskCancelledAfterResponse,
         Mutant::TaskResultLeftWaiting,
@@ -151,6 +154,13 @@ impl Mutant {
                 "progress notifications MUST only reference tokens that were provided in an active \
                  request: no token, no progress (2025-11-25, basic/utilities/progress, Behavior \
                  Requirements; 2026-07-28, basic/patterns/progress, Behavior Requirements)",
+            ),
+            Mutant::TaskProgressDropped => (
+                "task-progress-dropped",
+                "for task-augmented requests, the progressToken provided in the original request \
+                 MUST continue to be used for progress notifications throughout the task's \
+                 lifetime, even after the CreateTaskResult has been returned (2025-11-25, \
+                 basic/utilities/progress, Behavior Requirements)",
             ),
             Mutant::TaskCancelTerminalAccepted => (
                 "task-cancel-terminal-accepted",
