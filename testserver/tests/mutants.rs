@@ -161,6 +161,54 @@ async fn cancel_needs_meta_drops_an_unstamped_2026_cancel() {
     );
 }
 
+#[tokio::test(start_paused = true)]
+async fn eof_keeps_handlers_leaves_them_running_after_end_of_input() {
+    check(
+        Mutant::EofKeepsHandlers,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
+            conn.initialize().await;
+            for (id, gate) in [(1, "a"), (2, "b")] {
+                let params = json!({"name": "wait_gate", "arguments": {"gate": gate}});
+                conn.send_request(json!(id), "tools/call", params).await;
+            }
+            core.handlers.wait_in_flight("wait_gate").await;
+            drop(conn); // end of input
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            let stopped = core.handlers.entries().len();
+            // Only a handler still running sees its gate open.
+            core.gates.open("a");
+            core.gates.open("b");
+            core.handlers.wait_idle().await;
+            let mut seen = core.handlers.entries();
+            seen.sort();
+            seen.push(format!("log lines before the gates opened: {stopped}"));
+            let answered = sent(&core)
+                .iter()
+                .any(|message| message["id"] == 1 || message["id"] == 2);
+            seen.push(format!("transcript answers a call: {answered}"));
+            seen
+        },
+        &[
+            "wait_gate#1 started",
+            "wait_gate#1 stopped by cancel",
+            "wait_gate#2 started",
+            "wait_gate#2 stopped by cancel",
+            "log lines before the gates opened: 4",
+            "transcript answers a call: false",
+        ],
+        &[
+            "wait_gate#1 completed",
+            "wait_gate#1 started",
+            "wait_gate#2 completed",
+            "wait_gate#2 started",
+            "log lines before the gates opened: 2",
+            "transcript answers a call: false",
+        ],
+    )
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn disconnect_not_cancel_keeps_a_2026_handler_running_after_the_stream_closed() {
     async fn scenario(mutant: Option<Mutant>) -> Vec<String> {

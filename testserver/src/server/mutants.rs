@@ -24,6 +24,8 @@ pub enum Mutant {
     CancelIgnored,
     /// The handler stops on a cancel, but the request is answered anyway.
     CancelStillAnswered,
+    /// stdio: end of input stops sending but leaves every running handler running.
+    EofKeepsHandlers,
     /// 2026-07-28 Streamable HTTP: a closed response stream does not stop the handler.
     DisconnectNotCancel,
     /// 2025-11-25 Streamable HTTP: a closed response stream stops the handler, as a cancel would.
@@ -67,9 +69,10 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 20] = [
+    pub const ALL: [Mutant; 21] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
+        Mutant::EofKeepsHandlers,
         Mutant::DisconnectNotCancel,
         Mutant::LegacyDisconnectCancels,
         Mutant::SharedIdSpace,
@@ -113,6 +116,13 @@ impl Mutant {
                 "a receiver SHOULD not send a response for the cancelled request (2025-11-25, \
                  basic/utilities/cancellation, Behavior Requirements); the server MUST NOT send any \
                  further messages for it (2026-07-28, basic/transports/stdio, Cancellation)",
+            ),
+            Mutant::EofKeepsHandlers => (
+                "eof-keeps-handlers",
+                "closing the server's input stream is the stdio shutdown: servers SHOULD exit \
+                 promptly when their standard input is closed, so every running handler stops \
+                 (2025-11-25, basic/lifecycle, Shutdown; 2026-07-28, basic/transports/stdio, \
+                 Shutdown)",
             ),
             Mutant::DisconnectNotCancel => (
                 "disconnect-not-cancel",

@@ -164,6 +164,11 @@ impl Session {
         }
         state.awaiting_client.clear();
         drop(state);
+        self.stop_sending();
+    }
+
+    /// Sends nothing more: the outbox is dropped, so the writer ends once it has flushed.
+    pub(crate) fn stop_sending(&self) {
         self.outbox
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())
