@@ -353,6 +353,28 @@ async fn legacy_disconnect_cancels_stops_a_2025_handler_when_the_stream_closes()
     .await;
 }
 
+#[tokio::test(start_paused = true)]
+async fn result_type_omitted_sends_a_2026_result_without_its_type() {
+    check(
+        Mutant::ResultTypeOmitted,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2026_07_28);
+            conn.initialize().await;
+            let params = conn.stamped(json!({"name": "echo", "arguments": {"text": "ok"}}));
+            let answer = conn.request(json!(1), "tools/call", params).await;
+            let last = sent(&core).last().cloned().unwrap();
+            assert_eq!(last, answer, "the transcript records the answer sent");
+            vec![
+                format!("text: {}", answer["result"]["content"][0]["text"]),
+                format!("resultType: {}", answer["result"]["resultType"]),
+            ]
+        },
+        &["text: \"ok\"", "resultType: \"complete\""],
+        &["text: \"ok\"", "resultType: null"],
+    )
+    .await;
+}
+
 /// `future`, or a panic after 10 s of real time.
 async fn within<F: std::future::Future>(future: F) -> F::Output {
     tokio::time::timeout(Duration::from_secs(10), future)

@@ -30,6 +30,8 @@ pub enum Mutant {
     DisconnectNotCancel,
     /// 2025-11-25 Streamable HTTP: a closed response stream stops the handler, as a cancel would.
     LegacyDisconnectCancels,
+    /// 2026-07-28: a complete result goes out without its `resultType`.
+    ResultTypeOmitted,
     /// The server numbers its own requests after the client's highest id, one counter for both.
     SharedIdSpace,
     /// One more progress notification after the response.
@@ -69,12 +71,13 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 21] = [
+    pub const ALL: [Mutant; 22] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::EofKeepsHandlers,
         Mutant::DisconnectNotCancel,
         Mutant::LegacyDisconnectCancels,
+        Mutant::ResultTypeOmitted,
         Mutant::SharedIdSpace,
         Mutant::ProgressAfterResponse,
         Mutant::ProgressTokenRetyped,
@@ -134,6 +137,11 @@ impl Mutant {
                 "a disconnection SHOULD NOT be interpreted as the client cancelling its request; to \
                  cancel, the client sends notifications/cancelled (2025-11-25, basic/transports, \
                  Sending Messages to the Server)",
+            ),
+            Mutant::ResultTypeOmitted => (
+                "result-type-omitted",
+                "the result MUST include a resultType field to indicate the type of the result \
+                 (2026-07-28, basic/index, Result Responses)",
             ),
             Mutant::SharedIdSpace => (
                 "shared-id-space",

@@ -354,7 +354,7 @@ impl Session {
         answer: Result<Value, (i64, String, Option<Value>)>,
     ) {
         let message = match answer {
-            Ok(result) => jsonrpc::result(id, stamp(result, revision)),
+            Ok(result) => jsonrpc::result(id, stamp(&self.core, result, revision)),
             Err((code, message, data)) => jsonrpc::error(id, code, &message, data),
         };
         self.send(message);
@@ -373,9 +373,11 @@ pub(crate) fn tool_definitions(core: &Core, revision: Revision) -> Vec<Value> {
     tools
 }
 
-/// Adds `resultType: "complete"` to a 2026-07-28 result that does not name its type.
-pub(crate) fn stamp(mut result: Value, revision: Revision) -> Value {
+/// Adds `resultType: "complete"` to a 2026-07-28 result that does not name its type (the
+/// `result-type-omitted` mutant leaves it out).
+pub(crate) fn stamp(core: &Core, mut result: Value, revision: Revision) -> Value {
     if revision == Revision::V2026_07_28
+        && !core.breaks(Mutant::ResultTypeOmitted)
         && let Some(object) = result.as_object_mut()
     {
         object
