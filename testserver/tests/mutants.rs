@@ -375,6 +375,50 @@ async fn result_type_omitted_sends_a_2026_result_without_its_type() {
     .await;
 }
 
+#[tokio::test(start_paused = true)]
+async fn meta_fields_optional_serves_a_2026_request_missing_them() {
+    check(
+        Mutant::MetaFieldsOptional,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2026_07_28);
+            let version = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"});
+            let mut seen = Vec::new();
+            for (id, meta) in [(1, None), (2, Some(version))] {
+                let mut params = json!({"name": "echo", "arguments": {"text": "ok"}});
+                if let Some(meta) = meta {
+                    params["_meta"] = meta;
+                }
+                conn.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                    "params": params}))
+                    .await;
+                let answer = conn.recv().await;
+                seen.push(format!(
+                    "{id}: error {} text {}",
+                    answer["error"]["code"], answer["result"]["content"][0]["text"]
+                ));
+            }
+            seen.extend(rules(&core));
+            seen.push(format!("transcript: {} answers", sent(&core).len()));
+            seen
+        },
+        &[
+            "1: error -32602 text null",
+            "2: error -32602 text null",
+            "missing-protocol-version",
+            "missing-client-capabilities",
+            "transcript: 2 answers",
+        ],
+        &[
+            "1: error null text \"ok\"",
+            "2: error null text \"ok\"",
+            "missing-protocol-version",
+            "missing-client-capabilities",
+            "transcript: 2 answers",
+        ],
+    )
+    .await;
+}
+
 /// `future`, or a panic after 10 s of real time.
 async fn within<F: std::future::Future>(future: F) -> F::Output {
     tokio::time::timeout(Duration::from_secs(10), future)

@@ -61,6 +61,9 @@ pub enum Mutant {
     InitializeCancelHonoured,
     /// 2026-07-28: `notifications/cancelled` without the `_meta` version stamp is dropped.
     CancelNeedsMeta,
+    /// 2026-07-28: a request missing a required `_meta` field is served instead of rejected
+    /// with -32602 (the client's violation is still recorded).
+    MetaFieldsOptional,
     /// A cancel that crossed its response is recorded as a violation of the client.
     LateCancelFlagged,
     /// 2025-11-25: `notifications/cancelled` naming a task's request is not recorded.
@@ -71,7 +74,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 22] = [
+    pub const ALL: [Mutant; 23] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::EofKeepsHandlers,
@@ -91,6 +94,7 @@ impl Mutant {
         Mutant::InFlightIdAccepted,
         Mutant::InitializeCancelHonoured,
         Mutant::CancelNeedsMeta,
+        Mutant::MetaFieldsOptional,
         Mutant::LateCancelFlagged,
         Mutant::CancelledTaskUnflagged,
         Mutant::UnknownCancelUnflagged,
@@ -220,6 +224,12 @@ impl Mutant {
                 "the _meta protocol version is required on requests only, so a \
                  notifications/cancelled without it still cancels (2026-07-28, basic/index, _meta; \
                  go-sdk#1212)",
+            ),
+            Mutant::MetaFieldsOptional => (
+                "meta-fields-optional",
+                "a request missing any required _meta field (protocol version, client \
+                 capabilities) is malformed; the server MUST reject it with -32602 (2026-07-28, \
+                 basic/index, _meta)",
             ),
             Mutant::LateCancelFlagged => (
                 "late-cancel-flagged",
