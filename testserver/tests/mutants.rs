@@ -419,6 +419,37 @@ async fn meta_fields_optional_serves_a_2026_request_missing_them() {
     .await;
 }
 
+#[tokio::test(start_paused = true)]
+async fn ping_still_served_answers_a_2026_ping() {
+    check(
+        Mutant::PingStillServed,
+        |mutant| async move {
+            let mut seen = Vec::new();
+            for revision in [Revision::V2025_11_25, Revision::V2026_07_28] {
+                let (core, mut conn) = start(mutant, revision);
+                conn.initialize().await;
+                let answer = conn.request(json!(1), "ping", json!({})).await;
+                let last = sent(&core).last().cloned().unwrap();
+                assert_eq!(last, answer, "the transcript records the answer sent");
+                seen.push(format!(
+                    "{revision:?}: error {} result {}",
+                    answer["error"]["code"], answer["result"]
+                ));
+            }
+            seen
+        },
+        &[
+            "V2025_11_25: error null result {}",
+            "V2026_07_28: error -32601 result null",
+        ],
+        &[
+            "V2025_11_25: error null result {}",
+            "V2026_07_28: error null result {\"resultType\":\"complete\"}",
+        ],
+    )
+    .await;
+}
+
 /// `future`, or a panic after 10 s of real time.
 async fn within<F: std::future::Future>(future: F) -> F::Output {
     tokio::time::timeout(Duration::from_secs(10), future)

@@ -61,6 +61,8 @@ pub enum Mutant {
     InitializeCancelHonoured,
     /// 2026-07-28: `notifications/cancelled` without the `_meta` version stamp is dropped.
     CancelNeedsMeta,
+    /// 2026-07-28: `ping`, removed in that revision, is answered as under 2025-11-25.
+    PingStillServed,
     /// 2026-07-28: a request missing a required `_meta` field is served instead of rejected
     /// with -32602 (the client's violation is still recorded).
     MetaFieldsOptional,
@@ -74,7 +76,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 23] = [
+    pub const ALL: [Mutant; 24] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::EofKeepsHandlers,
@@ -94,6 +96,7 @@ impl Mutant {
         Mutant::InFlightIdAccepted,
         Mutant::InitializeCancelHonoured,
         Mutant::CancelNeedsMeta,
+        Mutant::PingStillServed,
         Mutant::MetaFieldsOptional,
         Mutant::LateCancelFlagged,
         Mutant::CancelledTaskUnflagged,
@@ -224,6 +227,11 @@ impl Mutant {
                 "the _meta protocol version is required on requests only, so a \
                  notifications/cancelled without it still cancels (2026-07-28, basic/index, _meta; \
                  go-sdk#1212)",
+            ),
+            Mutant::PingStillServed => (
+                "ping-still-served",
+                "ping is removed, so a 2026-07-28 ping is a method the server does not have: \
+                 -32601 (2026-07-28, changelog, Major changes, item 5)",
             ),
             Mutant::MetaFieldsOptional => (
                 "meta-fields-optional",

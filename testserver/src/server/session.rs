@@ -321,6 +321,8 @@ impl Session {
         let answer = match (method, revision) {
             ("initialize", _) => self.initialize(&key, &params),
             ("ping", Revision::V2025_11_25) => Ok(json!({})),
+            // The `ping-still-served` mutant answers the removed method under 2026-07-28 too.
+            ("ping", _) if self.core.breaks(Mutant::PingStillServed) => Ok(json!({})),
             ("server/discover", _) => {
                 let mut result = discover_result();
                 let capabilities = &mut result["capabilities"];
