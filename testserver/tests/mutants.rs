@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use mcp_testserver::server::Core;
 use mcp_testserver::server::mutants::{self, MUTANT_VAR, Mutant};
-use mcp_testserver::{Direction, RawClient as Conn, Revision};
+use mcp_testserver::{Direction, RawClient as Conn, RenderTranscript, Revision};
 use serde_json::{Value, json};
 
 /// A core breaking `mutant` (none: the server as it is), and a raw client of it.
@@ -161,6 +161,54 @@ async fn cancel_needs_meta_drops_an_unstamped_2026_cancel() {
     );
 }
 
+#[tokio::test(start_paused = true)]
+async fn eof_keeps_handlers_leaves_them_running_after_end_of_input() {
+    check(
+        Mutant::EofKeepsHandlers,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
+            conn.initialize().await;
+            for (id, gate) in [(1, "a"), (2, "b")] {
+                let params = json!({"name": "wait_gate", "arguments": {"gate": gate}});
+                conn.send_request(json!(id), "tools/call", params).await;
+            }
+            core.handlers.wait_in_flight("wait_gate").await;
+            drop(conn); // end of input
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            let stopped = core.handlers.entries().len();
+            // Only a handler still running sees its gate open.
+            core.gates.open("a");
+            core.gates.open("b");
+            core.handlers.wait_idle().await;
+            let mut seen = core.handlers.entries();
+            seen.sort();
+            seen.push(format!("log lines before the gates opened: {stopped}"));
+            let answered = sent(&core)
+                .iter()
+                .any(|message| message["id"] == 1 || message["id"] == 2);
+            seen.push(format!("transcript answers a call: {answered}"));
+            seen
+        },
+        &[
+            "wait_gate#1 started",
+            "wait_gate#1 stopped by cancel",
+            "wait_gate#2 started",
+            "wait_gate#2 stopped by cancel",
+            "log lines before the gates opened: 4",
+            "transcript answers a call: false",
+        ],
+        &[
+            "wait_gate#1 completed",
+            "wait_gate#1 started",
+            "wait_gate#2 completed",
+            "wait_gate#2 started",
+            "log lines before the gates opened: 2",
+            "transcript answers a call: false",
+        ],
+    )
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn disconnect_not_cancel_keeps_a_2026_handler_running_after_the_stream_closed() {
     async fn scenario(mutant: Option<Mutant>) -> Vec<String> {
@@ -218,6 +266,185 @@ async fn disconnect_not_cancel_keeps_a_2026_handler_running_after_the_stream_clo
             "wait_gate#5 started",
             "wait_gate#5 completed",
             "transcript has a response to 5: true",
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_disconnect_cancels_stops_a_2025_handler_when_the_stream_closes() {
+    async fn scenario(mutant: Option<Mutant>) -> Vec<String> {
+        let core = Arc::new(Core::default().with_mutant(mutant));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let stop = tokio_util::sync::CancellationToken::new();
+        tokio::spawn(mcp_testserver::http::serve(
+            core.clone(),
+            listener,
+            stop.clone(),
+        ));
+        let client = reqwest::Client::new();
+        let post = |body: Value, session: Option<&str>| {
+            let mut request = client
+                .post(&url)
+                .header("accept", "application/json, text/event-stream")
+                .header("content-type", "application/json")
+                .body(body.to_string());
+            if let Some(session) = session {
+                request = request
+                    .header("mcp-session-id", session)
+                    .header("mcp-protocol-version", "2025-11-25");
+            }
+            request
+        };
+        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}});
+        let answer = within(post(initialize, None).send()).await.unwrap();
+        let session = answer.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        within(answer.bytes()).await.unwrap();
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        within(post(initialized, Some(&session)).send())
+            .await
+            .unwrap();
+        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "wait_gate", "arguments": {"gate": "g"}}});
+        let pending = tokio::spawn(post(call, Some(&session)).send());
+        within(core.handlers.wait_in_flight("wait_gate")).await;
+        pending.abort();
+        within(async {
+            while !core.transcript.to_json().to_string().contains("disconnect") {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await;
+        // A moment for a cancel to take effect, then the gate: only a running handler sees it.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        core.gates.open("g");
+        within(core.handlers.wait_idle()).await;
+        stop.cancel();
+        let mut seen = core.handlers.entries();
+        let disconnect = core
+            .transcript
+            .render()
+            .lines()
+            .find(|line| line.contains("http disconnect"))
+            .map(str::to_owned);
+        seen.push(format!("transcript: {}", disconnect.unwrap_or_default()));
+        seen
+    }
+    check(
+        Mutant::LegacyDisconnectCancels,
+        scenario,
+        &[
+            "wait_gate#2 started",
+            "wait_gate#2 completed",
+            "transcript: → ✕ http disconnect 2 (not a cancel)",
+        ],
+        &[
+            "wait_gate#2 started",
+            "wait_gate#2 stopped by cancel",
+            "transcript: → ✕ http disconnect 2 (a cancel)",
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn result_type_omitted_sends_a_2026_result_without_its_type() {
+    check(
+        Mutant::ResultTypeOmitted,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2026_07_28);
+            conn.initialize().await;
+            let params = conn.stamped(json!({"name": "echo", "arguments": {"text": "ok"}}));
+            let answer = conn.request(json!(1), "tools/call", params).await;
+            let last = sent(&core).last().cloned().unwrap();
+            assert_eq!(last, answer, "the transcript records the answer sent");
+            vec![
+                format!("text: {}", answer["result"]["content"][0]["text"]),
+                format!("resultType: {}", answer["result"]["resultType"]),
+            ]
+        },
+        &["text: \"ok\"", "resultType: \"complete\""],
+        &["text: \"ok\"", "resultType: null"],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn meta_fields_optional_serves_a_2026_request_missing_them() {
+    check(
+        Mutant::MetaFieldsOptional,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2026_07_28);
+            let version = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"});
+            let mut seen = Vec::new();
+            for (id, meta) in [(1, None), (2, Some(version))] {
+                let mut params = json!({"name": "echo", "arguments": {"text": "ok"}});
+                if let Some(meta) = meta {
+                    params["_meta"] = meta;
+                }
+                conn.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                    "params": params}))
+                    .await;
+                let answer = conn.recv().await;
+                seen.push(format!(
+                    "{id}: error {} text {}",
+                    answer["error"]["code"], answer["result"]["content"][0]["text"]
+                ));
+            }
+            seen.extend(rules(&core));
+            seen.push(format!("transcript: {} answers", sent(&core).len()));
+            seen
+        },
+        &[
+            "1: error -32602 text null",
+            "2: error -32602 text null",
+            "missing-protocol-version",
+            "missing-client-capabilities",
+            "transcript: 2 answers",
+        ],
+        &[
+            "1: error null text \"ok\"",
+            "2: error null text \"ok\"",
+            "missing-protocol-version",
+            "missing-client-capabilities",
+            "transcript: 2 answers",
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn ping_still_served_answers_a_2026_ping() {
+    check(
+        Mutant::PingStillServed,
+        |mutant| async move {
+            let mut seen = Vec::new();
+            for revision in [Revision::V2025_11_25, Revision::V2026_07_28] {
+                let (core, mut conn) = start(mutant, revision);
+                conn.initialize().await;
+                let answer = conn.request(json!(1), "ping", json!({})).await;
+                let last = sent(&core).last().cloned().unwrap();
+                assert_eq!(last, answer, "the transcript records the answer sent");
+                seen.push(format!(
+                    "{revision:?}: error {} result {}",
+                    answer["error"]["code"], answer["result"]
+                ));
+            }
+            seen
+        },
+        &[
+            "V2025_11_25: error null result {}",
+            "V2026_07_28: error -32601 result null",
+        ],
+        &[
+            "V2025_11_25: error null result {}",
+            "V2026_07_28: error null result {\"resultType\":\"complete\"}",
         ],
     )
     .await;
@@ -391,6 +618,44 @@ async fn progress_without_token_reports_under_the_request_id() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn task_progress_dropped_sends_no_progress_after_the_create_task_result() {
+    check(
+        Mutant::TaskProgressDropped,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
+            conn.initialize().await;
+            let params = json!({"name": "slow", "arguments": {"steps": 2, "step_ms": 1000},
+                "task": {"ttl": 60000}, "_meta": {"progressToken": "job-1"}});
+            conn.send_request(json!(1), "tools/call", params).await;
+            let mut seen = Vec::new();
+            while let Some(message) = conn.try_recv(Duration::from_secs(10)).await {
+                seen.push(match message["method"].as_str() {
+                    Some(method) => format!(
+                        "{method} {} {}",
+                        message["params"]["progressToken"], message["params"]["progress"]
+                    ),
+                    None => format!("response to {}", message["id"]),
+                });
+            }
+            let progress_sent = sent(&core)
+                .iter()
+                .filter(|message| message["method"] == "notifications/progress")
+                .count();
+            seen.push(format!("transcript: {progress_sent} progress"));
+            seen
+        },
+        &[
+            "response to 1",
+            "notifications/progress \"job-1\" 1",
+            "notifications/progress \"job-1\" 2",
+            "transcript: 2 progress",
+        ],
+        &["response to 1", "transcript: 0 progress"],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
 async fn task_cancel_terminal_accepted_answers_a_second_cancel() {
     check(
         Mutant::TaskCancelTerminalAccepted,
@@ -422,6 +687,93 @@ async fn task_cancel_terminal_accepted_answers_a_second_cancel() {
         &[
             "first: \"cancelled\"",
             "again: error null status \"cancelled\"",
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn task_cancelled_after_response_answers_with_the_working_task() {
+    check(
+        Mutant::TaskCancelledAfterResponse,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
+            conn.initialize().await;
+            let created = conn
+                .request(
+                    json!(1),
+                    "tools/call",
+                    json!({"name": "slow",
+                    "arguments": {"steps": 10, "step_ms": 1000}, "task": {"ttl": 60000}}),
+                )
+                .await;
+            let task = json!({"taskId": created["result"]["task"]["taskId"]});
+            let cancelled = conn.request(json!(2), "tasks/cancel", task.clone()).await;
+            let last = sent(&core).last().cloned().unwrap();
+            assert_eq!(last, cancelled, "the transcript records the answer sent");
+            let polled = conn.request(json!(3), "tasks/get", task).await;
+            core.handlers.wait_idle().await;
+            let mut seen = vec![
+                format!("tasks/cancel: {}", cancelled["result"]["status"]),
+                format!("tasks/get: {}", polled["result"]["status"]),
+            ];
+            seen.extend(core.handlers.entries());
+            seen
+        },
+        &[
+            "tasks/cancel: \"cancelled\"",
+            "tasks/get: \"cancelled\"",
+            "slow#1 started as tsk-a0565851",
+            "slow#1 stopped by cancel after step 0",
+        ],
+        &[
+            "tasks/cancel: \"working\"",
+            "tasks/get: \"cancelled\"",
+            "slow#1 started as tsk-a0565851",
+            "slow#1 stopped by cancel after step 0",
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn task_result_left_waiting_never_answers_for_a_cancelled_task() {
+    check(
+        Mutant::TaskResultLeftWaiting,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
+            conn.initialize().await;
+            let created = conn
+                .request(
+                    json!(1),
+                    "tools/call",
+                    json!({"name": "slow",
+                    "arguments": {"steps": 10, "step_ms": 1000}, "task": {"ttl": 60000}}),
+                )
+                .await;
+            let task = json!({"taskId": created["result"]["task"]["taskId"]});
+            conn.send_request(json!(2), "tasks/result", task.clone())
+                .await;
+            conn.send_request(json!(3), "tasks/cancel", task).await;
+            let mut seen = Vec::new();
+            while let Some(answer) = conn.try_recv(Duration::from_secs(60)).await {
+                seen.push(format!(
+                    "{}: error {} status {}",
+                    answer["id"], answer["error"]["code"], answer["result"]["status"]
+                ));
+            }
+            let answered_2 = sent(&core).iter().any(|message| message["id"] == 2);
+            seen.push(format!("transcript answers 2: {answered_2}"));
+            seen
+        },
+        &[
+            "3: error null status \"cancelled\"",
+            "2: error -32602 status null",
+            "transcript answers 2: true",
+        ],
+        &[
+            "3: error null status \"cancelled\"",
+            "transcript answers 2: false",
         ],
     )
     .await;

@@ -169,12 +169,19 @@ impl Endpoint {
                 let transcript = self.core.transcript.clone();
                 let request_id = request_id.clone();
                 let stopping = self.stopping.clone();
+                // The `legacy-disconnect-cancels` mutant takes the hang-up for a cancel (and
+                // records it as one).
+                let cancels = self.core.breaks(Mutant::LegacyDisconnectCancels);
                 let guard = EndGuard::new(Box::new(move |ending| {
                     if ending == Ending::Abandoned {
                         if !stopping.is_cancelled() {
-                            events::record_disconnect(&transcript, &request_id, false);
+                            events::record_disconnect(&transcript, &request_id, cancels);
                         }
-                        closer.close_request(&id_key(&request_id));
+                        let key = id_key(&request_id);
+                        if cancels {
+                            closer.session.cancel_request(&key);
+                        }
+                        closer.close_request(&key);
                     }
                 }));
                 let stream = ResponseStream {

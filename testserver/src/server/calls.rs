@@ -231,8 +231,12 @@ impl Session {
             revision,
             token,
             // Progress is not supported on tasks under 2026-07-28 (SEP-2663); under 2025-11-25
-            // a task keeps its request's token until it is terminal.
-            progress_token: if task && revision == Revision::V2026_07_28 {
+            // a task keeps its request's token until it is terminal (the `task-progress-dropped`
+            // mutant drops it with the `CreateTaskResult`).
+            progress_token: if task
+                && (revision == Revision::V2026_07_28
+                    || self.core.breaks(Mutant::TaskProgressDropped))
+            {
                 None
             } else {
                 progress_token
@@ -311,7 +315,7 @@ impl Session {
             // The `cancel-still-answered` mutant: the answer goes out although the request was
             // cancelled; a stopped handler's is the usual "request cancelled" error.
             Outcome::Result(result) if answer_anyway => {
-                jsonrpc::result(id, stamp(result, revision))
+                jsonrpc::result(id, stamp(&self.core, result, revision))
             }
             Outcome::Error(code, message, data) if answer_anyway => {
                 jsonrpc::error(id, code, &message, data)
@@ -319,11 +323,13 @@ impl Session {
             Outcome::Cancelled if answer_anyway => {
                 jsonrpc::error(id, REQUEST_CANCELLED, "Request cancelled", None)
             }
-            Outcome::Result(result) if !cancelled => jsonrpc::result(id, stamp(result, revision)),
+            Outcome::Result(result) if !cancelled => {
+                jsonrpc::result(id, stamp(&self.core, result, revision))
+            }
             Outcome::Error(code, message, data) if !cancelled => {
                 jsonrpc::error(id, code, &message, data)
             }
-            Outcome::Late(result) => jsonrpc::result(id, stamp(result, revision)),
+            Outcome::Late(result) => jsonrpc::result(id, stamp(&self.core, result, revision)),
             Outcome::Result(_) | Outcome::Error(..) | Outcome::Cancelled => return false,
         };
         self.send_locked(&state, message, Some(key));

@@ -131,7 +131,12 @@ where
             lines::Line::Eof => break,
         }
     }
-    session.close();
+    // The `eof-keeps-handlers` mutant stops sending but leaves the handlers running.
+    if session.core.breaks(Mutant::EofKeepsHandlers) {
+        session.stop_sending();
+    } else {
+        session.close();
+    }
     drop(session);
     let _ = writer_task.await;
 }

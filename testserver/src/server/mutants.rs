@@ -24,8 +24,14 @@ pub enum Mutant {
     CancelIgnored,
     /// The handler stops on a cancel, but the request is answered anyway.
     CancelStillAnswered,
+    /// stdio: end of input stops sending but leaves every running handler running.
+    EofKeepsHandlers,
     /// 2026-07-28 Streamable HTTP: a closed response stream does not stop the handler.
     DisconnectNotCancel,
+    /// 2025-11-25 Streamable HTTP: a closed response stream stops the handler, as a cancel would.
+    LegacyDisconnectCancels,
+    /// 2026-07-28: a complete result goes out without its `resultType`.
+    ResultTypeOmitted,
     /// The server numbers its own requests after the client's highest id, one counter for both.
     SharedIdSpace,
     /// One more progress notification after the response.
@@ -36,8 +42,15 @@ pub enum Mutant {
     ProgressBackwards,
     /// Progress is sent for a request without a token, with the request id as the token.
     ProgressWithoutToken,
+    /// 2025-11-25: a task drops its request's progress token once the `CreateTaskResult` is sent.
+    TaskProgressDropped,
     /// 2025-11-25 `tasks/cancel` on a terminal task succeeds instead of failing with -32602.
     TaskCancelTerminalAccepted,
+    /// 2025-11-25 `tasks/cancel` answers with the task as it was (still `working`) and moves it
+    /// to `cancelled` only after the response.
+    TaskCancelledAfterResponse,
+    /// 2025-11-25: a `tasks/result` waiting on a task that gets cancelled is never answered.
+    TaskResultLeftWaiting,
     /// 2025-11-25: a request id reused within the session is not recorded.
     ReusedIdUnflagged,
     /// A request reusing the id of one still in flight is served as a new request instead of
@@ -48,6 +61,11 @@ pub enum Mutant {
     InitializeCancelHonoured,
     /// 2026-07-28: `notifications/cancelled` without the `_meta` version stamp is dropped.
     CancelNeedsMeta,
+    /// 2026-07-28: `ping`, removed in that revision, is answered as under 2025-11-25.
+    PingStillServed,
+    /// 2026-07-28: a request missing a required `_meta` field is served instead of rejected
+    /// with -32602 (the client's violation is still recorded).
+    MetaFieldsOptional,
     /// A cancel that crossed its response is recorded as a violation of the client.
     LateCancelFlagged,
     /// 2025-11-25: `notifications/cancelled` naming a task's request is not recorded.
@@ -58,20 +76,28 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 16] = [
+    pub const ALL: [Mutant; 24] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
+        Mutant::EofKeepsHandlers,
         Mutant::DisconnectNotCancel,
+        Mutant::LegacyDisconnectCancels,
+        Mutant::ResultTypeOmitted,
         Mutant::SharedIdSpace,
         Mutant::ProgressAfterResponse,
         Mutant::ProgressTokenRetyped,
         Mutant::ProgressBackwards,
         Mutant::ProgressWithoutToken,
+        Mutant::TaskProgressDropped,
         Mutant::TaskCancelTerminalAccepted,
+        Mutant::TaskCancelledAfterResponse,
+        Mutant::TaskResultLeftWaiting,
         Mutant::ReusedIdUnflagged,
         Mutant::InFlightIdAccepted,
         Mutant::InitializeCancelHonoured,
         Mutant::CancelNeedsMeta,
+        Mutant::PingStillServed,
+        Mutant::MetaFieldsOptional,
         Mutant::LateCancelFlagged,
         Mutant::CancelledTaskUnflagged,
         Mutant::UnknownCancelUnflagged,
@@ -101,10 +127,28 @@ impl Mutant {
                  basic/utilities/cancellation, Behavior Requirements); the server MUST NOT send any \
                  further messages for it (2026-07-28, basic/transports/stdio, Cancellation)",
             ),
+            Mutant::EofKeepsHandlers => (
+                "eof-keeps-handlers",
+                "closing the server's input stream is the stdio shutdown: servers SHOULD exit \
+                 promptly when their standard input is closed, so every running handler stops \
+                 (2025-11-25, basic/lifecycle, Shutdown; 2026-07-28, basic/transports/stdio, \
+                 Shutdown)",
+            ),
             Mutant::DisconnectNotCancel => (
                 "disconnect-not-cancel",
                 "closing the SSE response stream MUST be treated by the server as cancellation of \
                  that request (2026-07-28, basic/transports/streamable-http, Cancellation)",
+            ),
+            Mutant::LegacyDisconnectCancels => (
+                "legacy-disconnect-cancels",
+                "a disconnection SHOULD NOT be interpreted as the client cancelling its request; to \
+                 cancel, the client sends notifications/cancelled (2025-11-25, basic/transports, \
+                 Sending Messages to the Server)",
+            ),
+            Mutant::ResultTypeOmitted => (
+                "result-type-omitted",
+                "the result MUST include a resultType field to indicate the type of the result \
+                 (2026-07-28, basic/index, Result Responses)",
             ),
             Mutant::SharedIdSpace => (
                 "shared-id-space",
@@ -136,11 +180,31 @@ impl Mutant {
                  request: no token, no progress (2025-11-25, basic/utilities/progress, Behavior \
                  Requirements; 2026-07-28, basic/patterns/progress, Behavior Requirements)",
             ),
+            Mutant::TaskProgressDropped => (
+                "task-progress-dropped",
+                "for task-augmented requests, the progressToken provided in the original request \
+                 MUST continue to be used for progress notifications throughout the task's \
+                 lifetime, even after the CreateTaskResult has been returned (2025-11-25, \
+                 basic/utilities/progress, Behavior Requirements)",
+            ),
             Mutant::TaskCancelTerminalAccepted => (
                 "task-cancel-terminal-accepted",
                 "receivers MUST reject cancellation requests for tasks already in a terminal status \
                  with -32602 (2025-11-25, basic/utilities/tasks, Behavior Requirements, Task \
                  Cancellation)",
+            ),
+            Mutant::TaskCancelledAfterResponse => (
+                "task-cancelled-after-response",
+                "receivers MUST transition the task to cancelled status before sending the response \
+                 to tasks/cancel (2025-11-25, basic/utilities/tasks, Behavior Requirements, Task \
+                 Cancellation)",
+            ),
+            Mutant::TaskResultLeftWaiting => (
+                "task-result-left-waiting",
+                "a tasks/result for a non-terminal task MUST block the response until the task \
+                 reaches a terminal status, and then answers: cancelled is terminal, so a waiting \
+                 tasks/result is answered (-32602 here) when its task is cancelled (2025-11-25, \
+                 basic/utilities/tasks, Behavior Requirements, Result Retrieval)",
             ),
             Mutant::ReusedIdUnflagged => (
                 "reused-id-unflagged",
@@ -163,6 +227,17 @@ impl Mutant {
                 "the _meta protocol version is required on requests only, so a \
                  notifications/cancelled without it still cancels (2026-07-28, basic/index, _meta; \
                  go-sdk#1212)",
+            ),
+            Mutant::PingStillServed => (
+                "ping-still-served",
+                "ping is removed, so a 2026-07-28 ping is a method the server does not have: \
+                 -32601 (2026-07-28, changelog, Major changes, item 5)",
+            ),
+            Mutant::MetaFieldsOptional => (
+                "meta-fields-optional",
+                "a request missing any required _meta field (protocol version, client \
+                 capabilities) is malformed; the server MUST reject it with -32602 (2026-07-28, \
+                 basic/index, _meta)",
             ),
             Mutant::LateCancelFlagged => (
                 "late-cancel-flagged",

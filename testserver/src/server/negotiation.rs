@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::mutants::Mutant;
 use super::session::{CAPABILITIES_KEY, Era, Session, TASKS_EXTENSION, VERSION_KEY};
 use super::{SERVER_NAME, conformance};
 use crate::jsonrpc;
@@ -25,6 +26,9 @@ impl Session {
         }
         let meta = params.get("_meta");
         let version = meta.and_then(|meta| meta.get(VERSION_KEY));
+        // The `meta-fields-optional` mutant records a missing field but serves the request: as
+        // 2026-07-28 without capabilities, as 2025-11-25 without a version.
+        let lenient = self.core.breaks(Mutant::MetaFieldsOptional);
         match version.and_then(Value::as_str) {
             Some(version) if version == Revision::V2026_07_28.as_str() => {
                 // basic/index "Per-request protocol fields": the client capabilities are as
@@ -36,6 +40,10 @@ impl Session {
                     self.core
                         .violations
                         .record(rules::MISSING_CLIENT_CAPABILITIES, detail);
+                    if lenient {
+                        self.lock().era = Era::Modern;
+                        return Some(Revision::V2026_07_28);
+                    }
                     let message = format!(
                         "Invalid params: a 2026-07-28 request needs _meta[\"{CAPABILITIES_KEY}\"] (an object; {{}} declares none)"
                     );
@@ -70,6 +78,9 @@ impl Session {
                 self.core
                     .violations
                     .record(rules::MISSING_PROTOCOL_VERSION, detail);
+                if lenient {
+                    return Some(Revision::V2025_11_25);
+                }
                 // basic/index "Per-request protocol fields": a request missing a required
                 // `_meta` field is malformed, rejected with -32602 (Invalid params).
                 let message = format!(

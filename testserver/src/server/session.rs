@@ -164,10 +164,29 @@ impl Session {
         }
         state.awaiting_client.clear();
         drop(state);
+        self.stop_sending();
+    }
+
+    /// Sends nothing more: the outbox is dropped, so the writer ends once it has flushed.
+    pub(crate) fn stop_sending(&self) {
         self.outbox
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())
             .take();
+    }
+
+    /// Cancels the one request `key` names, as `notifications/cancelled` would: its handler
+    /// stops and nothing is sent for it. Only the `legacy-disconnect-cancels` mutant calls it
+    /// (a 2025-11-25 response stream closing is not a cancel).
+    pub(crate) fn cancel_request(&self, key: &str) {
+        let mut state = self.lock();
+        if let Some(call) = state.in_flight.get_mut(key) {
+            call.cancelled = true;
+            call.token.cancel();
+            if let Some(token) = call.progress_token.take() {
+                state.active_tokens.remove(&token);
+            }
+        }
     }
 
     /// Handles a line longer than the limit.
@@ -302,6 +321,8 @@ impl Session {
         let answer = match (method, revision) {
             ("initialize", _) => self.initialize(&key, &params),
             ("ping", Revision::V2025_11_25) => Ok(json!({})),
+            // The `ping-still-served` mutant answers the removed method under 2026-07-28 too.
+            ("ping", _) if self.core.breaks(Mutant::PingStillServed) => Ok(json!({})),
             ("server/discover", _) => {
                 let mut result = discover_result();
                 let capabilities = &mut result["capabilities"];
@@ -335,7 +356,7 @@ impl Session {
         answer: Result<Value, (i64, String, Option<Value>)>,
     ) {
         let message = match answer {
-            Ok(result) => jsonrpc::result(id, stamp(result, revision)),
+            Ok(result) => jsonrpc::result(id, stamp(&self.core, result, revision)),
             Err((code, message, data)) => jsonrpc::error(id, code, &message, data),
         };
         self.send(message);
@@ -354,9 +375,11 @@ pub(crate) fn tool_definitions(core: &Core, revision: Revision) -> Vec<Value> {
     tools
 }
 
-/// Adds `resultType: "complete"` to a 2026-07-28 result that does not name its type.
-pub(crate) fn stamp(mut result: Value, revision: Revision) -> Value {
+/// Adds `resultType: "complete"` to a 2026-07-28 result that does not name its type (the
+/// `result-type-omitted` mutant leaves it out).
+pub(crate) fn stamp(core: &Core, mut result: Value, revision: Revision) -> Value {
     if revision == Revision::V2026_07_28
+        && !core.breaks(Mutant::ResultTypeOmitted)
         && let Some(object) = result.as_object_mut()
     {
         object

@@ -402,6 +402,9 @@ fn cancel(store: &TaskStore, number: u32, revision: Revision, core: &Core) -> An
     let now = store.now();
     // The `task-cancel-terminal-accepted` mutant answers with the terminal task as it is.
     let accept_terminal = core.breaks(Mutant::TaskCancelTerminalAccepted);
+    // The `task-cancelled-after-response` mutant answers with the task as it was before the
+    // transition (still `working`), as if it moved to `cancelled` after the response.
+    let answer_before = core.breaks(Mutant::TaskCancelledAfterResponse);
     let outcome = store
         .with(number, |entry| {
             if entry.status.is_terminal() && accept_terminal {
@@ -410,11 +413,12 @@ fn cancel(store: &TaskStore, number: u32, revision: Revision, core: &Core) -> An
             if entry.status.is_terminal() {
                 return Err(entry.status);
             }
+            let before = answer_before.then(|| task_json(number, entry, revision));
             entry.status = Status::Cancelled;
             entry.pending.clear();
             entry.updated = now;
             entry.token.cancel();
-            Ok(task_json(number, entry, revision))
+            Ok(before.unwrap_or_else(|| task_json(number, entry, revision)))
         })
         .expect("the task exists");
     match (outcome, revision) {
@@ -469,6 +473,17 @@ fn wait_for_result(session: Arc<Session>, id: Value, number: u32) {
         let outcome = tokio::select! {
             _ = token.cancelled() => Outcome::Cancelled,
             _ = terminal => store.with_quiet(number, |entry| result_of(number, entry)).unwrap_or(Outcome::Cancelled),
+        };
+        // The `task-result-left-waiting` mutant does not answer for a cancelled task: the
+        // request waits until it is cancelled itself (or the session ends).
+        let cancelled = store
+            .with_quiet(number, |entry| entry.status == Status::Cancelled)
+            .unwrap_or(false);
+        let outcome = if cancelled && session.core.breaks(Mutant::TaskResultLeftWaiting) {
+            token.cancelled().await;
+            Outcome::Cancelled
+        } else {
+            outcome
         };
         session.finish(&key, id, Revision::V2025_11_25, outcome);
     });
