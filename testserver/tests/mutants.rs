@@ -64,6 +64,19 @@ async fn cancel_a_slow_call(mutant: Option<Mutant>) -> Vec<String> {
     seen
 }
 
+/// `core` served over Streamable HTTP on a loopback port: its URL, and the token that stops it.
+async fn serve_on_loopback(core: &Arc<Core>) -> (String, tokio_util::sync::CancellationToken) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let stop = tokio_util::sync::CancellationToken::new();
+    tokio::spawn(mcp_testserver::http::serve(
+        core.clone(),
+        listener,
+        stop.clone(),
+    ));
+    (url, stop)
+}
+
 #[tokio::test(start_paused = true)]
 async fn cancel_ignored_keeps_the_handler_running() {
     check(
@@ -213,14 +226,7 @@ async fn eof_keeps_handlers_leaves_them_running_after_end_of_input() {
 async fn disconnect_not_cancel_keeps_a_2026_handler_running_after_the_stream_closed() {
     async fn scenario(mutant: Option<Mutant>) -> Vec<String> {
         let core = Arc::new(Core::default().with_mutant(mutant));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-        let stop = tokio_util::sync::CancellationToken::new();
-        tokio::spawn(mcp_testserver::http::serve(
-            core.clone(),
-            listener,
-            stop.clone(),
-        ));
+        let (url, stop) = serve_on_loopback(&core).await;
         let body = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
             "name": "wait_gate", "arguments": {"gate": "g"},
             "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -275,14 +281,7 @@ async fn disconnect_not_cancel_keeps_a_2026_handler_running_after_the_stream_clo
 async fn legacy_disconnect_cancels_stops_a_2025_handler_when_the_stream_closes() {
     async fn scenario(mutant: Option<Mutant>) -> Vec<String> {
         let core = Arc::new(Core::default().with_mutant(mutant));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-        let stop = tokio_util::sync::CancellationToken::new();
-        tokio::spawn(mcp_testserver::http::serve(
-            core.clone(),
-            listener,
-            stop.clone(),
-        ));
+        let (url, stop) = serve_on_loopback(&core).await;
         let client = reqwest::Client::new();
         let post = |body: Value, session: Option<&str>| {
             let mut request = client
