@@ -19,6 +19,18 @@ fn start(mutant: Option<Mutant>, revision: Revision) -> (Arc<Core>, Conn) {
     (core, conn)
 }
 
+/// A 2025-11-25 core breaking `mutant`, a raw client, and the `{"taskId"}` of a slow tool call
+/// (10 steps of 1 s) it started as a task (request id 1).
+async fn slow_task(mutant: Option<Mutant>) -> (Arc<Core>, Conn, Value) {
+    let (core, mut conn) = start(mutant, Revision::V2025_11_25);
+    conn.initialize().await;
+    let arguments = json!({"name": "slow",
+        "arguments": {"steps": 10, "step_ms": 1000}, "task": {"ttl": 60000}});
+    let created = conn.request(json!(1), "tools/call", arguments).await;
+    let task = json!({"taskId": created["result"]["task"]["taskId"]});
+    (core, conn, task)
+}
+
 /// What the server sent, as its transcript recorded it.
 fn sent(core: &Core) -> Vec<Value> {
     core.transcript
@@ -659,17 +671,7 @@ async fn task_cancel_terminal_accepted_answers_a_second_cancel() {
     check(
         Mutant::TaskCancelTerminalAccepted,
         |mutant| async move {
-            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
-            conn.initialize().await;
-            let created = conn
-                .request(
-                    json!(1),
-                    "tools/call",
-                    json!({"name": "slow",
-                    "arguments": {"steps": 10, "step_ms": 1000}, "task": {"ttl": 60000}}),
-                )
-                .await;
-            let task = json!({"taskId": created["result"]["task"]["taskId"]});
+            let (core, mut conn, task) = slow_task(mutant).await;
             let first = conn.request(json!(2), "tasks/cancel", task.clone()).await;
             let again = conn.request(json!(3), "tasks/cancel", task).await;
             let last = sent(&core).last().cloned().unwrap();
@@ -696,17 +698,7 @@ async fn task_cancelled_after_response_answers_with_the_working_task() {
     check(
         Mutant::TaskCancelledAfterResponse,
         |mutant| async move {
-            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
-            conn.initialize().await;
-            let created = conn
-                .request(
-                    json!(1),
-                    "tools/call",
-                    json!({"name": "slow",
-                    "arguments": {"steps": 10, "step_ms": 1000}, "task": {"ttl": 60000}}),
-                )
-                .await;
-            let task = json!({"taskId": created["result"]["task"]["taskId"]});
+            let (core, mut conn, task) = slow_task(mutant).await;
             let cancelled = conn.request(json!(2), "tasks/cancel", task.clone()).await;
             let last = sent(&core).last().cloned().unwrap();
             assert_eq!(last, cancelled, "the transcript records the answer sent");
@@ -740,17 +732,7 @@ async fn task_result_left_waiting_never_answers_for_a_cancelled_task() {
     check(
         Mutant::TaskResultLeftWaiting,
         |mutant| async move {
-            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
-            conn.initialize().await;
-            let created = conn
-                .request(
-                    json!(1),
-                    "tools/call",
-                    json!({"name": "slow",
-                    "arguments": {"steps": 10, "step_ms": 1000}, "task": {"ttl": 60000}}),
-                )
-                .await;
-            let task = json!({"taskId": created["result"]["task"]["taskId"]});
+            let (core, mut conn, task) = slow_task(mutant).await;
             conn.send_request(json!(2), "tasks/result", task.clone())
                 .await;
             conn.send_request(json!(3), "tasks/cancel", task).await;
