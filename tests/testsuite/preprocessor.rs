@@ -11,10 +11,10 @@ use mdbook_preprocessor::config::Config;
 
 use crate::support;
 
-/// A copy of the fixture book `tests/testsuite/mdbook/NAME` in a directory of its own.
+/// A copy of the fixture book `tests/testsuite/fixtures/NAME` in a directory of its own.
 pub(crate) fn fixture_book(name: &str) -> support::Book {
     let source = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/testsuite/mdbook")
+        .join("tests/testsuite/fixtures")
         .join(name);
     let book = support::book(&[]);
     copy_dir(&source, book.path());
