@@ -8,7 +8,7 @@ use std::process::Command;
 use expect_test::expect;
 
 use super::tail_from;
-use crate::support::{Book, Output, book};
+use crate::support::{Book, Output, book, check_bad_config};
 
 /// Runs `mdbook-snippets test --quiet` on the book at `relative` inside `book`'s directory.
 fn test_at(book: &Book, relative: &str) -> Output {
@@ -325,14 +325,12 @@ fn a_dependency_that_does_not_build_is_named_before_any_snippet_runs() {
     output.stderr_contains("expected `u32`, found `&str`");
     assert!(!output.stdout.contains("never runs"), "{output}");
 
-    book.write(
-        "book.toml",
+    check_bad_config(
         "[book]\ntitle = \"t\"\n[preprocessor.snippets.dependencies]\nhelper = { path = \"nowhere\" }\n",
+        expect![[r#"
+            error: in [ROOT]/book.toml: `dependencies.helper.path`: [ROOT]/nowhere does not exist (set in [preprocessor.snippets] of book.toml; relative paths start at the book root)
+        "#]],
     );
-    book.test(&[])
-        .code(2)
-        .stderr_contains("`dependencies.helper.path`: ")
-        .stderr_contains("/nowhere does not exist");
 }
 
 /// rustc reports errors phase by phase: with one snippet broken in each phase, every broken

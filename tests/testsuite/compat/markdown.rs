@@ -4,9 +4,8 @@
 
 use expect_test::expect;
 
-use super::rustdoc::our_verdicts;
 use super::{tail_from, warnings};
-use crate::support::book;
+use crate::support::{book, junit};
 
 const WORDS_OF_OTHER_TOOLS: &str = r#"# Words
 
@@ -112,11 +111,13 @@ fn includes_and_playgrounds_expand_as_mdbook_expands_them() {
     "#]]
     .assert_eq(&tail_from(&output.stdout(), "failures:"));
     // The playground's snippet ran, at the directive's line (5); part.md's at its line 1.
-    let junit = book.test(&["--quiet", "--junit", "report.xml"]);
-    junit.code(1);
-    let report = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
+    let with_junit = book.test(&["--quiet", "--junit", "report.xml"]);
+    with_junit.code(1);
     assert_eq!(
-        format!("{:?}", our_verdicts(&report)),
+        format!(
+            "{:?}",
+            junit::verdicts_by_line(&junit::read(&book, "report.xml"))
+        ),
         r#"{1: "passed", 5: "passed", 7: "failed"}"#
     );
 }

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use expect_test::expect;
 
-use crate::support::{Book, Output, book};
+use crate::support::{Book, Output, book, junit};
 
 /// Blocks rustdoc tests and blocks it does not, by its info-string rule, in one chapter with
 /// no includes (so `rustdoc --test` on the file is exactly what `mdbook test` runs).
@@ -105,27 +105,6 @@ fn rustdoc_verdicts(
     verdicts
 }
 
-/// The same map from our JUnit report (test cases are named `PATH:LINE`).
-pub(super) fn our_verdicts(junit: &str) -> BTreeMap<usize, &'static str> {
-    junit
-        .split("<testcase ")
-        .skip(1)
-        .map(|case| {
-            let name = case.split('"').nth(1).expect("a name");
-            let line = name.rsplit(':').next().unwrap().parse().unwrap();
-            let body = case.split("</testcase>").next().unwrap();
-            let verdict = if body.contains("<failure") {
-                "failed"
-            } else if body.contains("<skipped") {
-                "skipped"
-            } else {
-                "passed"
-            };
-            (line, verdict)
-        })
-        .collect()
-}
-
 /// Verifies `chapter` as a book's one chapter, `src/c.md` (with `[rust] edition` when given),
 /// requires rustdoc's verdict on every block, and returns our report and the verdicts.
 fn same_verdicts_as_rustdoc(
@@ -142,8 +121,7 @@ fn same_verdicts_as_rustdoc(
         ("src/c.md", chapter),
     ]);
     let output = book.test(&["--quiet", "--junit", "report.xml"]);
-    let junit = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
-    let ours = our_verdicts(&junit);
+    let ours = junit::verdicts_by_line(&junit::read(&book, "report.xml"));
     assert_eq!(
         ours,
         rustdoc_verdicts(&book, "src/c.md", edition),

@@ -3,66 +3,53 @@
 
 use expect_test::{Expect, expect};
 
-use crate::support::book;
+use crate::support::check_bad_config;
 
-/// `table` as the only language of a book whose one snippet would leave a file behind if it
-/// ran; the error, which must come before anything runs.
+/// A table that runs `python3 {file}` on `.py` files, without its header.
+const PYTHON: &str = "command = [\"python3\", \"{file}\"]\nextension = \"py\"\n";
+
+/// `table` as the only language of a book (`[preprocessor.snippets.languages.python]`): the
+/// error, which must come before anything runs.
+#[track_caller]
 fn check_bad_table(table: &str, expect: Expect) {
-    let marker = tempfile::tempdir().unwrap();
-    let marker = marker.path().join("ran");
-    let book = book(&[
-        (
-            "book.toml",
-            &format!("[book]\ntitle = \"t\"\n[preprocessor.snippets.languages.python]\n{table}"),
-        ),
-        (
-            "src/a.md",
-            &format!("```python\nopen({:?}, \"w\")\n```\n", marker.display()),
-        ),
-    ]);
-    let output = book.test(&["--quiet"]);
-    output.code(2);
-    assert!(!marker.exists(), "a snippet ran\n{output}");
-    expect.assert_eq(&output.stderr());
+    check_bad_config(
+        &format!("[book]\ntitle = \"t\"\n[preprocessor.snippets.languages.python]\n{table}"),
+        expect,
+    );
 }
 
 #[test]
 fn bad_language_tables_are_one_error_each() {
-    for (setup, message) in [
-        (
-            "setup-inputs = [\"book.toml\"]",
-            "`languages.python.setup-inputs`: given without `setup`",
-        ),
-        (
-            "setup = \" \"",
-            "`languages.python.setup`: the command is empty",
-        ),
-        (
-            "setup = []",
-            "`languages.python.setup`: the command is empty",
-        ),
-        (
-            "setup = [\"./nowhere.sh\"]",
-            "`languages.python.setup`: program `./nowhere.sh`: [ROOT]/nowhere.sh does not exist or is not executable",
-        ),
-        (
-            "setup = \"true\"\nsetup-inputs = [\"nowhere.txt\"]",
-            "`languages.python.setup-inputs`: [ROOT]/nowhere.txt does not exist",
-        ),
-    ] {
-        let book = book(&[
-            (
-                "book.toml",
-                &format!(
-                    "[book]\ntitle = \"t\"\n[preprocessor.snippets.languages.python]\ncommand = [\"python3\", \"{{file}}\"]\nextension = \"py\"\n{setup}\n"
-                ),
-            ),
-            ("src/a.md", "```python\nprint(1)\n```\n"),
-        ]);
-        let output = book.test(&["--quiet"]);
-        output.code(2);
-        assert!(output.stderr().contains(message), "{setup}\n{output}");
-    }
+    check_bad_table(
+        &format!("{PYTHON}setup-inputs = [\"book.toml\"]\n"),
+        expect![[r#"
+            error: in [ROOT]/book.toml: `languages.python.setup-inputs`: given without `setup`
+        "#]],
+    );
+    check_bad_table(
+        &format!("{PYTHON}setup = \" \"\n"),
+        expect![[r#"
+        error: in [ROOT]/book.toml: `languages.python.setup`: the command is empty
+    "#]],
+    );
+    check_bad_table(
+        &format!("{PYTHON}setup = []\n"),
+        expect![[r#"
+        error: in [ROOT]/book.toml: `languages.python.setup`: the command is empty
+    "#]],
+    );
+    check_bad_table(
+        &format!("{PYTHON}setup = [\"./nowhere.sh\"]\n"),
+        expect![[r#"
+            error: in [ROOT]/book.toml: `languages.python.setup`: program `./nowhere.sh`: [ROOT]/nowhere.sh does not exist or is not executable (relative paths start at the book root)
+        "#]],
+    );
+    check_bad_table(
+        &format!("{PYTHON}setup = \"true\"\nsetup-inputs = [\"nowhere.txt\"]\n"),
+        expect![[r#"
+            error: in [ROOT]/book.toml: `languages.python.setup-inputs`: [ROOT]/nowhere.txt does not exist (relative paths start at the book root)
+        "#]],
+    );
     check_bad_table(
         "command = [\"python3\", \"{file}\"]\nextension = \"py\"\nhiden = \"~\"\n",
         expect![[r#"
@@ -121,35 +108,31 @@ fn bad_language_tables_are_one_error_each() {
 
 #[test]
 fn a_language_table_that_is_not_a_table() {
-    let book = book(&[
-        (
-            "book.toml",
-            "[book]\ntitle = \"t\"\n[preprocessor.snippets]\nlanguages = [\"python\"]\n",
-        ),
-        ("src/a.md", "# A\n"),
-    ]);
-    let output = book.test(&[]);
-    output.code(2);
-    expect![[r#"
-        error: in [ROOT]/book.toml: `languages` must be a table of [preprocessor.snippets.languages.NAME] tables, found array
-    "#]].assert_eq(&output.stderr());
-    for name in ["rust", "no_run", "output"] {
-        let book = book_with_language_named(name);
-        book.test(&[])
-            .code(2)
-            .stderr_contains(&format!("`{name}` cannot name a language"));
-    }
-}
-
-fn book_with_language_named(name: &str) -> crate::support::Book {
-    book(&[
-        (
-            "book.toml",
-            &format!(
-                "[book]\ntitle = \"t\"\n[preprocessor.snippets.languages.{name}]\n\
-                 command = [\"python3\", \"{{file}}\"]\nextension = \"py\"\n"
-            ),
-        ),
-        ("src/a.md", "# A\n"),
-    ])
+    check_bad_config(
+        "[book]\ntitle = \"t\"\n[preprocessor.snippets]\nlanguages = [\"python\"]\n",
+        expect![[r#"
+            error: in [ROOT]/book.toml: `languages` must be a table of [preprocessor.snippets.languages.NAME] tables, found array
+        "#]],
+    );
+    let named = |name: &str| {
+        format!("[book]\ntitle = \"t\"\n[preprocessor.snippets.languages.{name}]\n{PYTHON}")
+    };
+    check_bad_config(
+        &named("rust"),
+        expect![[r#"
+        error: in [ROOT]/book.toml: [preprocessor.snippets.languages.rust]: `rust` cannot name a language (not `rust`, `text`, `output` or a rustdoc attribute such as `no_run`; no commas or spaces: it is the first word of a fence)
+    "#]],
+    );
+    check_bad_config(
+        &named("no_run"),
+        expect![[r#"
+        error: in [ROOT]/book.toml: [preprocessor.snippets.languages.no_run]: `no_run` cannot name a language (not `rust`, `text`, `output` or a rustdoc attribute such as `no_run`; no commas or spaces: it is the first word of a fence)
+    "#]],
+    );
+    check_bad_config(
+        &named("output"),
+        expect![[r#"
+        error: in [ROOT]/book.toml: [preprocessor.snippets.languages.output]: `output` cannot name a language (not `rust`, `text`, `output` or a rustdoc attribute such as `no_run`; no commas or spaces: it is the first word of a fence)
+    "#]],
+    );
 }

@@ -4,7 +4,7 @@
 
 use expect_test::expect;
 
-use crate::support::{Output, book, fixture};
+use crate::support::{Output, book, fixture, preprocessor};
 
 /// The report, without the lines that name Node.js's own version and internal frames (they
 /// change with every Node.js release).
@@ -221,10 +221,7 @@ fn preprocessor_renders_output_and_artifacts_and_keeps_the_fence() {
         ("src/SUMMARY.md", "- [Rendered](a.md)\n"),
         ("src/a.md", chapter),
     ]);
-    let (_, output, rendered) = crate::preprocessor::preprocess(book.path(), "html");
-    let context = crate::preprocessor::describe("mdbook-snippets < [ctx, book]", &output);
-    assert!(output.status.success(), "{context}");
-    let rendered = rendered.unwrap_or_else(|| panic!("stdout is not a book\n{context}"));
+    let (_, rendered) = preprocessor::rendered(book.path(), &[]);
     expect![[r##"
         # Rendered
 
@@ -258,7 +255,7 @@ fn preprocessor_renders_output_and_artifacts_and_keeps_the_fence() {
         ```ruby
         puts "not declared"
         ```
-    "##]].assert_eq(&crate::preprocessor::chapter(&rendered, "Rendered").content);
+    "##]].assert_eq(&preprocessor::chapter(&rendered, "Rendered").content);
 }
 
 /// Snippets of other languages do not wait for cargo, and run beside the Rust ones within

@@ -7,7 +7,8 @@ use std::path::Path;
 
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
-use super::{CLAIMS_CHAPTER, read};
+use super::CLAIMS_CHAPTER;
+use crate::support::read;
 
 /// A code block of a chapter, with what the ledger reads from its info string.
 #[derive(Debug)]

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use super::chapters::{Chapter, Fence, chapters, proves_line, runs};
 use super::data::{About, Claim, ClaimsFile, CoverageFile, MatrixCell, Sentence, Source, Status};
-use super::{read, repo};
+use crate::support::{read, repo};
 
 /// Whether `text` has a `<` outside its code spans (mdBook would take it for an HTML tag).
 fn html_outside_code(text: &str) -> bool {

@@ -9,24 +9,15 @@
 //! every run of snippets that proves a claim, the chapter says so in one line linking back to the
 //! ledger. `SNAPSHOTS=overwrite` rewrites `book/claims.md` from the data; nothing else is written.
 
-use std::path::{Path, PathBuf};
-
 use check::Ledger;
+
+use crate::support::repo;
 
 mod chapters;
 mod check;
 mod data;
 mod render;
 mod teeth;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|error| panic!("reading {}: {error}", path.display()))
-}
 
 /// The generated chapter, relative to the book's `src`.
 const CLAIMS_CHAPTER: &str = "claims.md";

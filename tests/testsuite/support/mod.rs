@@ -2,9 +2,28 @@
 //! or inline files), a way to run `mdbook-snippets` on it, and an output that prints command,
 //! working directory, stdout and stderr when an assertion about it fails. Snippet crates are
 //! built into one shared target directory, so dependencies are built once for the whole suite.
+//!
+//! One helper per concern, used by every module (CONTRIBUTING.md, "Write an integration test"):
+//! - a book: [`book`] (inline files), [`fixture`] (a folder of `tests/testsuite/fixtures/`);
+//! - a run: [`Book::test`] (`mdbook-snippets test`), [`Book::test_command`] + [`Book::run`]
+//!   when the command needs an environment variable, [`Output`] for what it printed;
+//! - a `book.toml` the tool must refuse: [`check_bad_config`] (exit 2, nothing runs, the message);
+//! - the preprocessor protocol: [`preprocessor`]; the real mdBook: [`mdbook`];
+//! - a JUnit report: [`junit`]; a full disk: [`tmpfs`];
+//! - files: [`repo`] (this repository), [`read`], [`copy_tree`], [`files_under`].
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+mod bad_config;
+pub(crate) mod junit;
+pub(crate) mod mdbook;
+mod output;
+pub(crate) mod preprocessor;
+pub(crate) mod tmpfs;
+
+pub(crate) use bad_config::check_bad_config;
+pub(crate) use output::Output;
 
 /// A book in a temporary directory, removed when dropped.
 pub(crate) struct Book {
@@ -18,9 +37,20 @@ pub(crate) fn snippets_target_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("snippets-target")
 }
 
+/// This repository's root (the workspace, the book, `book.toml`).
+pub(crate) fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
 /// The harness crate of this repository.
 pub(crate) fn harness_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("snippets")
+    repo().join("snippets")
+}
+
+/// The text of a file that must be there, or a panic naming it.
+pub(crate) fn read(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|error| panic!("reading {}: {error}", path.display()))
 }
 
 /// A book made of `files` (path, content); `book.toml` defaults to a minimal one.
@@ -40,9 +70,7 @@ pub(crate) fn book(files: &[(&str, &str)]) -> Book {
 
 /// A copy of the fixture book `tests/testsuite/fixtures/<name>`.
 pub(crate) fn fixture(name: &str) -> Book {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/testsuite/fixtures")
-        .join(name);
+    let source = repo().join("tests/testsuite/fixtures").join(name);
     let book = book(&[]);
     copy_tree(&source, book.path());
     book
@@ -58,19 +86,35 @@ pub(crate) fn write_bytes(root: &Path, relative: &str, content: &[u8]) {
     std::fs::write(&path, content).expect("writing a book file");
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+/// Copies the file or directory `from` to `to`, directories whole.
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
+    if !from.is_dir() {
+        std::fs::copy(from, to)
+            .unwrap_or_else(|error| panic!("copying {}: {error}", from.display()));
+        return;
+    }
+    std::fs::create_dir_all(to)
+        .unwrap_or_else(|error| panic!("creating {}: {error}", to.display()));
     for entry in std::fs::read_dir(from)
         .unwrap_or_else(|error| panic!("reading {}: {error}", from.display()))
     {
-        let entry = entry.expect("reading a fixture entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            std::fs::create_dir_all(&target).expect("creating a directory");
-            copy_tree(&entry.path(), &target);
+        let entry = entry.expect("reading a directory entry");
+        copy_tree(&entry.path(), &to.join(entry.file_name()));
+    }
+}
+
+/// Every file under `dir` (none if it does not exist), directories walked into, in no order.
+pub(crate) fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            found.extend(files_under(&path));
         } else {
-            std::fs::copy(entry.path(), &target).expect("copying a fixture file");
+            found.push(path);
         }
     }
+    found
 }
 
 impl Book {
@@ -84,9 +128,15 @@ impl Book {
 
     /// Runs `mdbook-snippets test <book> ARGS` with the shared snippets target dir.
     pub(crate) fn test(&self, args: &[&str]) -> Output {
+        self.run(self.test_command(args))
+    }
+
+    /// `mdbook-snippets test <book> ARGS`, not run yet: give it an environment variable, then
+    /// [`Book::run`] it.
+    pub(crate) fn test_command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
         command.arg("test").arg(self.path()).args(args);
-        self.run(command)
+        command
     }
 
     pub(crate) fn run(&self, command: Command) -> Output {
@@ -95,93 +145,26 @@ impl Book {
 
     /// Like `run`, building snippet crates in `target_dir`.
     pub(crate) fn run_with_target_dir(&self, mut command: Command, target_dir: &Path) -> Output {
-        command
-            .current_dir(self.path())
-            .env("CARGO_TARGET_DIR", target_dir)
-            .env_remove("GITHUB_ACTIONS")
-            .stdin(Stdio::null());
+        self.isolate(&mut command, target_dir);
         let description = format!("{command:?}");
         let output = command
             .output()
             .unwrap_or_else(|error| panic!("running {description}: {error}"));
-        Output {
-            command: description,
-            cwd: self.path().to_path_buf(),
-            code: output.status.code(),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
-    }
-}
-
-/// A finished command, printed whole when an assertion about it fails.
-pub(crate) struct Output {
-    pub command: String,
-    pub cwd: PathBuf,
-    pub code: Option<i32>,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-impl Output {
-    /// Asserts the exit code, printing everything otherwise.
-    #[track_caller]
-    pub(crate) fn code(&self, expected: i32) -> &Output {
-        assert_eq!(self.code, Some(expected), "unexpected exit code\n{self}");
-        self
+        Output::of(description, self.path(), &output)
     }
 
-    /// stdout with the book's directory shown as `[ROOT]` and the run time as `[TIME]`.
-    pub(crate) fn stdout(&self) -> String {
-        self.redact(&self.stdout)
-    }
-
-    pub(crate) fn stderr(&self) -> String {
-        self.redact(&self.stderr)
-    }
-
-    fn redact(&self, text: &str) -> String {
-        let root = self.cwd.display().to_string();
-        text.replace(&root, "[ROOT]")
-            .lines()
-            .map(|line| match line.strip_prefix("finished in ") {
-                Some(_) => "finished in [TIME]".to_owned(),
-                None => line.to_owned(),
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-            + "\n"
-    }
-
-    #[track_caller]
-    pub(crate) fn stdout_contains(&self, needle: &str) -> &Output {
-        assert!(
-            self.stdout.contains(needle),
-            "stdout lacks {needle:?}\n{self}"
-        );
-        self
-    }
-
-    #[track_caller]
-    pub(crate) fn stderr_contains(&self, needle: &str) -> &Output {
-        assert!(
-            self.stderr.contains(needle),
-            "stderr lacks {needle:?}\n{self}"
-        );
-        self
-    }
-}
-
-impl std::fmt::Display for Output {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "--- command: {}\n--- cwd: {}\n--- exit code: {:?}\n--- stdout:\n{}\n--- stderr:\n{}",
-            self.command,
-            self.cwd.display(),
-            self.code,
-            self.stdout,
-            self.stderr
-        )
+    /// What every run of a command on this book gets: the book as its working directory, snippet
+    /// crates built in `target_dir`, no GitHub annotations, stdin closed (for a test that must
+    /// spawn the command itself).
+    pub(crate) fn isolate<'a>(
+        &self,
+        command: &'a mut Command,
+        target_dir: &Path,
+    ) -> &'a mut Command {
+        command
+            .current_dir(self.path())
+            .env("CARGO_TARGET_DIR", target_dir)
+            .env_remove("GITHUB_ACTIONS")
+            .stdin(Stdio::null())
     }
 }
