@@ -7,8 +7,10 @@ use std::path::Path;
 
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
-use super::CLAIMS_CHAPTER;
 use crate::support::read;
+
+/// The generated chapter, relative to the book's `src`.
+pub(super) const CLAIMS_CHAPTER: &str = "claims.md";
 
 /// A code block of a chapter, with what the ledger reads from its info string.
 #[derive(Debug)]

@@ -9,6 +9,7 @@
 //! every run of snippets that proves a claim, the chapter says so in one line linking back to the
 //! ledger. `SNAPSHOTS=overwrite` rewrites `book/claims.md` from the data; nothing else is written.
 
+use chapters::CLAIMS_CHAPTER;
 use check::Ledger;
 
 use crate::support::repo;
@@ -18,9 +19,6 @@ mod check;
 mod data;
 mod render;
 mod teeth;
-
-/// The generated chapter, relative to the book's `src`.
-const CLAIMS_CHAPTER: &str = "claims.md";
 
 #[test]
 fn every_claim_has_a_proof_with_teeth_and_the_page_shows_them() {

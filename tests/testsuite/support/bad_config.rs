@@ -3,7 +3,7 @@
 
 use expect_test::Expect;
 
-use super::book;
+use super::book::book;
 
 /// Verifies a book whose `book.toml` is `book_toml`, and whose one chapter has a Rust snippet
 /// and a `python` one (a snippet only if `book_toml` declares the language) that would each leave

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::Book;
+use super::book::Book;
 
 /// The report `--junit NAME` wrote in `book`'s directory.
 pub(crate) fn read(book: &Book, name: &str) -> String {

@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{Book, Output};
+use super::book::Book;
+use super::output::Output;
 
 /// `mdbook` from PATH, else `~/.cargo/bin`.
 pub(crate) fn mdbook_binary() -> PathBuf {

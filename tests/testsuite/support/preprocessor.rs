@@ -9,7 +9,8 @@ use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::{Book, BookItem, Chapter};
 use mdbook_preprocessor::config::Config;
 
-use super::{Output, snippets_target_dir};
+use super::files::snippets_target_dir;
+use super::output::Output;
 
 /// The book as mdBook hands it to a preprocessor after `links`: every chapter of SUMMARY.md,
 /// read from `src/` (the fixtures' includes are expanded the way `links` does, by hand below).

@@ -4,7 +4,8 @@
 
 use std::process::{Command, Stdio};
 
-use super::{Book, Output};
+use super::book::Book;
+use super::output::Output;
 
 /// Runs `mdbook-snippets test BOOK --quiet --target-dir $MOUNT/target` with a tmpfs of `size`
 /// (`mount -o size=`) at `$MOUNT`, first filled up when `fill`, then the shell command `then`
