@@ -3,13 +3,13 @@
 //! clock, a symlink cycle, a full disk, a secret in the environment. Process checks ask the OS
 //! (`/proc`) whether anything is left. Most books here use a `sh` language, so no cargo build.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use expect_test::expect;
 
-use crate::support::{Book, book, check_bad_config, files_under, preprocessor, tmpfs};
+use crate::support::{Book, Written, book, check_bad_config, files_under, preprocessor, tmpfs};
 
 /// `book.toml` declaring `sh` snippets (`command = ["sh", "{file}"]`), plus `extra` lines in
 /// `[preprocessor.snippets]`.
@@ -27,61 +27,6 @@ fn sh_book(extra: &str, chapter: &str) -> Book {
         ("src/SUMMARY.md", "- [A](a.md)\n"),
         ("src/a.md", chapter),
     ])
-}
-
-/// Whether the process is still there and not a zombie (a zombie runs nothing).
-fn running(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        let state = stat
-            .rsplit_once(')')
-            .map(|(_, rest)| rest.trim_start().chars().next());
-        state != Some(Some('Z')) && state != Some(Some('X'))
-    })
-}
-
-/// Waits up to 20 s for a pid file a snippet writes; kills the process when dropped, so a
-/// failing test leaves nothing behind.
-struct Written {
-    pid: i32,
-}
-
-impl Written {
-    fn wait(path: &Path) -> Written {
-        let started = Instant::now();
-        loop {
-            if let Some(pid) = std::fs::read_to_string(path)
-                .ok()
-                .and_then(|text| text.trim().parse().ok())
-            {
-                return Written { pid };
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(20),
-                "{} never written",
-                path.display()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// Asserts the process is gone within `grace` (a killed orphan may take a moment).
-    #[track_caller]
-    fn assert_gone(&self, grace: Duration) {
-        let started = Instant::now();
-        while running(self.pid) && started.elapsed() < grace {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        assert!(!running(self.pid), "pid {} is still running", self.pid);
-    }
-}
-
-impl Drop for Written {
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-9", &self.pid.to_string()])
-            .stderr(Stdio::null())
-            .status();
-    }
 }
 
 /// The reproduction, as a Rust snippet (`rust,timeout=5`): a child that leaves the
