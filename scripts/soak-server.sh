@@ -115,6 +115,8 @@ def error_code(text):
 
 
 def attack(name):
+    """Runs the function below it as the attack `name`, timed, and prints its one line (the same
+    shape as `attack` in scripts/soak-verifier.sh): what it returns, or the `Failed` it raises."""
     def register(function):
         started = time.monotonic()
         try:

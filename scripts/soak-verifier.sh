@@ -9,9 +9,11 @@
 # to be killed long before; nothing touches the network; everything lives in one temporary
 # directory, removed at the end. About 20-40 s on a quiet machine.
 
+# The attack functions are called through `attack`, which shellcheck cannot follow.
+# shellcheck disable=SC2317
 set -uo pipefail
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 BIN=${1:-target/debug/mdbook-snippets}
 if [[ ! -x $BIN ]]; then
     cargo build -q --bin mdbook-snippets || exit 2
@@ -30,9 +32,26 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { echo "$1: ok ($2)"; }
+# Every attack has one shape, the one `attack` in scripts/soak-server.sh gives its attacks: a
+# function run by `attack NAME FUNCTION [ARGS]` (as `FUNCTION NAME ARGS`, in a subshell of its
+# own) that sets up, runs, and either prints what it checked, or stops at the first check that
+# fails with `fail WHY` (`skip WHY` where this machine cannot stage it). `attack` times it and
+# prints its one line: `NAME: ok (what; N.N s)`, `NAME: FAILED (why)` or `NAME: skipped (why)`.
+attack() {
+    local name=$1 function=$2 started=$EPOCHREALTIME outcome status took
+    shift 2
+    outcome=$("$function" "$name" "$@")
+    status=$?
+    took=$(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $started }")
+    case $status in
+        0) echo "$name: ok ($outcome; $took s)" ;;
+        3) echo "$name: skipped ($outcome)" ;;
+        *) echo "$name: FAILED ($outcome)"; FAILED=1 ;;
+    esac
+}
+fail() { echo "$*"; exit 1; }
+skip() { echo "$*"; exit 3; }
 slower_than() { awk "BEGIN { exit !($SECONDS_TAKEN > $1) }"; }
-failed() { echo "$1: FAILED ($2)"; FAILED=1; }
 
 # A book in $WORK/NAME with `sh` snippets; $2 = extra [preprocessor.snippets] lines, $3 = the
 # chapter. Without SUMMARY.md when $4 = nosummary.
@@ -89,8 +108,8 @@ verify() {
 }
 
 attack_setsid_holding_stdout() {
-    local name=detached-child-holds-stdout dir
-    dir=$(sh_book $name "" "# A
+    local name=$1 dir left
+    dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh,timeout=5
 setsid sh -c 'echo \$\$ > $WORK/$name/pid; exec sleep 40' &
@@ -103,17 +122,15 @@ parent done
 \`\`\`
 ")
     verify "$dir" 30 --no-cache
-    local left
-    if [[ $CODE != 0 ]]; then failed $name "exit $CODE: $OUT $ERR"
-    elif slower_than 4; then failed $name "took ${SECONDS_TAKEN}s for timeout=5"
-    elif ! left=$(gone "$dir/pid"); then failed $name "$left"
-    else ok $name "setsid child sleeping 40 s with stdout open: passed in ${SECONDS_TAKEN}s, child gone"
-    fi
+    [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
+    ! slower_than 4 || fail "took ${SECONDS_TAKEN}s for timeout=5"
+    left=$(gone "$dir/pid") || fail "$left"
+    echo "setsid child sleeping 40 s with stdout open: passed in ${SECONDS_TAKEN}s, child gone"
 }
 
 attack_closed_stdout() {
-    local name=detached-child-closes-stdout dir
-    dir=$(sh_book $name "" "# A
+    local name=$1 dir left
+    dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
 (setsid sh -c 'exec >/dev/null 2>&1; echo \$\$ > $WORK/$name/pid; exec sleep 40' &)
@@ -121,16 +138,14 @@ while [ ! -s $WORK/$name/pid ]; do sleep 0.01; done
 \`\`\`
 ")
     verify "$dir" 30 --no-cache
-    local left
-    if [[ $CODE != 0 ]]; then failed $name "exit $CODE: $OUT $ERR"
-    elif ! left=$(gone "$dir/pid"); then failed $name "$left after the verifier exited"
-    else ok $name "double fork, setsid, stdout closed: gone when the verifier exits"
-    fi
+    [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
+    left=$(gone "$dir/pid") || fail "$left after the verifier exited"
+    echo "double fork, setsid, stdout closed: gone when the verifier exits"
 }
 
 attack_deadline_with_pipe_holder() {
-    local name=timeout-with-pipe-holder dir
-    dir=$(sh_book $name "" "# A
+    local name=$1 dir left
+    dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh,timeout=2
 setsid sh -c 'echo \$\$ > $WORK/$name/pid; exec sleep 40' &
@@ -138,17 +153,16 @@ while :; do sleep 0.1; done
 \`\`\`
 ")
     verify "$dir" 30 --no-cache
-    local left
-    if [[ $CODE != 1 ]] || ! grep -q "timed out" <<<"$OUT"; then failed $name "exit $CODE: $OUT"
-    elif slower_than 6; then failed $name "took ${SECONDS_TAKEN}s for timeout=2"
-    elif ! left=$(gone "$dir/pid"); then failed $name "$left"
-    else ok $name "timeout=2 held (${SECONDS_TAKEN}s) while a setsid child kept the pipes; child gone"
-    fi
+    [[ $CODE == 1 ]] || fail "exit $CODE: $OUT"
+    grep -q "timed out" <<<"$OUT" || fail "exit $CODE: $OUT"
+    ! slower_than 6 || fail "took ${SECONDS_TAKEN}s for timeout=2"
+    left=$(gone "$dir/pid") || fail "$left"
+    echo "timeout=2 held (${SECONDS_TAKEN}s) while a setsid child kept the pipes; child gone"
 }
 
 attack_many_detached() {
-    local name=many-detached-children dir
-    dir=$(sh_book $name "" "# A
+    local name=$1 dir left=0 pid_file
+    dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
 for i in \$(seq 20); do setsid sh -c \"echo \\\$\\\$ > $WORK/$name/pid\$i; exec sleep 40\" & done
@@ -157,19 +171,17 @@ echo spawned
 \`\`\`
 ")
     verify "$dir" 30 --no-cache
-    local left=0 pid_file
     for pid_file in "$dir"/pid*; do
         gone "$pid_file" >/dev/null || left=$((left + 1))
     done
-    if [[ $CODE != 0 ]]; then failed $name "exit $CODE: $OUT $ERR"
-    elif ((left > 0)); then failed $name "$left of 20 still running"
-    else ok $name "20 setsid children holding stdout: all gone, ${SECONDS_TAKEN}s"
-    fi
+    [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
+    ((left == 0)) || fail "$left of 20 still running"
+    echo "20 setsid children holding stdout: all gone, ${SECONDS_TAKEN}s"
 }
 
 attack_parallel_attribution() {
-    local name=parallel-runs-keep-their-children dir
-    dir=$(sh_book $name "" "# A
+    local name=$1 dir
+    dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
 setsid sleep 40 &
@@ -186,15 +198,14 @@ late child
 \`\`\`
 ")
     verify "$dir" 30 --no-cache --jobs 2
-    if [[ $CODE != 0 ]]; then failed $name "exit $CODE: $OUT"
-    else ok $name "ending one snippet did not kill the detached child of the one beside it"
-    fi
+    [[ $CODE == 0 ]] || fail "exit $CODE: $OUT"
+    echo "ending one snippet did not kill the detached child of the one beside it"
 }
 
-# Sends signal $1 to a verifier running a snippet that loops and has detached a child; expects
-# exit code $2 and both processes gone.
+# Sends signal $2 to a verifier running a snippet that loops and has detached a child; expects
+# exit code $3 and both processes gone.
 attack_signal() {
-    local signal=$1 code=$2 name="sig${1,,}-to-verifier" dir
+    local name=$1 signal=$2 code=$3 dir verifier got left
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
@@ -204,63 +215,59 @@ while :; do sleep 0.1; done
 \`\`\`
 ")
     "$BIN" test "$dir" --quiet --no-cache --target-dir "$TARGET" >/dev/null 2>&1 &
-    local verifier=$!
+    verifier=$!
     for _ in $(seq 500); do
         [[ -s $dir/pid-child && -s $dir/pid-main ]] && break
         sleep 0.02
     done
-    kill -"$signal" $verifier
+    kill -"$signal" "$verifier"
     for _ in $(seq 500); do
-        kill -0 $verifier 2>/dev/null || break
+        kill -0 "$verifier" 2>/dev/null || break
         sleep 0.02
     done
-    kill -9 $verifier 2>/dev/null
-    wait $verifier
-    local got=$? left
-    if [[ $got != "$code" ]]; then failed "$name" "exit $got, expected $code"
-    elif ! left=$(gone "$dir/pid-main") || ! left=$(gone "$dir/pid-child"); then failed "$name" "$left"
-    elif find "$TARGET" -name '*partial*' | grep -q .; then failed "$name" "partial cache file left"
-    else ok "$name" "exit $code, the looping snippet and its setsid child gone, no partial cache entry"
-    fi
+    kill -9 "$verifier" 2>/dev/null
+    wait "$verifier"
+    got=$?
+    [[ $got == "$code" ]] || fail "exit $got, expected $code"
+    left=$(gone "$dir/pid-main") || fail "$left"
+    left=$(gone "$dir/pid-child") || fail "$left"
+    ! find "$TARGET" -name '*partial*' | grep -q . || fail "partial cache file left"
+    echo "exit $code, the looping snippet and its setsid child gone, no partial cache entry"
 }
 
 attack_huge_timeouts() {
-    local name=huge-timeouts dir
-    dir=$(sh_book $name "timeout = 9223372036854775807" "# A
+    local name=$1 dir cli
+    dir=$(sh_book "$name" "timeout = 9223372036854775807" "# A
 
 \`\`\`sh,timeout=18446744073709551615
 echo fine
 \`\`\`
 ")
     verify "$dir" 30 --no-cache --timeout 18446744073709551615
-    local cli=$CODE
+    cli=$CODE
     verify "$dir" 30 --no-cache
-    local book=$CODE
-    if [[ $cli != 0 || $book != 0 ]]; then failed $name "exit $cli (--timeout), $book (book.toml + attribute): $ERR"
-    else ok $name "--timeout 2^64-1, timeout = 2^63-1 in book.toml, timeout=2^64-1 attribute: no panic, passed"
-    fi
+    [[ $cli == 0 && $CODE == 0 ]] || fail "exit $cli (--timeout), $CODE (book.toml + attribute): $ERR"
+    echo "--timeout 2^64-1, timeout = 2^63-1 in book.toml, timeout=2^64-1 attribute: no panic, passed"
 }
 
 attack_zero_jobs_and_timeout() {
-    local name=zero-jobs-and-timeout dir
-    dir=$(sh_book $name "" "# A
+    local name=$1 dir jobs
+    dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
 echo fine
 \`\`\`
 ")
     verify "$dir" 30 --jobs 0
-    local jobs=$CODE
+    jobs=$CODE
     verify "$dir" 30 --timeout 0
-    local timeout=$CODE
-    if [[ $jobs != 2 || $timeout != 2 ]]; then failed $name "exit $jobs (--jobs 0), $timeout (--timeout 0)"
-    else ok $name "--jobs 0 and --timeout 0 refused with exit 2"
-    fi
+    [[ $jobs == 2 && $CODE == 2 ]] || fail "exit $jobs (--jobs 0), $CODE (--timeout 0)"
+    echo "--jobs 0 and --timeout 0 refused with exit 2"
 }
 
 attack_symlink_cycle() {
-    local name=symlink-cycle-without-summary dir
-    dir=$(sh_book $name "" "# A
+    local name=$1 dir
+    dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
 echo a
@@ -271,14 +278,14 @@ echo a
     ln -s ../.. "$dir/src/part/top"
     ln -s / "$dir/src/root"
     verify "$dir" 30 --no-cache
-    if [[ $CODE != 0 ]] || ! grep -q "1 passed" <<<"$OUT"; then failed $name "exit $CODE: $OUT $ERR"
-    else ok $name "two cycles and a link to / under src: scan ended, ${SECONDS_TAKEN}s"
-    fi
+    [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
+    grep -q "1 passed" <<<"$OUT" || fail "exit $CODE: $OUT $ERR"
+    echo "two cycles and a link to / under src: scan ended, ${SECONDS_TAKEN}s"
 }
 
 attack_long_output_ellipsis() {
-    local name=ellipsis-against-400k-lines dir
-    dir=$(sh_book $name "output-limit = 16777216" "# A
+    local name=$1 dir
+    dir=$(sh_book "$name" "output-limit = 16777216" "# A
 
 \`\`\`sh
 yes tick | head -n 400000
@@ -290,15 +297,14 @@ $(yes tick | head -n 1000)
 \`\`\`
 ")
     verify "$dir" 60 --no-cache
-    if [[ $CODE != 0 ]]; then failed $name "exit $CODE after ${SECONDS_TAKEN}s"
-    elif slower_than 10; then failed $name "took ${SECONDS_TAKEN}s"
-    else ok $name "400,000 equal lines against ... + 1,000 of them (backtracking's worst case) verified in ${SECONDS_TAKEN}s (was 44.7 s)"
-    fi
+    [[ $CODE == 0 ]] || fail "exit $CODE after ${SECONDS_TAKEN}s"
+    ! slower_than 10 || fail "took ${SECONDS_TAKEN}s"
+    echo "400,000 equal lines against ... + 1,000 of them (backtracking's worst case) verified in ${SECONDS_TAKEN}s (was 44.7 s)"
 }
 
 attack_secret_env() {
-    local name=secret-in-environment dir open
-    dir=$(sh_book $name "" "# A
+    local name=$1 dir open closed
+    dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
 echo \"token=\${MY_SECRET_TOKEN:-unset}\"
@@ -309,8 +315,8 @@ token=unset
 \`\`\`
 ")
     MY_SECRET_TOKEN=hunter2 verify "$dir" 30 --no-cache
-    local closed=$CODE
-    open=$(sh_book $name-listed 'pass-env = ["MY_SECRET_TOKEN"]' "# A
+    closed=$CODE
+    open=$(sh_book "$name-listed" 'pass-env = ["MY_SECRET_TOKEN"]' "# A
 
 \`\`\`sh
 echo \"token=\${MY_SECRET_TOKEN:-unset}\"
@@ -321,15 +327,14 @@ token=hunter2
 \`\`\`
 ")
     MY_SECRET_TOKEN=hunter2 verify "$open" 30 --no-cache
-    if [[ $closed != 0 ]]; then failed $name "the snippet saw MY_SECRET_TOKEN"
-    elif [[ $CODE != 0 ]]; then failed $name "pass-env did not pass MY_SECRET_TOKEN"
-    else ok $name "MY_SECRET_TOKEN unseen by default, seen when listed in pass-env"
-    fi
+    [[ $closed == 0 ]] || fail "the snippet saw MY_SECRET_TOKEN"
+    [[ $CODE == 0 ]] || fail "pass-env did not pass MY_SECRET_TOKEN"
+    echo "MY_SECRET_TOKEN unseen by default, seen when listed in pass-env"
 }
 
 attack_quoted_fence() {
-    local name=fence-closed-by-quote dir
-    dir=$(sh_book $name "" "# A
+    local name=$1 dir
+    dir=$(sh_book "$name" "" "# A
 
 > \`\`\`rust
 > assert_eq!(1 + 1, 2);
@@ -337,22 +342,27 @@ attack_quoted_fence() {
 After the quote.
 ")
     verify "$dir" 120 --no-cache
-    if [[ $CODE != 0 ]] || ! grep -q "1 passed, 0 failed" <<<"$OUT"; then failed $name "exit $CODE: $OUT"
-    else ok $name "a fence the end of its > quote closes is tested (as rustdoc), not an unterminated chapter"
-    fi
+    [[ $CODE == 0 ]] || fail "exit $CODE: $OUT"
+    grep -q "1 passed, 0 failed" <<<"$OUT" || fail "exit $CODE: $OUT"
+    echo "a fence the end of its > quote closes is tested (as rustdoc), not an unterminated chapter"
 }
 
-# $1 = name, $2 = tmpfs size, $3 = book dir, $4 = extra shell run after the verifier inside the
-# namespace. Sets CODE, OUT, ERR; returns 1 if no mount namespace can be made here.
+# The test's `support::tmpfs::test_on_tmpfs` in shell: runs the verifier on book $3 with its
+# target dir on a tmpfs of size $2 (filled up first when $4 = fill), in a mount namespace of its
+# own, then the shell command $5 ($MOUNT is the tmpfs). Sets CODE, OUT, ERR; skips the attack
+# $1 when no mount namespace can be made here (no root and no user namespaces).
 in_tmpfs() {
-    local mount=$WORK/$1-mount unshare_args=(--mount)
-    mkdir -p "$mount"
+    local unshare_args=(--mount) fill=""
     [[ $(id -u) == 0 ]] || unshare_args=(--map-root-user --mount)
-    unshare "${unshare_args[@]}" true 2>/dev/null || return 1
-    timeout -k 1 120 unshare "${unshare_args[@]}" sh -c "
-        mount -t tmpfs -o size=$2 tmpfs $mount && mkdir $mount/target &&
-        { dd if=/dev/zero of=$mount/fill bs=4k 2>/dev/null; [ '$2' = 256k ] || rm $mount/fill; true; } &&
-        $BIN test $3 --quiet --target-dir $mount/target; code=\$?; $4; exit \$code" \
+    unshare "${unshare_args[@]}" true 2>/dev/null ||
+        skip "no root and no user namespaces: cannot mount a tmpfs"
+    # shellcheck disable=SC2016 # $MOUNT is the inner shell's.
+    [[ $4 == fill ]] && fill='(dd if=/dev/zero of="$MOUNT/fill" bs=4k 2>/dev/null; true) &&'
+    mkdir -p "$WORK/$1-mount"
+    # shellcheck disable=SC2016 # $MOUNT and $code are the inner shell's.
+    MOUNT=$WORK/$1-mount timeout -k 1 120 unshare "${unshare_args[@]}" sh -c "
+        mount -t tmpfs -o size=$2 tmpfs \"\$MOUNT\" && mkdir \"\$MOUNT/target\" && $fill
+        $BIN test $3 --quiet --target-dir \"\$MOUNT/target\"; code=\$?; $5; exit \$code" \
         >"$WORK/out" 2>"$WORK/err"
     CODE=$?
     OUT=$(cat "$WORK/out")
@@ -360,8 +370,8 @@ in_tmpfs() {
 }
 
 attack_full_disk_cache() {
-    local name=full-disk-for-the-cache dir
-    dir=$(sh_book $name "" "# A
+    local name=$1 dir
+    dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
 echo one
@@ -371,49 +381,43 @@ echo one
 exit 3
 \`\`\`
 ")
-    if ! in_tmpfs $name 256k "$dir" "echo leftovers: \$(find $WORK/$name-mount/target -type f \\( -name '*partial*' -o -empty \\) | wc -l) >&2"; then
-        echo "$name: skipped (no root and no user namespaces: cannot mount a tmpfs)"
-        return
-    fi
-    if [[ $CODE != 2 ]]; then failed $name "exit $CODE: $OUT $ERR"
-    elif ! grep -q "1 passed, 1 failed" <<<"$OUT"; then failed $name "verdicts not reported: $OUT"
-    elif ! grep -q "out of disk space" <<<"$ERR"; then failed $name "error does not name the disk: $ERR"
-    elif ! grep -q "leftovers: 0" <<<"$ERR"; then failed $name "partial or empty files left: $ERR"
-    else ok $name "full tmpfs: verdicts reported, exit 2 naming the disk, no partial file"
-    fi
+    # shellcheck disable=SC2016 # $MOUNT is the inner shell's.
+    in_tmpfs "$name" 256k "$dir" fill \
+        'echo leftovers: $(find "$MOUNT/target" -type f \( -name "*partial*" -o -empty \) | wc -l) >&2'
+    [[ $CODE == 2 ]] || fail "exit $CODE: $OUT $ERR"
+    grep -q "1 passed, 1 failed" <<<"$OUT" || fail "verdicts not reported: $OUT"
+    grep -q "out of disk space" <<<"$ERR" || fail "error does not name the disk: $ERR"
+    grep -q "leftovers: 0" <<<"$ERR" || fail "partial or empty files left: $ERR"
+    echo "full tmpfs: verdicts reported, exit 2 naming the disk, no partial file"
 }
 
 attack_full_disk_build() {
-    local name=full-disk-while-building dir
-    dir=$WORK/$name
+    local name=$1 dir=$WORK/$1
     mkdir -p "$dir/src"
     printf '[book]\ntitle = "soak"\n' >"$dir/book.toml"
     echo "- [A](a.md)" >"$dir/src/SUMMARY.md"
+    # shellcheck disable=SC2016 # backticks of Markdown, not a command.
     printf '# A\n\n```rust\nprintln!("one");\n```\n' >"$dir/src/a.md"
-    if ! in_tmpfs $name 300k "$dir" "true"; then
-        echo "$name: skipped (no root and no user namespaces: cannot mount a tmpfs)"
-        return
-    fi
-    if [[ $CODE != 2 ]]; then failed $name "exit $CODE: $(head -c 400 <<<"$OUT") $ERR"
-    elif ! grep -q "No space left on device" <<<"$ERR"; then failed $name "error does not name the disk: $ERR"
-    else ok $name "300 KiB target dir: exit 2 naming the disk, no snippet blamed"
-    fi
+    in_tmpfs "$name" 300k "$dir" "" true
+    [[ $CODE == 2 ]] || fail "exit $CODE: $(head -c 400 <<<"$OUT") $ERR"
+    grep -q "No space left on device" <<<"$ERR" || fail "error does not name the disk: $ERR"
+    echo "300 KiB target dir: exit 2 naming the disk, no snippet blamed"
 }
 
-attack_setsid_holding_stdout
-attack_closed_stdout
-attack_deadline_with_pipe_holder
-attack_many_detached
-attack_parallel_attribution
-attack_signal TERM 143
-attack_signal INT 130
-attack_huge_timeouts
-attack_zero_jobs_and_timeout
-attack_symlink_cycle
-attack_long_output_ellipsis
-attack_secret_env
-attack_quoted_fence
-attack_full_disk_cache
-attack_full_disk_build
+attack detached-child-holds-stdout attack_setsid_holding_stdout
+attack detached-child-closes-stdout attack_closed_stdout
+attack timeout-with-pipe-holder attack_deadline_with_pipe_holder
+attack many-detached-children attack_many_detached
+attack parallel-runs-keep-their-children attack_parallel_attribution
+attack sigterm-to-verifier attack_signal TERM 143
+attack sigint-to-verifier attack_signal INT 130
+attack huge-timeouts attack_huge_timeouts
+attack zero-jobs-and-timeout attack_zero_jobs_and_timeout
+attack symlink-cycle-without-summary attack_symlink_cycle
+attack ellipsis-against-400k-lines attack_long_output_ellipsis
+attack secret-in-environment attack_secret_env
+attack fence-closed-by-quote attack_quoted_fence
+attack full-disk-for-the-cache attack_full_disk_cache
+attack full-disk-while-building attack_full_disk_build
 
 exit $FAILED

@@ -1,8 +1,6 @@
 //! The overwrite mode: `mdbook-snippets test --bless` (or `SNAPSHOTS=overwrite`) rewrites the
 //! expected-output blocks that did not match, and nothing else.
 
-use std::process::Command;
-
 use crate::support;
 
 const CHAPTER: &str = "# Bless\r\n\r\n```rust\r\nprintln!(\"new\");\r\nprintln!();\r\nprintln!(\"lines\");\r\n```\r\n\r\n```text,output\r\nold\r\n```\r\n\r\n- Matching, wildcards kept:\r\n\r\n  ```rust\r\n  println!(\"value: 42\");\r\n  ```\r\n  ```output\r\n  value: [..]\r\n  ```\r\n- Mismatch in a list:\r\n\r\n  ```rust\r\n  println!(\"listed\");\r\n  ```\r\n  ```output\r\n  stale\r\n  ```\r\n\r\nNo expected block, none added:\r\n\r\n```rust\r\nprintln!(\"unasked\");\r\n```\r\n";
@@ -41,11 +39,8 @@ fn bless_rewrites_only_mismatched_expected_blocks() {
 #[test]
 fn snapshots_overwrite_is_the_same_as_bless() {
     let book = book();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
-    command
-        .arg("test")
-        .arg(book.path())
-        .env("SNAPSHOTS", "overwrite");
+    let mut command = book.test_command(&[]);
+    command.env("SNAPSHOTS", "overwrite");
     let output = book.run(command);
     assert_eq!(chapter(&book), BLESSED, "{output}");
 }

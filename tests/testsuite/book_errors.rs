@@ -7,7 +7,7 @@
 
 use expect_test::expect;
 
-use crate::support::{book, harness_dir, write_bytes};
+use crate::support::{book, check_bad_config, harness_dir, write_bytes};
 
 /// A chapter whose one snippet passes, to show the rest of the book still runs.
 const GOOD: (&str, &str) = (
@@ -17,22 +17,27 @@ const GOOD: (&str, &str) = (
 
 #[test]
 fn malformed_book_toml() {
-    let book = book(&[("book.toml", "[book\ntitle = 1\n"), ("src/a.md", "# A\n")]);
-    let output = book.test(&[]);
-    output.code(2);
-    output.stderr_contains("book.toml");
-    output.stderr_contains("Invalid configuration file");
+    check_bad_config(
+        "[book\ntitle = 1\n",
+        expect![[r#"
+        error: in [ROOT]/book.toml: Invalid configuration file: TOML parse error at line 1, column 6
+          |
+        1 | [book
+          |      ^
+        unclosed table, expected `]`
+
+    "#]],
+    );
 }
 
 #[test]
 fn unknown_key_is_named() {
-    let book = book(&[
-        ("book.toml", "[preprocessor.snippets]\ntimeuot = 3\n"),
-        ("src/a.md", "# A\n"),
-    ]);
-    book.test(&[])
-        .code(2)
-        .stderr_contains("unknown key `timeuot` in [preprocessor.snippets]");
+    check_bad_config(
+        "[preprocessor.snippets]\ntimeuot = 3\n",
+        expect![[r#"
+        error: in [ROOT]/book.toml: unknown key `timeuot` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`)
+    "#]],
+    );
 }
 
 #[test]
@@ -142,17 +147,12 @@ fn broken_chapters_outside_the_selection_are_not_reported() {
 
 #[test]
 fn missing_harness() {
-    let book = book(&[
-        (
-            "book.toml",
-            "[preprocessor.snippets]\nharness = \"no-such-crate\"\n",
-        ),
-        ("src/a.md", "```rust\nprintln!(\"hi\");\n```\n"),
-    ]);
-    book.test(&[])
-        .code(2)
-        .stderr_contains("`harness`: ")
-        .stderr_contains("/no-such-crate does not exist");
+    check_bad_config(
+        "[preprocessor.snippets]\nharness = \"no-such-crate\"\n",
+        expect![[r#"
+            error: in [ROOT]/book.toml: `harness`: [ROOT]/no-such-crate does not exist (set in [preprocessor.snippets] of book.toml; relative paths start at the book root)
+        "#]],
+    );
 }
 
 #[test]

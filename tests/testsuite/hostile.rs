@@ -3,11 +3,13 @@
 //! clock, a symlink cycle, a full disk, a secret in the environment. Process checks ask the OS
 //! (`/proc`) whether anything is left. Most books here use a `sh` language, so no cargo build.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{Book, book};
+use expect_test::expect;
+
+use crate::support::{Book, Written, book, check_bad_config, files_under, preprocessor, tmpfs};
 
 /// `book.toml` declaring `sh` snippets (`command = ["sh", "{file}"]`), plus `extra` lines in
 /// `[preprocessor.snippets]`.
@@ -25,61 +27,6 @@ fn sh_book(extra: &str, chapter: &str) -> Book {
         ("src/SUMMARY.md", "- [A](a.md)\n"),
         ("src/a.md", chapter),
     ])
-}
-
-/// Whether the process is still there and not a zombie (a zombie runs nothing).
-fn running(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        let state = stat
-            .rsplit_once(')')
-            .map(|(_, rest)| rest.trim_start().chars().next());
-        state != Some(Some('Z')) && state != Some(Some('X'))
-    })
-}
-
-/// Waits up to 20 s for a pid file a snippet writes; kills the process when dropped, so a
-/// failing test leaves nothing behind.
-struct Written {
-    pid: i32,
-}
-
-impl Written {
-    fn wait(path: &Path) -> Written {
-        let started = Instant::now();
-        loop {
-            if let Some(pid) = std::fs::read_to_string(path)
-                .ok()
-                .and_then(|text| text.trim().parse().ok())
-            {
-                return Written { pid };
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(20),
-                "{} never written",
-                path.display()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// Asserts the process is gone within `grace` (a killed orphan may take a moment).
-    #[track_caller]
-    fn assert_gone(&self, grace: Duration) {
-        let started = Instant::now();
-        while running(self.pid) && started.elapsed() < grace {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        assert!(!running(self.pid), "pid {} is still running", self.pid);
-    }
-}
-
-impl Drop for Written {
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-9", &self.pid.to_string()])
-            .stderr(Stdio::null())
-            .status();
-    }
 }
 
 /// The issue's reproduction, as a Rust snippet (`rust,timeout=5`): a child that leaves the
@@ -153,26 +100,24 @@ fn a_signal_stops_the_running_snippets_and_exits_128_plus_the_signal() {
             ),
         );
         let target = tempfile::tempdir().unwrap();
-        let mut command = Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
-        command
-            .current_dir(book.path())
-            .env("CARGO_TARGET_DIR", target.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
         let mut verifier = if preprocessor {
-            let (ctx, input) = crate::preprocessor::book_input(book.path(), "html");
-            let input = serde_json::to_vec(&(&ctx, &input)).unwrap();
-            let mut child = command.stdin(Stdio::piped()).spawn().unwrap();
+            let input = preprocessor::input_json(book.path(), "html");
+            let mut command = preprocessor::command(book.path(), &[]);
+            let mut child = command
+                .env("CARGO_TARGET_DIR", target.path())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
             let mut stdin = child.stdin.take().unwrap();
             std::io::Write::write_all(&mut stdin, &input).unwrap();
             drop(stdin);
             child
         } else {
-            command
-                .arg("test")
-                .arg(book.path())
-                .args(["--quiet", "--no-cache"])
-                .stdin(Stdio::null())
+            let mut command = book.test_command(&["--quiet", "--no-cache"]);
+            book.isolate(&mut command, target.path())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
                 .spawn()
                 .unwrap()
         };
@@ -200,7 +145,7 @@ fn a_signal_stops_the_running_snippets_and_exits_128_plus_the_signal() {
         assert_eq!(status.code(), Some(code), "{case}");
         main.assert_gone(Duration::from_secs(2));
         child.assert_gone(Duration::from_secs(2));
-        let leftovers: Vec<PathBuf> = walk(target.path())
+        let leftovers: Vec<PathBuf> = files_under(target.path())
             .into_iter()
             .filter(|path| {
                 path.file_name()
@@ -209,19 +154,6 @@ fn a_signal_stops_the_running_snippets_and_exits_128_plus_the_signal() {
             .collect();
         assert_eq!(leftovers, Vec::<PathBuf>::new(), "{case}");
     }
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
-            found.extend(walk(&path));
-        } else {
-            found.push(path);
-        }
-    }
-    found
 }
 
 /// Every timeout the configuration accepts works: one too large for the clock is no deadline
@@ -241,10 +173,12 @@ fn any_accepted_timeout_works_and_zero_is_refused() {
     book.test(&["--quiet", "--jobs", "0"])
         .code(2)
         .stderr_contains("--jobs <JOBS>");
-    let zero = sh_book("timeout = 0\n", chapter);
-    zero.test(&["--quiet"])
-        .code(2)
-        .stderr_contains("`timeout` must be a positive integer, found 0");
+    check_bad_config(
+        &sh_book_toml("timeout = 0\n"),
+        expect![[r#"
+        error: in [ROOT]/book.toml: `timeout` must be a positive integer, found 0
+    "#]],
+    );
 }
 
 /// Without SUMMARY.md, a directory link back up the tree (a cycle) does not hang the scan.
@@ -275,12 +209,8 @@ fn a_secret_in_the_environment_reaches_no_snippet_unless_listed() {
         )
     };
     let test_with_secret = |book: &Book| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
-        command
-            .arg("test")
-            .arg(book.path())
-            .args(["--quiet", "--no-cache"])
-            .env("MY_SECRET_TOKEN", "hunter2");
+        let mut command = book.test_command(&["--quiet", "--no-cache"]);
+        command.env("MY_SECRET_TOKEN", "hunter2");
         book.run(command)
     };
     let closed = sh_book("", &chapter("unset"));
@@ -304,12 +234,8 @@ fn a_passed_variable_is_part_of_the_cache_key() {
         "# A\n\n```sh\necho \"value=$SOAK_VALUE\"\n```\n\n```text,output\nvalue=1\n```\n",
     );
     let test_with = |value: &str| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
-        command
-            .arg("test")
-            .arg(book.path())
-            .arg("--quiet")
-            .env("SOAK_VALUE", value);
+        let mut command = book.test_command(&["--quiet"]);
+        command.env("SOAK_VALUE", value);
         book.run(command)
     };
     test_with("1").code(0);
@@ -318,58 +244,8 @@ fn a_passed_variable_is_part_of_the_cache_key() {
 
 /// The chapter as the preprocessor renders it, run with `MY_SECRET_TOKEN=hunter2`.
 fn rendered_with_secret(book: &Book) -> String {
-    let (ctx, input) = crate::preprocessor::book_input(book.path(), "html");
-    let input = serde_json::to_vec(&(&ctx, &input)).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"))
-        .current_dir(book.path())
-        .env("CARGO_TARGET_DIR", crate::support::snippets_target_dir())
-        .env("MY_SECRET_TOKEN", "hunter2")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &input));
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    let described = crate::preprocessor::describe("mdbook-snippets (preprocessor)", &output);
-    assert!(output.status.success(), "{described}");
-    let rendered: mdbook_preprocessor::book::Book =
-        serde_json::from_slice(&output.stdout).expect("a book");
-    crate::preprocessor::chapter(&rendered, "A").content.clone()
-}
-
-/// Runs `script` as root in a mount namespace of its own (so a tmpfs mounted there vanishes
-/// with it); `None` when this machine cannot (no root and no user namespaces).
-fn in_mount_namespace(script: &str) -> Option<std::process::Output> {
-    let root = is_root();
-    let mut command = Command::new("unshare");
-    if !root {
-        command.arg("--map-root-user");
-    }
-    command.args(["--mount", "sh", "-c", script]);
-    let probe = Command::new("unshare")
-        .args(if root {
-            vec!["--mount", "true"]
-        } else {
-            vec!["--map-root-user", "--mount", "true"]
-        })
-        .stderr(Stdio::null())
-        .status();
-    if !probe.is_ok_and(|status| status.success()) {
-        return None;
-    }
-    Some(command.output().unwrap())
-}
-
-fn is_root() -> bool {
-    std::fs::read_to_string("/proc/self/status").is_ok_and(|status| {
-        status
-            .lines()
-            .find(|line| line.starts_with("Uid:"))
-            .is_some_and(|line| line.split_whitespace().nth(1) == Some("0"))
-    })
+    let (_, rendered) = preprocessor::rendered(book.path(), &[("MY_SECRET_TOKEN", "hunter2")]);
+    preprocessor::chapter(&rendered, "A").content.clone()
 }
 
 /// A full disk for the cache (a tmpfs of 256 KiB, filled up): the verdicts are still reported,
@@ -380,31 +256,20 @@ fn a_full_disk_for_the_cache_keeps_the_verdicts_and_exits_2() {
         "",
         "# A\n\n```sh\necho one\n```\n\n```sh\necho two\n```\n\n```sh\nexit 3\n```\n",
     );
-    let mount = tempfile::tempdir().unwrap();
-    let script = format!(
-        "mount -t tmpfs -o size=256k tmpfs {mount} && mkdir {mount}/target && \
-         (dd if=/dev/zero of={mount}/fill bs=4k 2>/dev/null; true) && \
-         {verifier} test {book} --quiet --target-dir {mount}/target; code=$?; \
-         echo \"--- leftovers\" >&2; find {mount}/target -type f \\( -name '*partial*' -o -empty \\) >&2; \
-         exit $code",
-        mount = mount.path().display(),
-        verifier = env!("CARGO_BIN_EXE_mdbook-snippets"),
-        book = book.path().display(),
-    );
-    let Some(output) = in_mount_namespace(&script) else {
+    let then = "echo '--- leftovers' >&2; \
+                find \"$MOUNT/target\" -type f \\( -name '*partial*' -o -empty \\) >&2";
+    let Some(output) = tmpfs::test_on_tmpfs(&book, "256k", true, then) else {
         // No way to a real ENOSPC here; the cache's own test injects it (see `cache::tests`).
         eprintln!("note: no mount namespace on this machine: the real-ENOSPC check did not run");
         return;
     };
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let described = format!("stdout:\n{stdout}\nstderr:\n{stderr}");
-    assert_eq!(output.status.code(), Some(2), "{described}");
-    assert!(stdout.contains("2 passed, 1 failed"), "{described}");
-    assert!(stderr.contains("out of disk space"), "{described}");
-    assert!(stderr.contains("No space left on device"), "{described}");
-    let leftovers = stderr.split("--- leftovers\n").nth(1).unwrap_or("missing");
-    assert_eq!(leftovers, "", "{described}");
+    output
+        .code(2)
+        .stdout_contains("2 passed, 1 failed")
+        .stderr_contains("out of disk space")
+        .stderr_contains("No space left on device");
+    let leftovers = output.stderr.split("--- leftovers\n").nth(1);
+    assert_eq!(leftovers, Some(""), "{output}");
 }
 
 /// A full disk while building (a 300 KiB tmpfs as the target dir): the tool's error naming the
@@ -418,22 +283,10 @@ fn a_full_disk_while_building_is_a_tool_error() {
             "# A\n\n```rust\nprintln!(\"one\");\n```\n\n```rust\nprintln!(\"two\");\n```\n",
         ),
     ]);
-    let mount = tempfile::tempdir().unwrap();
-    let script = format!(
-        "mount -t tmpfs -o size=300k tmpfs {mount} && \
-         {verifier} test {book} --quiet --target-dir {mount}/target",
-        mount = mount.path().display(),
-        verifier = env!("CARGO_BIN_EXE_mdbook-snippets"),
-        book = book.path().display(),
-    );
-    let Some(output) = in_mount_namespace(&script) else {
+    let Some(output) = tmpfs::test_on_tmpfs(&book, "300k", false, "true") else {
         eprintln!("note: no mount namespace on this machine: the real-ENOSPC check did not run");
         return;
     };
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let described = format!("stdout:\n{stdout}\nstderr:\n{stderr}");
-    assert_eq!(output.status.code(), Some(2), "{described}");
-    assert!(stderr.contains("No space left on device"), "{described}");
-    assert!(!stdout.contains("does not compile"), "{described}");
+    output.code(2).stderr_contains("No space left on device");
+    assert!(!output.stdout.contains("does not compile"), "{output}");
 }

@@ -6,80 +6,31 @@
 //! without the preprocessor, differs only by the inserted outputs (Run buttons, editors, edition
 //! classes and hidden lines kept). And a `book.toml` mdBook rejects gets mdBook's message.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-use crate::preprocessor::{describe, fixture_book};
-use crate::support;
+use crate::support::{self, Book, Output, fixture};
 
-/// `mdbook` from PATH, else `~/.cargo/bin`. A missing mdBook fails the test: it is never skipped.
-pub(crate) fn mdbook_binary() -> PathBuf {
-    let candidates = std::env::var_os("PATH")
-        .map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
-        .unwrap_or_default()
-        .into_iter()
-        .chain(std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo/bin")));
-    for dir in candidates {
-        let candidate = dir.join("mdbook");
-        if candidate.is_file() {
-            let version = Command::new(&candidate).arg("--version").output();
-            if let Ok(version) = version
-                && String::from_utf8_lossy(&version.stdout).starts_with("mdbook v0.5.")
-            {
-                return candidate;
-            }
-        }
-    }
-    panic!(
-        "mdBook 0.5 was not found on PATH or in ~/.cargo/bin; install it with \
-         `scripts/install-mdbook.sh` (cargo install mdbook --version 0.5.4 --locked)"
-    );
+/// Runs `mdbook ARGS` on `book`, with our binary first on PATH.
+fn mdbook(book: &Book, args: &[&str]) -> Output {
+    support::mdbook::run(book, args, &[])
 }
 
-/// PATH with our binary's directory first (mdBook runs the preprocessor `snippets` as
-/// `mdbook-snippets`).
-pub(crate) fn path_with_our_binary() -> std::ffi::OsString {
-    let binary = PathBuf::from(env!("CARGO_BIN_EXE_mdbook-snippets"));
-    std::env::join_paths(
-        std::iter::once(binary.parent().unwrap().to_path_buf()).chain(std::env::split_paths(
-            &std::env::var_os("PATH").unwrap_or_default(),
-        )),
-    )
-    .unwrap()
-}
-
-/// Runs `mdbook ARGS` in `root`, with our binary first on PATH.
-fn mdbook(root: &Path, args: &[&str]) -> (Output, String) {
-    mdbook_with_env(root, args, &[])
-}
-
-/// Like `mdbook`, with extra environment variables.
-fn mdbook_with_env(root: &Path, args: &[&str], env: &[(&str, &str)]) -> (Output, String) {
-    let output = Command::new(mdbook_binary())
-        .args(args)
-        .envs(env.iter().copied())
-        .current_dir(root)
-        .env("PATH", path_with_our_binary())
-        .env("CARGO_TARGET_DIR", support::snippets_target_dir())
-        .output()
-        .unwrap();
-    let context = describe(
-        &format!("mdbook {} (in {})", args.join(" "), root.display()),
-        &output,
-    );
-    (output, context)
+/// Whether `needle` is in what `output` printed, stdout or stderr (mdBook prints the
+/// preprocessor's and rustdoc's lines on either).
+fn printed(output: &Output, needle: &str) -> bool {
+    output.stdout.contains(needle) || output.stderr.contains(needle)
 }
 
 #[test]
 fn mdbook_build_and_test_with_the_preprocessor() {
-    let dir = fixture_book("green");
+    let dir = fixture("green");
     let root = dir.path();
 
-    let (output, context) = mdbook(root, &["build"]);
-    assert!(output.status.success(), "{context}");
+    let output = mdbook(&dir, &["build"]);
+    assert!(output.success(), "{output}");
     assert!(
-        context.contains("mdbook-snippets: 4 passed, 0 failed, 1 skipped"),
-        "{context}"
+        printed(&output, "mdbook-snippets: 4 passed, 0 failed, 1 skipped"),
+        "{output}"
     );
     let page = std::fs::read_to_string(root.join("book/output.html")).unwrap();
     assert!(page.contains(
@@ -107,11 +58,11 @@ fn mdbook_build_and_test_with_the_preprocessor() {
     let included = std::fs::read_to_string(root.join("book/included.html")).unwrap();
     assert!(included.contains(r#"<pre class="mdbook-snippets-stdout">words = 3</pre>"#));
 
-    let (output, context) = mdbook(root, &["test"]);
-    assert!(output.status.success(), "{context}");
+    let output = mdbook(&dir, &["test"]);
+    assert!(output.success(), "{output}");
     assert!(
-        context.contains("mdbook-snippets: 4 passed, 0 failed, 1 skipped"),
-        "{context}"
+        printed(&output, "mdbook-snippets: 4 passed, 0 failed, 1 skipped"),
+        "{output}"
     );
 
     // Without the preprocessor under `test`, rustdoc runs the 2024 snippet itself and fails:
@@ -126,41 +77,41 @@ fn mdbook_build_and_test_with_the_preprocessor() {
         ),
     )
     .unwrap();
-    let (output, context) = mdbook(root, &["test"]);
-    assert!(!output.status.success(), "{context}");
+    let output = mdbook(&dir, &["test"]);
+    assert!(!output.success(), "{output}");
     assert!(
-        context.contains("test output.md - Output (line 16) ... FAILED"),
-        "{context}"
+        printed(&output, "test output.md - Output (line 16) ... FAILED"),
+        "{output}"
     );
 }
 
 #[test]
 fn mdbook_build_fails_on_a_broken_snippet_with_its_place() {
-    let dir = fixture_book("green");
+    let dir = fixture("green");
     let root = dir.path();
     let listing = root.join("listings/count.rs");
     let text = std::fs::read_to_string(&listing).unwrap();
     std::fs::write(&listing, text.replace("count()", "count() + \"one\"")).unwrap();
 
-    let (output, context) = mdbook(root, &["build"]);
-    assert!(!output.status.success(), "{context}");
+    let output = mdbook(&dir, &["build"]);
+    assert!(!output.success(), "{output}");
     // The included file and its line, not the chapter.
-    assert!(context.contains("listings/count.rs:1"), "{context}");
+    assert!(printed(&output, "listings/count.rs:1"), "{output}");
     assert!(
-        context.contains("3 passed, 1 failed, 1 skipped"),
-        "{context}"
+        printed(&output, "3 passed, 1 failed, 1 skipped"),
+        "{output}"
     );
     assert!(
         !root.join("book/included.html").exists(),
-        "no page is written from a failed build\n{context}"
+        "no page is written from a failed build\n{output}"
     );
 
     // What `mdbook serve` sets, set by hand in a CI job or in book.toml, never turns a build into
     // one that shows the failure and passes.
     let by_environment = [("MDBOOK_OUTPUT__HTML__LIVE_RELOAD_ENDPOINT", "__livereload")];
-    let (output, context) = mdbook_with_env(root, &["build"], &by_environment);
-    assert!(!output.status.success(), "{context}");
-    assert!(!context.contains("shown in its pages"), "{context}");
+    let output = support::mdbook::run(&dir, &["build"], &by_environment);
+    assert!(!output.success(), "{output}");
+    assert!(!printed(&output, "shown in its pages"), "{output}");
     let book_toml = root.join("book.toml");
     let text = std::fs::read_to_string(&book_toml).unwrap();
     std::fs::write(
@@ -168,10 +119,10 @@ fn mdbook_build_fails_on_a_broken_snippet_with_its_place() {
         format!("{text}\n[output.html]\nlive-reload-endpoint = \"__livereload\"\n"),
     )
     .unwrap();
-    let (output, context) = mdbook(root, &["build"]);
-    assert!(!output.status.success(), "{context}");
-    assert!(!context.contains("shown in its pages"), "{context}");
-    assert!(!root.join("book/included.html").exists(), "{context}");
+    let output = mdbook(&dir, &["build"]);
+    assert!(!output.success(), "{output}");
+    assert!(!printed(&output, "shown in its pages"), "{output}");
+    assert!(!root.join("book/included.html").exists(), "{output}");
 }
 
 /// The page of `chapter` that the real `mdbook build` wrote into `build_dir`.
@@ -181,26 +132,25 @@ fn page(build_dir: &Path, chapter: &str) -> String {
 
 #[test]
 fn the_html_renderer_gets_every_fence_as_written() {
-    let dir = fixture_book("playground");
+    let dir = fixture("playground");
     let root = dir.path();
-    let (output, context) =
-        mdbook_with_env(root, &["build"], &[("MDBOOK_BUILD__BUILD_DIR", "with")]);
-    assert!(output.status.success(), "{context}");
+    let output = support::mdbook::run(&dir, &["build"], &[("MDBOOK_BUILD__BUILD_DIR", "with")]);
+    assert!(output.success(), "{output}");
     assert!(
-        context.contains("mdbook-snippets: 4 passed, 0 failed"),
-        "{context}"
+        printed(&output, "mdbook-snippets: 4 passed, 0 failed"),
+        "{output}"
     );
     // The same book.toml, the preprocessor run for no renderer.
-    let (output, context) = mdbook_with_env(
-        root,
+    let output = support::mdbook::run(
+        &dir,
         &["build"],
         &[
             ("MDBOOK_BUILD__BUILD_DIR", "without"),
             ("MDBOOK_PREPROCESSOR__SNIPPETS__RENDERERS", "[]"),
         ],
     );
-    assert!(output.status.success(), "{context}");
-    assert!(!context.contains("mdbook-snippets:"), "{context}");
+    assert!(output.success(), "{output}");
+    assert!(!printed(&output, "mdbook-snippets:"), "{output}");
 
     let with = page(&root.join("with"), "playground.html");
     let without = page(&root.join("without"), "playground.html");
@@ -245,7 +195,7 @@ fn both_read(book_toml: &str) -> [(bool, String); 2] {
         ("src/SUMMARY.md", "- [A](a.md)\n"),
         ("src/a.md", "# A\n\n```rust\nprintln!(\"a\");\n```\n"),
     ]);
-    let (mdbook_output, context) = mdbook(dir.path(), &["build"]);
+    let mdbook_output = mdbook(&dir, &["build"]);
     let ours = dir.test(&["--quiet"]);
     let reason = |stderr: &str| {
         let headline = stderr.contains("Invalid configuration file");
@@ -255,12 +205,12 @@ fn both_read(book_toml: &str) -> [(bool, String); 2] {
             .map(|line| line.trim().to_owned())
             .unwrap_or_default()
     };
-    let mdbook_reason = reason(&String::from_utf8_lossy(&mdbook_output.stderr));
+    let mdbook_reason = reason(&mdbook_output.stderr);
     let our_reason = reason(&ours.stderr);
-    eprintln!("{context}\n--- ours\n{ours}");
+    eprintln!("{mdbook_output}\n--- ours\n{ours}");
     [
-        (mdbook_output.status.success(), mdbook_reason),
-        (ours.code == Some(0), our_reason),
+        (mdbook_output.success(), mdbook_reason),
+        (ours.success(), our_reason),
     ]
 }
 

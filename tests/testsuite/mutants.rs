@@ -10,7 +10,7 @@
 
 use expect_test::expect;
 
-use crate::support::{Book, fixture};
+use crate::support::{Book, fixture, junit, mdbook};
 
 /// The fixture, its snippets logging every run to a file of this book's own (a path no earlier
 /// run of the suite had, so nothing comes from the shared cache).
@@ -160,12 +160,9 @@ fn killed_mutants_come_from_the_cache() {
 #[test]
 fn without_mutants_kills_change_nothing() {
     let book = logging_fixture();
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
+    let mut command = book.test_command(&[]);
     // Not even a variable of the same name in the verifier's own environment reaches a run.
-    command
-        .arg("test")
-        .arg(book.path())
-        .env("MDBOOK_SNIPPETS_MUTANT", "wrong-answer");
+    command.env("MDBOOK_SNIPPETS_MUTANT", "wrong-answer");
     let output = book.run(command);
     output.code(0);
     assert!(!output.stdout.contains("mutants:"), "{output}");
@@ -185,11 +182,11 @@ fn junit_has_a_case_per_mutant_run() {
     let book = fixture("mutants");
     let output = book.test(&["--quiet", "--mutants", "--junit", "report.xml"]);
     output.code(1);
-    let junit = std::fs::read_to_string(book.path().join("report.xml")).unwrap();
-    let cases: Vec<&str> = junit
-        .lines()
-        .filter(|line| line.contains("mutant") && line.contains("<testcase"))
-        .map(str::trim)
+    let report = junit::read(&book, "report.xml");
+    let cases: Vec<&str> = junit::cases(&report)
+        .into_iter()
+        .filter(|case| case.name.contains(" mutant "))
+        .map(|case| case.head)
         .collect();
     expect![[r#"
         <testcase name="src/rust.md:5 mutant wrong-answer" classname="src/rust.md">
@@ -201,21 +198,17 @@ fn junit_has_a_case_per_mutant_run() {
         <testcase name="src/survivors.md:20 mutant not-run" classname="src/survivors.md">"#]]
     .assert_eq(&cases.join("\n"));
     assert!(
-        junit.contains(r#"<failure message="mutant survived""#),
-        "{junit}"
+        report.contains(r#"<failure message="mutant survived""#),
+        "{report}"
     );
-    assert!(junit.contains("killed: timed out"), "{junit}");
-    assert!(junit.contains("killed: output differs"), "{junit}");
+    assert!(report.contains("killed: timed out"), "{report}");
+    assert!(report.contains("killed: output differs"), "{report}");
 }
 
 #[test]
 fn the_preprocessor_runs_no_mutant() {
     let book = logging_fixture();
-    let mut command = std::process::Command::new(crate::mdbook::mdbook_binary());
-    command
-        .arg("build")
-        .env("PATH", crate::mdbook::path_with_our_binary());
-    let output = book.run(command);
+    let output = mdbook::run(&book, &["build"], &[]);
     output.code(0);
     let page = std::fs::read_to_string(book.path().join("book/rust.html")).unwrap();
     assert!(page.contains("mdbook-snippets-output"), "{page}");

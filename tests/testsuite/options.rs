@@ -5,7 +5,7 @@ use std::process::Command;
 
 use expect_test::expect;
 
-use crate::support::{Output, book, snippets_target_dir};
+use crate::support::{Output, book};
 
 /// Two chapters; `src/one.md` has snippets at lines 1, 5 and 30.
 fn two_chapters() -> crate::support::Book {
@@ -145,12 +145,8 @@ fn rustc_wrapper_is_honoured() {
         std::os::unix::fs::PermissionsExt::from_mode(0o755),
     )
     .unwrap();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
-    command
-        .args(["test", "--quiet", "--no-cache"])
-        .arg(book.path())
-        .env("RUSTC_WRAPPER", &wrapper)
-        .env("CARGO_TARGET_DIR", snippets_target_dir());
+    let mut command = book.test_command(&["--quiet", "--no-cache"]);
+    command.env("RUSTC_WRAPPER", &wrapper);
     book.run(command).code(0);
     let log = std::fs::read_to_string(&log).expect("the wrapper ran");
     assert!(log.contains("--crate-name snippets_"), "{log}");

@@ -1,13 +1,12 @@
 //! What the preprocessor makes of chapters: real output under each verified snippet, escaped;
 //! harness artifacts as `<details>` and `<img>`; everything it does not own byte for byte.
 
-use std::path::Path;
-
 use base64::Engine as _;
 use expect_test::expect;
 
-use crate::preprocessor::{chapter, describe, preprocess};
 use crate::support;
+use crate::support::harness_dir;
+use crate::support::preprocessor::{self, chapter};
 
 /// A book in a directory of its own: `book.toml` with `[preprocessor.snippets]` = `table`, and
 /// one chapter per `(file, content)`, written byte for byte.
@@ -33,28 +32,13 @@ fn book(table: &str, chapters: &[(&str, &str)]) -> support::Book {
     support::book(&files)
 }
 
-fn rendered_chapters(
-    root: &Path,
-) -> (
-    mdbook_preprocessor::book::Book,
-    mdbook_preprocessor::book::Book,
-) {
-    let (input, output, rendered) = preprocess(root, "html");
-    let context = describe("mdbook-snippets < [ctx, book]", &output);
-    assert!(output.status.success(), "{context}");
-    (
-        input,
-        rendered.unwrap_or_else(|| panic!("stdout is not a book\n{context}")),
-    )
-}
-
 const UNTOUCHED: &str = "\u{feff}# Not ours\r\n\r\n<div class=\"raw\">\r\n\r\n```text\r\nnot Rust\r\n```\r\n\r\n```rust,ignore\r\nnot checked\r\n```\r\n\r\n~~~text,output\r\norphan output\r\n~~~\r\n\tlet indented_passes_and_has_no_fence_to_mark = 1;\r\n";
 
 #[test]
 fn crlf_lists_expected_blocks_and_escaping() {
     let tricky = "# Tricky\r\n\r\n```rust\r\nprintln!(\"<script>alert(1)</script> & 'q'\");\r\nprintln!();\r\nprintln!(\"after a blank line\");\r\n```\r\n\r\n```text,output\r\n<script>[..]\r\n...\r\n```\r\nA paragraph right after.\r\n\r\n1. In a list:\r\n\r\n   ````rust\r\n   # let hidden = 2;\r\n   println!(\"{}\", hidden * 21);\r\n   ````\r\n2. Next item.\r\n";
     let dir = book("", &[("tricky.md", tricky), ("untouched.md", UNTOUCHED)]);
-    let (input, rendered) = rendered_chapters(dir.path());
+    let (input, rendered) = preprocessor::rendered(dir.path(), &[]);
 
     assert_eq!(
         chapter(&rendered, "untouched.md"),
@@ -95,11 +79,11 @@ fn crlf_lists_expected_blocks_and_escaping() {
 
 #[test]
 fn harness_snippets_show_their_transcript_and_diagram() {
-    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("snippets");
+    let harness = harness_dir();
     let wire = "# Wire\n\n```rust\nlet server = TestServer::start();\nlet client = server.connect_rmcp().await?;\nlet tools = client.list_all_tools().await?;\nprintln!(\"{} tool(s) <listed>\", tools.len());\nclient.cancel().await?;\n```\n";
     let table = format!("harness = {:?}", harness.display().to_string());
     let dir = book(&table, &[("wire.md", wire)]);
-    let (_, rendered) = rendered_chapters(dir.path());
+    let (_, rendered) = preprocessor::rendered(dir.path(), &[]);
     let content = &chapter(&rendered, "wire.md").content;
 
     let lines: Vec<&str> = content.lines().collect();

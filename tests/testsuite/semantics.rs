@@ -2,9 +2,11 @@
 //! its forms (lists, block quotes, CRLF, BOM, nested fences), and snippets that misbehave: each
 //! gets a clear report at its Markdown line and the other snippets still run.
 
+use std::path::PathBuf;
+
 use expect_test::expect;
 
-use crate::support::{Output, book, fixture};
+use crate::support::{Output, book, files_under, fixture};
 
 /// The report from the first failure on (the excerpts and messages), without the run time.
 fn report(output: &Output) -> String {
@@ -274,8 +276,20 @@ fn nested_fences_are_content_and_a_huge_snippet_is_fine() {
 fn only_bless_modifies_the_sources() {
     let book = fixture("failing");
     let snapshot = || {
-        let mut files = Vec::new();
-        collect(book.path(), book.path(), &mut files);
+        // Every file but build output, with its bytes.
+        let mut files: Vec<(PathBuf, Vec<u8>)> = files_under(book.path())
+            .into_iter()
+            .map(|path| path.strip_prefix(book.path()).unwrap().to_path_buf())
+            .filter(|relative| {
+                !relative
+                    .components()
+                    .any(|part| part.as_os_str() == "target")
+            })
+            .map(|relative| {
+                let bytes = std::fs::read(book.path().join(&relative)).unwrap();
+                (relative, bytes)
+            })
+            .collect();
         files.sort();
         files
     };
@@ -286,19 +300,4 @@ fn only_bless_modifies_the_sources() {
     book.test(&["--quiet", "--format", "github", "--junit", junit])
         .code(1);
     assert_eq!(before, snapshot());
-}
-
-/// Every file under `dir` except build output, with its bytes.
-fn collect(root: &std::path::Path, dir: &std::path::Path, files: &mut Vec<(String, Vec<u8>)>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            if !path.ends_with("target") {
-                collect(root, &path, files);
-            }
-        } else {
-            let relative = path.strip_prefix(root).unwrap().display().to_string();
-            files.push((relative, std::fs::read(&path).unwrap()));
-        }
-    }
 }

@@ -8,12 +8,10 @@ use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::mdbook::{mdbook_binary, path_with_our_binary};
-use crate::preprocessor::fixture_book;
-use crate::support;
+use crate::support::{self, fixture};
 
 /// How long the first build (which compiles and runs the snippets) and the first response may
 /// take together.
@@ -24,7 +22,7 @@ const ATTEMPTS: usize = 5;
 
 #[test]
 fn mdbook_serve_shows_the_outputs() {
-    let dir = fixture_book("green");
+    let dir = fixture("green");
     let (server, response) = serve(dir.path(), "/output.html");
 
     assert!(
@@ -59,7 +57,7 @@ fn mdbook_serve_shows_the_outputs() {
 /// the terminal shows; saving the fixed chapter reloads the page with the snippet's output.
 #[test]
 fn mdbook_serve_shows_a_failure_in_the_page_until_it_is_fixed() {
-    let dir = fixture_book("green");
+    let dir = fixture("green");
     // mdBook's watcher obeys the nearest `.gitignore` up the tree, and the repository's ignores
     // `target/`, where the test books live: give the book its own, empty one.
     std::fs::write(dir.path().join(".gitignore"), "").unwrap();
@@ -225,11 +223,10 @@ impl Server {
     fn start(root: &Path, port: u16) -> Server {
         let log = || tempfile::NamedTempFile::new_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
         let (stdout, stderr) = (log(), log());
-        let mut command = Command::new(mdbook_binary());
+        let mut command =
+            support::mdbook::command(&["serve", "-n", "127.0.0.1", "-p", &port.to_string()]);
         command
-            .args(["serve", "-n", "127.0.0.1", "-p", &port.to_string()])
             .current_dir(root)
-            .env("PATH", path_with_our_binary())
             .env("CARGO_TARGET_DIR", support::snippets_target_dir())
             .stdin(Stdio::null())
             .stdout(stdout.reopen().unwrap())

@@ -3,7 +3,7 @@
 
 use expect_test::expect;
 
-use crate::support::fixture;
+use crate::support::{fixture, junit, snippets_target_dir};
 
 #[test]
 fn passing_book_passes() {
@@ -47,16 +47,18 @@ fn failing_book_reports_each_failure_at_its_markdown_line() {
     output.stdout_contains("compiled, but the snippet is marked `compile_fail`");
     output.stdout_contains("mismatched types");
 
-    let junit = std::fs::read_to_string(book.path().join("report.xml")).expect("junit written");
+    let report = junit::read(&book, "report.xml");
     assert!(
-        junit.contains(
+        report.contains(
             r#"<testsuite name="mdbook-snippets" tests="6" skipped="0" errors="0" failures="5""#
         ),
-        "{junit}"
+        "{report}"
     );
     assert!(
-        junit.contains("<testcase name=\"src/broken.md:30\""),
-        "{junit}"
+        junit::cases(&report)
+            .iter()
+            .any(|case| case.name == "src/broken.md:30"),
+        "{report}"
     );
 }
 
@@ -98,14 +100,8 @@ fn progress_lines_go_to_stderr() {
 #[test]
 fn a_closed_stdout_ends_the_report_quietly() {
     let book = fixture("failing");
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
-    command
-        .args(["test", "--quiet", "--junit", "report.xml"])
-        .arg(book.path())
-        .current_dir(book.path())
-        .env("CARGO_TARGET_DIR", crate::support::snippets_target_dir())
-        .env_remove("GITHUB_ACTIONS")
-        .stdin(std::process::Stdio::null())
+    let mut command = book.test_command(&["--quiet", "--junit", "report.xml"]);
+    book.isolate(&mut command, &snippets_target_dir())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
     let mut child = command.spawn().expect("starting mdbook-snippets");
@@ -118,6 +114,6 @@ fn a_closed_stdout_ends_the_report_quietly() {
     assert_eq!(output.status.code(), Some(1), "{command:?}\n{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(!stderr.to_lowercase().contains("broken pipe"), "{stderr}");
-    let junit = std::fs::read_to_string(book.path().join("report.xml")).expect("junit written");
-    assert!(junit.contains("failures=\"5\""), "{junit}");
+    let report = junit::read(&book, "report.xml");
+    assert!(report.contains("failures=\"5\""), "{report}");
 }

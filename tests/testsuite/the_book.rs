@@ -2,19 +2,10 @@
 //! what a snippet prints, or breaking the server behaviour a chapter relies on, fails it at the
 //! chapter's line.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
-use crate::support::{Book, book, snippets_target_dir};
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|error| panic!("reading {}: {error}", path.display()))
-}
+use crate::support::{Book, book, copy_tree, read, repo};
 
 /// Installs what the book's Python and TypeScript snippets run with (the venv, the snippet
 /// helper's node_modules) and builds the release test server they start:
@@ -189,7 +180,7 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
         "snippets",
         "interop/rmcp",
     ] {
-        copy(&repo().join(entry), &workspace.path().join(entry));
+        copy_tree(&repo().join(entry), &workspace.path().join(entry));
     }
     let calls = workspace.path().join("testserver/src/server/calls.rs");
     let source = read(&calls);
@@ -227,13 +218,9 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
 
     let chapter = "client-cancellation.md";
     let book = one_chapter(chapter, &workspace.path().join("snippets"));
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
-    command
-        .arg("test")
-        .arg(book.path())
-        .args(["--timeout", "10"])
-        .env("MCP_TESTSERVER", &broken_server);
-    let output = book.run_with_target_dir(command, &snippets_target_dir());
+    let mut command = book.test_command(&["--timeout", "10"]);
+    command.env("MCP_TESTSERVER", &broken_server);
+    let output = book.run(command);
     output.code(1);
     let (_, failed) = summary(&output.stdout);
     assert!(failed > 0, "{output}");
@@ -294,19 +281,4 @@ fn failing_languages(chapter: &str, stdout: &str) -> Vec<String> {
         }
     }
     languages
-}
-
-fn copy(from: &Path, to: &Path) {
-    if from.is_dir() {
-        std::fs::create_dir_all(to).expect("creating a directory");
-        for entry in std::fs::read_dir(from)
-            .unwrap_or_else(|error| panic!("reading {}: {error}", from.display()))
-        {
-            let entry = entry.expect("reading a directory entry");
-            copy(&entry.path(), &to.join(entry.file_name()));
-        }
-    } else {
-        std::fs::copy(from, to)
-            .unwrap_or_else(|error| panic!("copying {}: {error}", from.display()));
-    }
 }

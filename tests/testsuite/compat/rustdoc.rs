@@ -1,0 +1,325 @@
+//! Our verdicts against rustdoc's own: each chapter here is verified by us and by
+//! `rustdoc --test` (what `mdbook test` runs), and every block must get the same verdict: which
+//! blocks are tested, `fn main` wrapping, `should_panic`, doc comments on nothing, hidden crate
+//! attributes, errors inside std macros, and the 2015 edition of a book that names none.
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use expect_test::expect;
+
+use crate::support::{Book, Output, book, junit};
+
+/// Blocks rustdoc tests and blocks it does not, by its info-string rule, in one chapter with
+/// no includes (so `rustdoc --test` on the file is exactly what `mdbook test` runs).
+const WHAT_RUSTDOC_TESTS: &str = r#"# Blocks
+
+```
+let untagged = 1;
+assert_eq!(untagged, 1);
+```
+
+```
+this is prose, not Rust
+```
+
+    let indented = 2;
+    assert_eq!(indented, 2);
+
+```no_run,text
+let first_attribute_then_a_word = 1;
+```
+
+```text,no_run
+a word first: not Rust
+```
+
+```css-class rust
+let rust_anywhere: u8 = 3;
+```
+
+```rust,text,should_panic
+rustdoc's quirk: not Rust
+```
+
+```edition2021
+let edition_words_count_for_neither = 4;
+```
+
+```ignore
+not even Rust
+```
+
+```should_panic
+panic!("expected");
+```
+
+```compile_fail
+let n: u32 = "no";
+```
+
+```rust,standalone_crate
+fn main() { println!("alone"); }
+```
+
+```toml
+[not] = "rust"
+```
+"#;
+
+/// `line -> passed | failed | skipped` of each block rustdoc ran, from `rustdoc --test`'s
+/// `test FILE - TITLE (line N) ... ok` lines.
+fn rustdoc_verdicts(
+    book: &Book,
+    chapter: &str,
+    edition: Option<&str>,
+) -> BTreeMap<usize, &'static str> {
+    let mut command = Command::new("rustdoc");
+    command.args(["--test", chapter]);
+    if let Some(edition) = edition {
+        command.args(["--edition", edition]);
+    }
+    let output = command
+        .current_dir(book.path())
+        .output()
+        .expect("running rustdoc");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let verdicts: BTreeMap<usize, &'static str> = stdout
+        .lines()
+        .filter_map(|line| {
+            let (_, after) = line.split_once("(line ")?;
+            let (number, rest) = after.split_once(')')?;
+            let verdict = match rest.rsplit(" ... ").next()? {
+                "ok" => "passed",
+                "FAILED" => "failed",
+                "ignored" => "skipped",
+                _ => return None,
+            };
+            Some((number.parse().ok()?, verdict))
+        })
+        .collect();
+    assert!(
+        !verdicts.is_empty(),
+        "no tests in rustdoc's output:\n{stdout}"
+    );
+    verdicts
+}
+
+/// Verifies `chapter` as a book's one chapter, `src/c.md` (with `[rust] edition` when given),
+/// requires rustdoc's verdict on every block, and returns our report and the verdicts.
+fn same_verdicts_as_rustdoc(
+    chapter: &str,
+    edition: Option<&str>,
+) -> (Output, BTreeMap<usize, &'static str>) {
+    let book_toml = match edition {
+        Some(edition) => format!("[book]\ntitle = \"t\"\n[rust]\nedition = \"{edition}\"\n"),
+        None => "[book]\ntitle = \"t\"\n".to_owned(),
+    };
+    let book = book(&[
+        ("book.toml", &book_toml),
+        ("src/SUMMARY.md", "- [C](c.md)\n"),
+        ("src/c.md", chapter),
+    ]);
+    let output = book.test(&["--quiet", "--junit", "report.xml"]);
+    let ours = junit::verdicts_by_line(&junit::read(&book, "report.xml"));
+    assert_eq!(
+        ours,
+        rustdoc_verdicts(&book, "src/c.md", edition),
+        "{output}"
+    );
+    (output, ours)
+}
+
+#[test]
+fn blocks_are_verified_exactly_when_rustdoc_tests_them_with_its_verdicts() {
+    let (output, ours) = same_verdicts_as_rustdoc(WHAT_RUSTDOC_TESTS, Some("2021"));
+    output.code(1);
+    expect![[r#"
+        {3: "passed", 8: "failed", 12: "passed", 15: "passed", 23: "passed", 31: "passed", 35: "skipped", 39: "passed", 43: "passed", 47: "passed"}"#]]
+    .assert_eq(&format!("{ours:?}"));
+    // The one that fails says why a block without a language was taken for Rust.
+    output.stdout_contains(
+        "note: a fence with no language is Rust, as rustdoc (`mdbook test`) reads it; if it is \
+         not Rust, write its language (```text)",
+    );
+}
+
+/// Errors whose primary span is inside a std macro (`vec!`, `panic!` in a const): they belong to
+/// the snippet that called the macro, merged or not, and a neighbour still passes. And a 2015
+/// `::a::foo()` path, which names the crate root.
+#[test]
+fn errors_inside_std_macros_belong_to_the_snippet_that_called_them() {
+    let chapter = "# Macros\n\n\
+        ```rust,compile_fail,E0716\nlet y = &*std::ops::Index::index(&vec![()], 0);\ny;\n```\n\n\
+        ```rust,compile_fail\nif false { const { panic!(); } }\n```\n\n\
+        ```rust\nconst CHECK: () = panic!(\"checked at compile time\");\nlet () = CHECK;\n```\n\n\
+        ```rust\nlet neighbour = vec![1, 2];\nassert_eq!(neighbour.len(), 2);\n```\n\n\
+        ```rust,edition2015\nmod a { pub fn foo() {} }\nmod b { pub fn foo() { ::a::foo(); } }\nfn main() { b::foo(); }\n```\n";
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2024"));
+    output.code(1);
+    expect![[r#"{3: "passed", 8: "passed", 12: "failed", 17: "passed", 22: "passed"}"#]]
+        .assert_eq(&format!("{ours:?}"));
+    output.stdout_contains("src/c.md:13 (does not compile, src_c_md_3)");
+}
+
+/// A fence inside a block quote that the end of the quote closes (no closing fence line):
+/// rustdoc tests the block, and so do we, instead of rejecting the chapter.
+#[test]
+fn a_fence_closed_by_the_end_of_its_quote_is_tested_as_rustdoc_tests_it() {
+    let chapter = "# Quoted\n\n\
+        > Try this:\n>\n> ```rust\n> assert_eq!(1 + 1, 2);\n\n\
+        After the quote.\n\n\
+        > ```rust\n> assert_eq!(1 + 1, 3);\n\n\
+        ```rust\nlet fine = 1;\n```\n";
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2021"));
+    output.code(1);
+    expect![[r#"{5: "passed", 10: "failed", 13: "passed"}"#]].assert_eq(&format!("{ours:?}"));
+}
+
+/// Whether rustdoc wraps a block in `fn main`: it parses the block, and statements beside a
+/// `fn main` of the block's own get the whole block wrapped (that `main` is then never called);
+/// a `fn main` in a comment or a string is none.
+#[test]
+fn blocks_are_wrapped_in_fn_main_exactly_when_rustdoc_wraps_them() {
+    let chapter = "# Main\n\n\
+        ```rust\nlet x = 1;\nassert_eq!(x, 1);\nfn main() { panic!(\"never called\") }\n```\n\n\
+        ```rust\n// no fn main() here\nlet y = 2;\nassert_eq!(y, 2);\n```\n\n\
+        ```rust\nlet s = \"fn main() {}\";\nassert!(!s.is_empty());\n```\n\n\
+        ```rust\n#[derive(Debug)]\nstruct P;\nfn main() {\n    panic!(\"called: {:?}\", P);\n}\n```\n\n\
+        ```rust\nmod m { pub fn main() {} }\nm::main();\n```\n";
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2021"));
+    output.code(1);
+    expect![[r#"{3: "passed", 9: "passed", 15: "passed", 20: "failed", 28: "passed"}"#]]
+        .assert_eq(&format!("{ours:?}"));
+}
+
+/// `should_panic` as rustdoc judges it: the block's process must fail, in any way.
+#[test]
+fn should_panic_passes_on_any_failed_process_as_in_rustdoc() {
+    let chapter = "# Panics\n\n\
+        ```rust,should_panic\nfn main() -> Result<(), String> { Err(\"e\".into()) }\n```\n\n\
+        ```rust,should_panic\nstd::process::exit(3);\n```\n\n\
+        ```rust,should_panic\nstd::process::abort();\n```\n\n\
+        ```rust,should_panic\nlet fine = 1;\n```\n";
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2021"));
+    output.code(1);
+    expect![[r#"{3: "passed", 7: "passed", 11: "passed", 15: "failed"}"#]]
+        .assert_eq(&format!("{ours:?}"));
+}
+
+/// Doc comments that document nothing at the end of a block rustdoc wraps in `fn main`: rustdoc
+/// leaves them out of what it compiles (each block below passes it in every edition), so they
+/// pass here too; one before a `}` of the block's own, or after its own `fn main`'s body inside
+/// the wrapper rustdoc does not add, fails for both.
+const DOC_COMMENTS_ON_NOTHING: &str = r#"# Docs
+
+```rust
+/// Inserts an element.
+///
+/// # Panics
+```
+
+```rust
+/** doc */
+```
+
+```rust
+fn f() {}
+/// x
+```
+
+```rust
+let x = 1;
+/// x
+```
+
+```rust
+let s = "/// not a comment";
+/// x
+// y
+```
+
+```rust
+/**
+ * several lines
+ */
+```
+
+```rust
+fn g() {
+/// x
+}
+```
+
+```rust
+# fn main() {
+let x = 1;
+/// x
+# }
+```
+
+```rust
+//! x
+```
+
+```rust
+/// x
+let x = 1;
+```
+"#;
+
+#[test]
+fn doc_comments_that_document_nothing_pass_as_in_rustdoc() {
+    for edition in ["2015", "2021", "2024"] {
+        let (output, ours) = same_verdicts_as_rustdoc(DOC_COMMENTS_ON_NOTHING, Some(edition));
+        output.code(1);
+        expect![[r#"{3: "passed", 9: "passed", 13: "passed", 18: "passed", 23: "passed", 29: "passed", 35: "failed", 41: "failed", 48: "passed", 52: "passed"}"#]]
+            .assert_eq(&format!("{ours:?}"));
+    }
+}
+
+/// An error in a hidden crate attribute is at the attribute's own line, in the report and in
+/// rustc's excerpt, though the attribute is lifted out of the `fn main` wrapper as rustdoc lifts
+/// it (rustdoc names that line too).
+#[test]
+fn an_error_in_a_hidden_crate_attribute_is_at_its_line() {
+    let chapter = "# Feature
+
+```rust
+# #![allow(unused)]
+# #![feature(never_type)]
+let x: Option<!> = None;
+```
+";
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2021"));
+    output.code(1);
+    expect![[r#"{3: "failed"}"#]].assert_eq(&format!("{ours:?}"));
+    output.stdout_contains("src/c.md:5 (does not compile, src_c_md_1)");
+    output.stdout_contains(
+        " --> src/c.md:5:3\n  |\n3 | ```rust\n4 | # #![allow(unused)]\n5 | # #![feature(never_type)]\n  |   ^^^^^^^^^^^^^^^^^^^^^^^ error[E0554]",
+    );
+    output.stdout_contains("  5 | #![feature(never_type)]\n    | ^^^^^^^^^^^^^^^^^^^^^^^\n");
+}
+
+/// A book that names no edition: `mdbook test` passes rustdoc no `--edition`, so its snippets
+/// are 2015 code, and so are ours.
+#[test]
+fn a_book_without_an_edition_is_2015_as_for_mdbook_test() {
+    let chapter = "# Old\n\n```rust\nlet async = 1;\nlet dyn = async + 1;\nassert_eq!(dyn, 2);\n```\n\n\
+        ```rust\ntrait Shape { fn area(&self) -> u32; }\nstruct Square;\n\
+        impl Shape for Square { fn area(&self) -> u32 { 4 } }\n\
+        let shapes: Vec<Box<Shape>> = vec![Box::new(Square)];\nassert_eq!(shapes[0].area(), 4);\n```\n\n\
+        ```rust\nasync fn later() {}\n```\n\n\
+        ```rust\nuse std::collections::HashMap;\nlet mut m = HashMap::new();\nm.insert(1, 2);\n\
+        assert_eq!(m[&1], 2);\n```\n";
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, None);
+    output.code(1);
+    expect![[r#"{3: "passed", 9: "passed", 17: "failed", 21: "passed"}"#]]
+        .assert_eq(&format!("{ours:?}"));
+    // The `async fn` fails, with where to name an edition (rustc would say `Cargo.toml`).
+    output.stdout_contains(
+        "note: this book names no edition, so its snippets are Rust 2015, as `mdbook test` \
+         compiles them; set one in book.toml (`[rust]` `edition = \"2021\"`) or on the block \
+         (```rust,edition2021)",
+    );
+}

@@ -1,0 +1,84 @@
+//! A language's `setup` command: run once before the first snippet of its languages, again
+//! only when its inputs change; a failure is one error naming the command.
+
+use crate::support::book;
+
+/// A book with two languages whose snippets need `env/ready`, which only their shared `setup`
+/// makes (and counts its runs in `runs.log`); `setup-inputs` is `pins.txt`.
+fn book_with_setup(setup: &str) -> crate::support::Book {
+    use std::os::unix::fs::PermissionsExt as _;
+    let language = |name: &str| {
+        format!(
+            "[preprocessor.snippets.languages.{name}]\ncommand = [\"./run.sh\", \"{{file}}\"]\n\
+             extension = \"sh\"\n{setup}\n"
+        )
+    };
+    let book = book(&[
+        (
+            "book.toml",
+            &format!(
+                "[book]\ntitle = \"t\"\n{}{}",
+                language("first"),
+                language("second")
+            ),
+        ),
+        ("pins.txt", "v1\n"),
+        (
+            "setup.sh",
+            "echo installing the environment\nmkdir -p env && touch env/ready && echo run >> runs.log\n",
+        ),
+        (
+            "run.sh",
+            "#!/bin/sh\n[ -e \"$(dirname \"$0\")/env/ready\" ] || { echo 'no environment' >&2; exit 2; }\nsh \"$1\"\n",
+        ),
+        ("src/SUMMARY.md", "- [A](a.md)\n"),
+        (
+            "src/a.md",
+            "# A\n\n```first\necho one\n```\n\n```second\necho two\n```\n\n```first\necho three\n```\n",
+        ),
+    ]);
+    let run = book.path().join("run.sh");
+    std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o755)).unwrap();
+    book
+}
+
+#[test]
+fn a_setup_runs_once_before_its_languages_and_again_when_its_inputs_change() {
+    let book = book_with_setup("setup = [\"sh\", \"setup.sh\"]\nsetup-inputs = [\"pins.txt\"]");
+    let runs = || {
+        std::fs::read_to_string(book.path().join("runs.log"))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let output = book.test(&["--no-cache"]);
+    output.code(0).stdout_contains("3 passed, 0 failed");
+    // One run for both languages, its output on stderr as progress, never on stdout.
+    assert_eq!(runs(), 1, "{output}");
+    output.stderr_contains("mdbook-snippets: setting up `first`, `second`: sh setup.sh");
+    output.stderr_contains("installing the environment");
+    assert!(!output.stdout.contains("installing"), "{output}");
+
+    let output = book.test(&["--no-cache"]);
+    output.code(0);
+    assert_eq!(runs(), 1, "nothing changed: no second run\n{output}");
+    assert!(!output.stderr.contains("setting up"), "{output}");
+
+    std::fs::write(book.path().join("pins.txt"), "v2\n").unwrap();
+    book.test(&["--no-cache"]).code(0);
+    assert_eq!(runs(), 2);
+}
+
+#[test]
+fn a_failed_setup_is_one_error_naming_the_command() {
+    let book = book_with_setup("setup = \"echo cannot install >&2; exit 3\"");
+    let output = book.test(&["--no-cache"]);
+    output.code(2);
+    output.stderr_contains(
+        "the setup of `first`, `second` failed: `echo cannot install >&2; exit 3` exit status: 3",
+    );
+    output.stderr_contains("cannot install");
+    // Not one failure per snippet.
+    assert!(!output.stdout.contains("no environment"), "{output}");
+    assert!(!output.stdout.contains("failed at run time"), "{output}");
+}

@@ -1,0 +1,191 @@
+//! `book/claims.md`, rendered from the ledger's data: the claims by whom they are about, each
+//! with its source, proofs and mutant, then the spec coverage by page.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use super::check::Ledger;
+use super::data::{About, Sentence, Source, Status};
+
+impl Ledger {
+    /// `book/claims.md`, from the data.
+    pub(super) fn render(&self) -> String {
+        let mut page = String::new();
+        let server = self
+            .claims
+            .iter()
+            .filter(|c| c.about == About::Server)
+            .count();
+        let killed: BTreeSet<&str> = self
+            .claims
+            .iter()
+            .filter_map(|claim| claim.mutant.as_deref())
+            .collect();
+        let demonstrated = |s: &&&Sentence| s.status == Status::Demonstrated;
+        let must_should = |s: &Sentence| {
+            s.keywords
+                .iter()
+                .any(|k| k.starts_with("MUST") || k.starts_with("SHOULD") || k == "REQUIRED")
+        };
+        let in_scope: Vec<&Sentence> = self
+            .coverage
+            .iter()
+            .filter(|s| s.status != Status::OutOfScope)
+            .collect();
+        let _ = writeln!(
+            page,
+            "# Claims, proofs and spec coverage\n\n\
+             <!-- Generated from book/ledger/claims.toml and book/ledger/coverage.toml by\n     \
+             `SNAPSHOTS=overwrite cargo test --test testsuite ledger`: edit those, not this page. -->\n\n\
+             **Every claim this book makes about the spec, the test server, rmcp, the Python SDK or \
+             the TypeScript SDK is listed here with its source and the run that proves it. Claims \
+             about the server side also name a mutant: a build of the test server that breaks \
+             exactly that rule, which the proving snippet must notice (`mdbook-snippets test \
+             --mutants` fails the build when one survives).** {} claims, {server} about the server \
+             side, {} mutants bound to them; {} of the {} normative sentences in scope are \
+             demonstrated, {} of them MUST or SHOULD sentences.\n",
+            self.claims.len(),
+            killed.len(),
+            in_scope.iter().filter(demonstrated).count(),
+            self.coverage.len(),
+            in_scope
+                .iter()
+                .filter(demonstrated)
+                .filter(|s| must_should(s))
+                .count(),
+        );
+        let _ = writeln!(page, "## The claims\n");
+        let mut abouts: Vec<About> = self.claims.iter().map(|c| c.about).collect();
+        abouts.sort();
+        abouts.dedup();
+        for about in abouts {
+            let _ = writeln!(page, "### About {}\n", about.label());
+            let _ = writeln!(
+                page,
+                "| Claim | Source | Proof | Mutant |\n|---|---|---|---|"
+            );
+            for claim in self.claims.iter().filter(|c| c.about == about) {
+                let source = match &claim.source {
+                    Source::Spec {
+                        revision,
+                        page,
+                        section,
+                        quote,
+                    } => {
+                        let quoted = quote
+                            .as_ref()
+                            .map(|q| format!(": \"{}\"", q.replace('|', "\\|")))
+                            .unwrap_or_default();
+                        format!("{revision}, {page}, *{section}*{quoted}")
+                    }
+                    Source::Sdk { sdk, version, at } => format!("{sdk} {version}, {at}"),
+                };
+                let mut proofs: Vec<String> = self
+                    .proofs(&claim.id)
+                    .iter()
+                    .map(|fence| {
+                        format!(
+                            "[{}:{}]({}#{})",
+                            fence.chapter, fence.line, fence.chapter, fence.anchor
+                        )
+                    })
+                    .collect();
+                proofs.extend(claim.matrix.iter().map(|cell| {
+                    format!(
+                        "[matrix](sdk-matrix.md): {} / {} / {} / {}: {} = {}",
+                        cell.0, cell.1, cell.2, cell.3, cell.4, cell.5
+                    )
+                }));
+                let mutant = claim
+                    .mutant
+                    .as_ref()
+                    .map(|m| format!("`{m}`"))
+                    .unwrap_or_else(|| "—".to_owned());
+                let _ = writeln!(
+                    page,
+                    "| <a id=\"{id}\"></a>**{id}**: {text} | {source} | {proofs} | {mutant} |",
+                    id = claim.id,
+                    text = claim.claim.replace('|', "\\|"),
+                    proofs = proofs.join("<br>"),
+                );
+            }
+            page.push('\n');
+        }
+        let _ = writeln!(
+            page,
+            "## Spec coverage\n\n\
+             Every MUST, MUST NOT, SHOULD, SHOULD NOT and MAY sentence of the spec pages this book \
+             covers, by location (`REVISION/PAGE#SECTION:N`: the N-th such sentence under that \
+             section), and what the book does with it. `scripts/spec-coverage.py` lists them from \
+             the spec's own text and checks this list, and every quote above, against it.\n"
+        );
+        let mut pages: BTreeMap<&str, Vec<&Sentence>> = BTreeMap::new();
+        for sentence in &self.coverage {
+            let page = sentence.at.split('#').next().unwrap_or_default();
+            pages.entry(page).or_default().push(sentence);
+        }
+        let _ = writeln!(
+            page,
+            "| Revision and page | Sentences | In-scope MUST / SHOULD demonstrated | Demonstrated | Explained | Out of scope |\n|---|---|---|---|---|---|"
+        );
+        for (name, sentences) in &pages {
+            let count = |status| sentences.iter().filter(|s| s.status == status).count();
+            let musts: Vec<&&Sentence> = sentences
+                .iter()
+                .filter(|s| s.status != Status::OutOfScope)
+                .filter(|s| must_should(s))
+                .collect();
+            let _ = writeln!(
+                page,
+                "| {name} | {} | {} of {} | {} | {} | {} |",
+                sentences.len(),
+                musts
+                    .iter()
+                    .filter(|s| s.status == Status::Demonstrated)
+                    .count(),
+                musts.len(),
+                count(Status::Demonstrated),
+                count(Status::Explained),
+                count(Status::OutOfScope),
+            );
+        }
+        page.push('\n');
+        for (name, sentences) in &pages {
+            let _ = writeln!(
+                page,
+                "<details><summary>{name}</summary>\n\n| Sentence | Keywords | What the book does |\n|---|---|---|"
+            );
+            for sentence in sentences {
+                let what = match sentence.status {
+                    Status::Demonstrated => format!(
+                        "demonstrated: {}",
+                        sentence
+                            .claims
+                            .iter()
+                            .map(|c| format!("[{c}](#{c})"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    Status::Explained => {
+                        let place = sentence.explained_at.as_deref().unwrap_or_default();
+                        format!("explained in [{place}]({place})")
+                    }
+                    Status::OutOfScope => {
+                        format!(
+                            "out of scope: {}",
+                            sentence.why.as_deref().unwrap_or_default()
+                        )
+                    }
+                };
+                let section = sentence.at.split('#').nth(1).unwrap_or_default();
+                let _ = writeln!(
+                    page,
+                    "| {section} | {} | {what} |",
+                    sentence.keywords.join(", ")
+                );
+            }
+            let _ = writeln!(page, "\n</details>\n");
+        }
+        page
+    }
+}

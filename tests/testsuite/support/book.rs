@@ -1,0 +1,99 @@
+//! A book in a directory of its own (inline files, or a copy of a fixture folder), and the runs
+//! of `mdbook-snippets` on it: each in the book's directory, snippet crates built in the shared
+//! target dir, no GitHub annotations, stdin closed.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use super::files::{copy_tree, repo, snippets_target_dir};
+use super::output::Output;
+
+/// A book in a temporary directory, removed when dropped.
+pub(crate) struct Book {
+    dir: tempfile::TempDir,
+}
+
+/// A book made of `files` (path, content); `book.toml` defaults to a minimal one.
+pub(crate) fn book(files: &[(&str, &str)]) -> Book {
+    let dir = tempfile::Builder::new()
+        .prefix("book-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .expect("creating a temporary book directory");
+    if !files.iter().any(|(path, _)| *path == "book.toml") {
+        write(dir.path(), "book.toml", "[book]\ntitle = \"test\"\n");
+    }
+    for (path, content) in files {
+        write(dir.path(), path, content);
+    }
+    Book { dir }
+}
+
+/// A copy of the fixture book `tests/testsuite/fixtures/<name>`.
+pub(crate) fn fixture(name: &str) -> Book {
+    let source = repo().join("tests/testsuite/fixtures").join(name);
+    let book = book(&[]);
+    copy_tree(&source, book.path());
+    book
+}
+
+fn write(root: &Path, relative: &str, content: &str) {
+    write_bytes(root, relative, content.as_bytes());
+}
+
+pub(crate) fn write_bytes(root: &Path, relative: &str, content: &[u8]) {
+    let path = root.join(relative);
+    std::fs::create_dir_all(path.parent().expect("has a parent")).expect("creating directories");
+    std::fs::write(&path, content).expect("writing a book file");
+}
+
+impl Book {
+    pub(crate) fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub(crate) fn write(&self, relative: &str, content: &str) {
+        write(self.path(), relative, content);
+    }
+
+    /// Runs `mdbook-snippets test <book> ARGS` with the shared snippets target dir.
+    pub(crate) fn test(&self, args: &[&str]) -> Output {
+        self.run(self.test_command(args))
+    }
+
+    /// `mdbook-snippets test <book> ARGS`, not run yet: give it an environment variable, then
+    /// [`Book::run`] it.
+    pub(crate) fn test_command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
+        command.arg("test").arg(self.path()).args(args);
+        command
+    }
+
+    pub(crate) fn run(&self, command: Command) -> Output {
+        self.run_with_target_dir(command, &snippets_target_dir())
+    }
+
+    /// Like `run`, building snippet crates in `target_dir`.
+    pub(crate) fn run_with_target_dir(&self, mut command: Command, target_dir: &Path) -> Output {
+        self.isolate(&mut command, target_dir);
+        let description = format!("{command:?}");
+        let output = command
+            .output()
+            .unwrap_or_else(|error| panic!("running {description}: {error}"));
+        Output::of(description, self.path(), &output)
+    }
+
+    /// What every run of a command on this book gets: the book as its working directory, snippet
+    /// crates built in `target_dir`, no GitHub annotations, stdin closed (for a test that must
+    /// spawn the command itself).
+    pub(crate) fn isolate<'a>(
+        &self,
+        command: &'a mut Command,
+        target_dir: &Path,
+    ) -> &'a mut Command {
+        command
+            .current_dir(self.path())
+            .env("CARGO_TARGET_DIR", target_dir)
+            .env_remove("GITHUB_ACTIONS")
+            .stdin(Stdio::null())
+    }
+}

@@ -1,0 +1,58 @@
+//! Paths and files: this repository, its harness crate, the shared snippets target dir, and
+//! reading, copying and listing files with errors that name the path.
+
+use std::path::{Path, PathBuf};
+
+/// Where every test's snippet crates are built (shared, so their dependencies are built once;
+/// apart from the suite's own target dir, so a nested cargo never waits on the outer one's
+/// lock).
+pub(crate) fn snippets_target_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("snippets-target")
+}
+
+/// This repository's root (the workspace, the book, `book.toml`).
+pub(crate) fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The harness crate of this repository.
+pub(crate) fn harness_dir() -> PathBuf {
+    repo().join("snippets")
+}
+
+/// The text of a file that must be there, or a panic naming it.
+pub(crate) fn read(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|error| panic!("reading {}: {error}", path.display()))
+}
+
+/// Copies the file or directory `from` to `to`, directories whole.
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
+    if !from.is_dir() {
+        std::fs::copy(from, to)
+            .unwrap_or_else(|error| panic!("copying {}: {error}", from.display()));
+        return;
+    }
+    std::fs::create_dir_all(to)
+        .unwrap_or_else(|error| panic!("creating {}: {error}", to.display()));
+    for entry in std::fs::read_dir(from)
+        .unwrap_or_else(|error| panic!("reading {}: {error}", from.display()))
+    {
+        let entry = entry.expect("reading a directory entry");
+        copy_tree(&entry.path(), &to.join(entry.file_name()));
+    }
+}
+
+/// Every file under `dir` (none if it does not exist), directories walked into, in no order.
+pub(crate) fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            found.extend(files_under(&path));
+        } else {
+            found.push(path);
+        }
+    }
+    found
+}

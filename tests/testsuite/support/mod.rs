@@ -1,0 +1,29 @@
+//! What every integration test needs: a book in a directory of its own (from a fixture folder
+//! or inline files), a way to run `mdbook-snippets` on it, and an output that prints command,
+//! working directory, stdout and stderr when an assertion about it fails. Snippet crates are
+//! built into one shared target directory, so dependencies are built once for the whole suite.
+//!
+//! One helper per concern, used by every module (CONTRIBUTING.md, "Write an integration test"):
+//! - a book: [`book`] (inline files), [`fixture`] (a folder of `tests/testsuite/fixtures/`);
+//! - a run: [`Book::test`] (`mdbook-snippets test`), [`Book::test_command`] + [`Book::run`]
+//!   when the command needs an environment variable, [`Output`] for what it printed;
+//! - a `book.toml` the tool must refuse: [`check_bad_config`] (exit 2, nothing runs, the message);
+//! - the preprocessor protocol: [`preprocessor`]; the real mdBook: [`mdbook`];
+//! - a JUnit report: [`junit`]; a full disk: [`tmpfs`]; a process a snippet left: [`Written`];
+//! - files: [`repo`] (this repository), [`read`], [`copy_tree`], [`files_under`].
+
+mod bad_config;
+mod book;
+mod files;
+pub(crate) mod junit;
+pub(crate) mod mdbook;
+mod output;
+pub(crate) mod preprocessor;
+mod process;
+pub(crate) mod tmpfs;
+
+pub(crate) use bad_config::check_bad_config;
+pub(crate) use book::{Book, book, fixture, write_bytes};
+pub(crate) use files::{copy_tree, files_under, harness_dir, read, repo, snippets_target_dir};
+pub(crate) use output::Output;
+pub(crate) use process::Written;
