@@ -48,10 +48,33 @@ async function main(scenarios, describe, run) {
 // Shared by the v1 and v2 programs. What the retyping relay turns into strings while a retyping scenario's call runs, and how many
 // messages it retyped: the integer id of each response, or the integer token of each progress
 // notification, as a server that echoes the other JSON type would send them (see `installRetyping`).
-export const retype = { responseId: false, progressToken: false, count: 0 };
+const retype = { responseId: false, progressToken: false, count: 0 };
+
+/** The two retyping scenarios, the same in v1 and v2. `callAndDescribe(client, options)` makes the
+ *  program's `slow` call with the SDK's options and describes how it ended; `timeout` is the idle
+ *  timeout that progress resets, `longTimeout` one longer than the call. */
+export function retypingScenarios(callAndDescribe, { timeout, longTimeout }) {
+    return {
+        // A server that echoes the request id 7 as "7" (the relay retypes every response id).
+        'response id echoed as a string': async client => {
+            const outcome = await retyping('responseId', () => callAndDescribe(client, { timeout: longTimeout }));
+            return `${outcome} (${retype.count} response ids retyped)`;
+        },
+        // A server that echoes the progress token 7 as "7": does the token still reach `onprogress`
+        // and reset the 0.7 s timeout?
+        'progress token echoed as a string': async client => {
+            let calls = 0;
+            const count = () => (calls += 1);
+            const options = { timeout, resetTimeoutOnProgress: true, onprogress: count };
+            const outcome = await retyping('progressToken', () => callAndDescribe(client, options));
+            // Whether, not how often: the last notification can race the response, so counts vary.
+            return `${outcome}; progress tokens retyped: ${retype.count > 0}, onprogress called: ${calls > 0}`;
+        }
+    };
+}
 
 /** Runs `call` with the relay retyping `what`, and reports what it retyped beside the outcome. */
-export async function retyping(what, call) {
+async function retyping(what, call) {
     retype[what] = true;
     try {
         return await call();

@@ -125,6 +125,17 @@ def run_killed(language: str, transport: str, server: Path) -> list[str]:
         return []
 
 
+def report(label: str, found: list[str], passed: str) -> int:
+    """Prints one run's verdict line (and its problems); 1 when it failed."""
+    if not found:
+        print(f"snippet helpers: {label}: ok ({passed})")
+        return 0
+    print(f"snippet helpers: {label}: FAILED")
+    for problem in found:
+        print(f"  {problem}")
+    return 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", default="target/release/mcp-testserver", help="the mcp-testserver binary")
@@ -137,22 +148,9 @@ def main() -> int:
     failed = 0
     for language in EXAMPLES:
         for transport in TRANSPORTS:
-            found = run(language, transport, server, expected)
-            if found:
-                failed += 1
-                print(f"snippet helpers: {language} over {transport}: FAILED")
-                for problem in found:
-                    print(f"  {problem}")
-            else:
-                print(f"snippet helpers: {language} over {transport}: ok (output and {', '.join(ARTIFACTS)})")
-            found = run_killed(language, transport, server)
-            if found:
-                failed += 1
-                print(f"snippet helpers: {language} over {transport}, process group sent SIGTERM: FAILED")
-                for problem in found:
-                    print(f"  {problem}")
-            else:
-                print(f"snippet helpers: {language} over {transport}, process group sent SIGTERM: ok (artifacts written)")
+            label = f"{language} over {transport}"
+            failed += report(label, run(language, transport, server, expected), f"output and {', '.join(ARTIFACTS)}")
+            failed += report(f"{label}, process group sent SIGTERM", run_killed(language, transport, server), "artifacts written")
     return 1 if failed else 0
 
 

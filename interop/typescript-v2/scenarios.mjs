@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { installRetyping, retype, retyping, runCli } from '../scenario-cli.mjs';
+import { installRetyping, retypingScenarios, runCli } from '../scenario-cli.mjs';
 
 import { Client, LATEST_PROTOCOL_VERSION, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -76,21 +76,7 @@ const SCENARIOS = {
     // `AbortSignal.timeout`), with the progress-reset idle timeout kept.
     'AbortSignal.timeout as the maximum': client =>
         callAndDescribe(client, { timeout: TIMEOUT_MS, resetTimeoutOnProgress: true, onprogress, signal: AbortSignal.timeout(MAX_TOTAL_MS) }),
-    // A server that echoes the request id 7 as "7" (the relay retypes every response id).
-    'response id echoed as a string': async client => {
-        const outcome = await retyping('responseId', () => callAndDescribe(client, { timeout: LONG_TIMEOUT_MS }));
-        return `${outcome} (${retype.count} response ids retyped)`;
-    },
-    // A server that echoes the progress token 7 as "7": does the token still reach `onprogress`
-    // and reset the 0.7 s timeout?
-    'progress token echoed as a string': async client => {
-        let calls = 0;
-        const count = () => (calls += 1);
-        const options = { timeout: TIMEOUT_MS, resetTimeoutOnProgress: true, onprogress: count };
-        const outcome = await retyping('progressToken', () => callAndDescribe(client, options));
-        // Whether, not how often: the last notification can race the response, so counts vary.
-        return `${outcome}; progress tokens retyped: ${retype.count > 0}, onprogress called: ${calls > 0}`;
-    }
+    ...retypingScenarios(callAndDescribe, { timeout: TIMEOUT_MS, longTimeout: LONG_TIMEOUT_MS })
 };
 
 // The installed client's version, from its manifest (its `exports` map hides `package.json`).

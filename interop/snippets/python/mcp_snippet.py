@@ -27,7 +27,7 @@ import sys
 import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator, Literal
+from typing import AsyncIterator, Literal, Sequence
 
 import anyio
 from mcp import Client, StdioServerParameters
@@ -76,16 +76,17 @@ def server_arguments(*extra: str) -> list[str]:
 
 
 @asynccontextmanager
-async def connect(transport: Transport = "stdio", mode: str = "auto") -> AsyncIterator[Client]:
+async def connect(transport: Transport = "stdio", mode: str = "auto", server_flags: Sequence[str] = ()) -> AsyncIterator[Client]:
     """A fresh test server and an SDK `Client` connected to it (`mode` as the SDK takes it:
-    "auto", "legacy" for 2025-11-25, or "2026-07-28"); see the module docs."""
+    "auto", "legacy" for 2025-11-25, or "2026-07-28"; `server_flags` go to the server, e.g.
+    `["--conformance"]` for its `subscriptions/listen`, HTTP only); see the module docs."""
     if transport == "stdio":
-        parameters = StdioServerParameters(command=server_binary(), args=server_arguments())
+        parameters = StdioServerParameters(command=server_binary(), args=server_arguments(*server_flags))
         # The SDK closes the server's stdin and waits for it to exit when the block ends.
         async with Client(parameters, mode=mode) as client:
             yield client
     elif transport == "http":
-        with _HttpServer() as url:
+        with _HttpServer(server_flags) as url:
             async with Client(url, mode=mode) as client:
                 yield client
     else:
@@ -162,9 +163,12 @@ class _HttpServer:
     with SIGTERM (it writes its artifacts, then exits 0). Its stdin is a pipe this process holds,
     so the server also stops if this process dies first. Its stderr is passed on to ours."""
 
+    def __init__(self, flags: Sequence[str] = ()) -> None:
+        self.flags = list(flags)
+
     def __enter__(self) -> str:
         self.process = subprocess.Popen(
-            [server_binary(), *server_arguments("--http", "127.0.0.1:0")],
+            [server_binary(), *server_arguments("--http", "127.0.0.1:0", *self.flags)],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

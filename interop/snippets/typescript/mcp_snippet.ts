@@ -68,17 +68,22 @@ export function serverArguments(...extra: string[]): string[] {
     return [...extra, ...(artifacts ? ['--artifacts', artifacts] : []), ...(mutant ? ['--mutant', mutant] : [])];
 }
 
-/** A fresh test server and a `Client` connected to it (`clientOptions` as `new Client` takes them). */
-export async function connect(transport: Transport = 'stdio', clientOptions?: ConstructorParameters<typeof Client>[1]): Promise<Snippet> {
+/** A fresh test server and a `Client` connected to it (`clientOptions` as `new Client` takes them;
+ *  `serverFlags` go to the server, e.g. `['--conformance']` for its `subscriptions/listen`, HTTP only). */
+export async function connect(
+    transport: Transport = 'stdio',
+    clientOptions?: ConstructorParameters<typeof Client>[1],
+    serverFlags: string[] = []
+): Promise<Snippet> {
     const client = new Client({ name: 'mcp-snippet', version: '0.1.0' }, clientOptions);
     if (transport === 'stdio') {
         // The SDK ends the server's stdin and waits for it to exit in `close()`.
-        const stdio = new StdioClientTransport({ command: serverBinary(), args: serverArguments(), stderr: 'inherit' });
+        const stdio = new StdioClientTransport({ command: serverBinary(), args: serverArguments(...serverFlags), stderr: 'inherit' });
         await client.connect(stdio);
         return { client, close: () => client.close() };
     }
     if (transport === 'http') {
-        const server = await startHttpServer();
+        const server = await startHttpServer(serverFlags);
         try {
             await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
         } catch (error) {
@@ -187,8 +192,8 @@ async function waitUntil(client: Client, done: (lines: string[]) => boolean): Pr
 /** `mcp-testserver --http 127.0.0.1:0` as a child process: its URL while it runs; stopped with
  *  SIGTERM (it writes its artifacts, then exits 0). Its stdin is a pipe this process holds, so
  *  the server also stops if this process dies first. Its stderr is passed on to ours. */
-async function startHttpServer(): Promise<{ url: string; stop(): Promise<void> }> {
-    const child = spawn(serverBinary(), serverArguments('--http', '127.0.0.1:0'), { stdio: ['pipe', 'ignore', 'pipe'] });
+async function startHttpServer(flags: string[]): Promise<{ url: string; stop(): Promise<void> }> {
+    const child = spawn(serverBinary(), serverArguments('--http', '127.0.0.1:0', ...flags), { stdio: ['pipe', 'ignore', 'pipe'] });
     const exited = new Promise<number | null>(resolveExit => child.once('exit', code => resolveExit(code)));
     const url = await new Promise<string>((resolveUrl, reject) => {
         const timer = setTimeout(() => reject(new Error(`the test server printed no address within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
