@@ -82,7 +82,7 @@ def blank(text):
 
 def use_paths(tree):
     """`a::{b, c::{d, e}}` -> ["a::b", "a::c::d", "a::c::e"] (aliases dropped)."""
-    tree = re.sub(r"\s+", "", tree)
+    tree = re.sub(r"\s+", "", re.sub(r"\s+as\s+\w+", "", tree))
     out = []
 
     def walk(prefix, s):
@@ -99,7 +99,7 @@ def use_paths(tree):
                 head, rest = p.split("{", 1)
                 walk(prefix + head, rest[: rest.rfind("}")])
             else:
-                out.append(re.sub(r"as\w+$", "", prefix + p) if "as" in p else prefix + p)
+                out.append(prefix + p)
 
     walk("", tree)
     return [re.sub(r"::self$", "", p) for p in out]

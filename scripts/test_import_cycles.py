@@ -67,6 +67,17 @@ class ImportCycles(unittest.TestCase):
         })
         self.assertEqual(run(root), (0, "no import circles in 3 files\n"))
 
+    def test_names_with_as_in_them_and_aliases_are_read_whole(self):
+        # `tasks` once lost its tail to the alias rule (`use super::tasks` read as `super::t`)
+        root = crate({
+            "lib.rs": "mod stage;\n",
+            "stage/mod.rs": "mod tasks;\nmod user;\npub struct Own;\n",
+            "stage/tasks.rs": "pub struct Task;\n",
+            "stage/user.rs": "use super::tasks;\nuse super::tasks::Task as Renamed;\n",
+        })
+        code, out = run(root)
+        self.assertEqual(code, 0, out)
+
     def test_names_from_other_crates_are_ignored(self):
         root = crate({
             "lib.rs": "mod a;\npub use other_crate::thing;\npub struct Top;\nfn g() { a::f(); }\n",
