@@ -14,7 +14,7 @@ use crate::revision::Revision;
 const INPUT_KEY: &str = "answer";
 
 /// Runs `ask`.
-pub(super) async fn ask(call: &Call, question: &str) -> Outcome {
+pub(crate) async fn ask(call: &Call, question: &str) -> Outcome {
     match call.revision {
         Revision::V2025_11_25 => ask_by_request(call, question).await,
         Revision::V2026_07_28 => ask_by_input_required(call, question),

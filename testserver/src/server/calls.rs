@@ -29,7 +29,7 @@ pub(crate) enum Outcome {
 }
 
 /// The context of one running `tools/call`.
-pub(super) struct Call {
+pub(crate) struct Call {
     pub session: Arc<Session>,
     pub id: Value,
     pub key: String,
@@ -50,7 +50,7 @@ impl Call {
     /// or, for a 2025-11-25 task, while the task is not terminal: "The progress token remains
     /// valid and associated with the task until the task reaches a terminal status" (2025-11-25,
     /// basic/utilities/progress).
-    pub(super) fn progress(&self, progress: u64, total: u64, message: String) {
+    pub(crate) fn progress(&self, progress: u64, total: u64, message: String) {
         let Some(token) = &self.progress_token else {
             return;
         };
@@ -99,7 +99,7 @@ impl Call {
     }
 
     /// Sends a server-to-client request on behalf of this call (see `Session::request_client`).
-    pub(super) fn request_client(
+    pub(crate) fn request_client(
         &self,
         method: &str,
         params: Value,
@@ -108,7 +108,7 @@ impl Call {
     }
 
     /// Appends `"{label} {text}"` to the handler log.
-    pub(super) fn log(&self, text: &str) {
+    pub(crate) fn log(&self, text: &str) {
         self.session
             .core
             .handlers
@@ -117,21 +117,21 @@ impl Call {
 }
 
 /// What every `tools/call` carries, whether the built-in tools or the fixtures run it.
-pub(super) struct ToolCallRequest {
+pub(crate) struct ToolCallRequest {
     /// The tool's name; empty when the request names none.
-    pub(super) name: String,
+    pub(crate) name: String,
     /// The tool's arguments; `{}` when the request has none.
-    pub(super) arguments: Value,
+    pub(crate) arguments: Value,
     /// `_meta.progressToken` as sent, not yet checked.
-    pub(super) progress_token: Option<Value>,
+    pub(crate) progress_token: Option<Value>,
     /// What the client declared it can do: at `initialize` (2025-11-25) or in this request's
     /// `_meta` (2026-07-28).
-    pub(super) client_capabilities: Value,
+    pub(crate) client_capabilities: Value,
 }
 
 impl Session {
     /// Reads the name, arguments, progress token and client capabilities of a `tools/call`.
-    pub(super) fn tool_call_request(
+    pub(crate) fn tool_call_request(
         &self,
         revision: Revision,
         params: &Map<String, Value>,
@@ -156,7 +156,7 @@ impl Session {
         }
     }
 
-    pub(super) fn call_tool(
+    pub(crate) fn call_tool(
         self: &Arc<Self>,
         id: Value,
         key: String,
@@ -336,7 +336,7 @@ impl Session {
         true
     }
 
-    pub(super) fn handle_notification(&self, method: &str, params: &Map<String, Value>) {
+    pub(crate) fn handle_notification(&self, method: &str, params: &Map<String, Value>) {
         // `initialized`, `roots/list_changed`, progress and unknown notifications need no answer.
         if method == "notifications/cancelled" {
             self.handle_cancel(params);
@@ -406,7 +406,7 @@ impl Session {
         }
     }
 
-    pub(super) fn handle_response(&self, id: &Value, outcome: Result<Value, Value>) {
+    pub(crate) fn handle_response(&self, id: &Value, outcome: Result<Value, Value>) {
         let waiter = self.lock().awaiting_client.remove(&id_key(id));
         match waiter {
             Some(waiter) => {

@@ -4,16 +4,15 @@
 //! the peer closes its side.
 
 mod ask;
-mod calls;
-mod conformance;
+pub(crate) mod calls;
 mod handlers;
 mod lines;
 pub mod mutants;
 mod negotiation;
 pub(crate) mod session;
 mod task_id;
-mod tasks;
-mod tools;
+pub(crate) mod tasks;
+pub(crate) mod tools;
 
 use std::sync::Arc;
 
@@ -50,9 +49,9 @@ pub struct Core {
     /// Response ids of earlier `transcript` tool calls, elided from later transcript replies.
     transcript_replies: std::sync::Mutex<std::collections::HashSet<String>>,
     /// Whether the conformance suite's fixtures (`test_*` tools, resources, prompts) are served.
-    conformance_fixtures: bool,
+    pub(crate) conformance_fixtures: bool,
     /// Open `subscriptions/listen` streams (fixtures only).
-    listeners: conformance::listen::Listeners,
+    pub(crate) listeners: crate::conformance::listen::Listeners,
     /// The one rule this server breaks on purpose, if any (see `mutants`).
     mutant: Option<Mutant>,
 }

@@ -10,10 +10,10 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use super::conformance::Dispatch;
 use super::mutants::Mutant;
 use super::negotiation::discover_result;
 use super::{Core, record_in, tools};
+use crate::conformance::Dispatch;
 use crate::jsonrpc::{self, Incoming, id_key};
 use crate::revision::Revision;
 use crate::transcript::{Direction, Entry};
@@ -28,7 +28,7 @@ pub(crate) const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// How this connection's lifecycle was established.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Era {
+pub(crate) enum Era {
     /// Nothing yet.
     Fresh,
     /// `initialize` was answered: 2025-11-25 rules for the rest of the connection.
@@ -38,25 +38,25 @@ pub(super) enum Era {
 }
 
 /// A `tools/call` whose handler is running and whose answer is still owed.
-pub(super) struct InFlight {
-    pub(super) token: CancellationToken,
-    pub(super) progress_token: Option<String>,
-    pub(super) cancelled: bool,
+pub(crate) struct InFlight {
+    pub(crate) token: CancellationToken,
+    pub(crate) progress_token: Option<String>,
+    pub(crate) cancelled: bool,
 }
 
-pub(super) struct State {
-    pub(super) era: Era,
-    pub(super) initialize_id: Option<String>,
-    pub(super) legacy_capabilities: Value,
+pub(crate) struct State {
+    pub(crate) era: Era,
+    pub(crate) initialize_id: Option<String>,
+    pub(crate) legacy_capabilities: Value,
     /// Every request id the client ever sent (2025-11-25 forbids reuse within the session).
-    pub(super) seen: HashSet<String>,
-    pub(super) in_flight: BTreeMap<String, InFlight>,
+    pub(crate) seen: HashSet<String>,
+    pub(crate) in_flight: BTreeMap<String, InFlight>,
     /// Ids of requests that created tasks; `notifications/cancelled` must not name them.
-    pub(super) task_requests: HashSet<String>,
+    pub(crate) task_requests: HashSet<String>,
     /// Progress tokens of active requests.
-    pub(super) active_tokens: HashSet<String>,
-    pub(super) next_server_id: i64,
-    pub(super) awaiting_client: BTreeMap<String, oneshot::Sender<Result<Value, Value>>>,
+    pub(crate) active_tokens: HashSet<String>,
+    pub(crate) next_server_id: i64,
+    pub(crate) awaiting_client: BTreeMap<String, oneshot::Sender<Result<Value, Value>>>,
 }
 
 /// One outbound message with the key of the client request it relates to (`None`: none, e.g.
@@ -111,7 +111,7 @@ impl Session {
         })
     }
 
-    pub(super) fn lock(&self) -> MutexGuard<'_, State> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
         self.state
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())
@@ -145,7 +145,7 @@ impl Session {
     }
 
     /// `send_related` while the caller holds the state lock, so the check before it stays true.
-    pub(super) fn send_locked(
+    pub(crate) fn send_locked(
         &self,
         _state: &MutexGuard<'_, State>,
         message: Value,
@@ -301,7 +301,7 @@ impl Session {
             }
         }
         // The conformance suite's fixtures (only with `--conformance`): one dispatch point.
-        match super::conformance::dispatch(self, id, key, method, revision, params) {
+        match crate::conformance::dispatch(self, id, key, method, revision, params) {
             Dispatch::Handled => {}
             Dispatch::NotAFixture { id, key, params } => {
                 self.route(id, key, method, revision, params)
@@ -326,7 +326,7 @@ impl Session {
             ("server/discover", _) => {
                 let mut result = discover_result();
                 let capabilities = &mut result["capabilities"];
-                super::conformance::extend_capabilities(&self.core, capabilities, revision);
+                crate::conformance::extend_capabilities(&self.core, capabilities, revision);
                 Ok(cacheable(result, Revision::V2026_07_28))
             }
             ("tools/list", _) => {
@@ -368,8 +368,8 @@ impl Session {
 /// contract's `echo` would refuse.
 pub(crate) fn tool_definitions(core: &Core, revision: Revision) -> Vec<Value> {
     let mut tools = Vec::new();
-    if super::conformance::enabled(core) {
-        tools.extend(super::conformance::tool_definitions(revision));
+    if crate::conformance::enabled(core) {
+        tools.extend(crate::conformance::tool_definitions(revision));
     }
     tools.extend(tools::definitions());
     tools
@@ -391,7 +391,7 @@ pub(crate) fn stamp(core: &Core, mut result: Value, revision: Revision) -> Value
 
 /// 2026-07-28 cacheable results carry a cache hint; this server's answers are never to be
 /// reused (`ttlMs: 0`), so every call shows on the wire.
-pub(super) fn cacheable(mut result: Value, revision: Revision) -> Value {
+pub(crate) fn cacheable(mut result: Value, revision: Revision) -> Value {
     if revision == Revision::V2026_07_28 {
         result["ttlMs"] = json!(0);
         result["cacheScope"] = json!("private");

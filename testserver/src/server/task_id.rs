@@ -12,12 +12,12 @@ const INVERSE: u32 = inverse(MULTIPLIER);
 const PREFIX: &str = "tsk-";
 
 /// The id of the task numbered `number`.
-pub(super) fn encode(number: u32) -> String {
+pub(crate) fn encode(number: u32) -> String {
     format!("{PREFIX}{:08x}", scramble(number))
 }
 
 /// The number behind a task id this server could have given, else `None`.
-pub(super) fn decode(text: &str) -> Option<u32> {
+pub(crate) fn decode(text: &str) -> Option<u32> {
     let digits = text.strip_prefix(PREFIX)?;
     if digits.len() != 8 || !digits.bytes().all(|byte| byte.is_ascii_hexdigit()) {
         return None;

@@ -35,14 +35,14 @@ type Answer = Result<Value, RpcError>;
 
 /// The tasks of one server.
 #[derive(Debug)]
-pub(super) struct TaskStore {
+pub(crate) struct TaskStore {
     entries: Mutex<BTreeMap<u32, Entry>>,
     changes: watch::Sender<u64>,
     origin: tokio::time::Instant,
 }
 
 /// A task being run: what its body uses to wait for input and to notice a cancel.
-pub(super) struct TaskHandle {
+pub(crate) struct TaskHandle {
     core: Arc<Core>,
     number: u32,
     /// Cancelled by `tasks/cancel`.
@@ -50,7 +50,7 @@ pub(super) struct TaskHandle {
 }
 
 /// Whether a request's client capabilities declare the 2026-07-28 tasks extension.
-pub(super) fn declares_extension(params: &Map<String, Value>) -> bool {
+pub(crate) fn declares_extension(params: &Map<String, Value>) -> bool {
     params
         .get("_meta")
         .and_then(|meta| meta.get(CAPABILITIES_KEY))
@@ -60,7 +60,7 @@ pub(super) fn declares_extension(params: &Map<String, Value>) -> bool {
 }
 
 /// The -32021 error for a request that needs the tasks extension its client did not declare.
-pub(super) fn extension_required(what: &str) -> RpcError {
+pub(crate) fn extension_required(what: &str) -> RpcError {
     (
         jsonrpc::MISSING_REQUIRED_CLIENT_CAPABILITY,
         format!("Missing required client capability: {what} needs the {TASKS_EXTENSION} extension"),
@@ -71,7 +71,7 @@ pub(super) fn extension_required(what: &str) -> RpcError {
 /// Creates a task for the request `id` (its `ttl` under 2025-11-25) and answers the request with
 /// its handle; the task exists before the answer is sent, so a `tasks/get` right after it finds
 /// it. `None` (and an error answer) when this server has created all the tasks it can number.
-pub(super) fn create(
+pub(crate) fn create(
     session: &Arc<Session>,
     id: Value,
     revision: Revision,
@@ -130,14 +130,14 @@ pub(super) fn create(
 
 impl TaskHandle {
     /// The task's id.
-    pub(super) fn id(&self) -> String {
+    pub(crate) fn id(&self) -> String {
         task_id::encode(self.number)
     }
 
     /// Parks the task in `input_required` with `requests` (by key, each a server-to-client
     /// request) until `tasks/update` has answered every one; the responses by key, or `None`
     /// when the task was cancelled meanwhile.
-    pub(super) async fn input(&self, requests: Map<String, Value>) -> Option<Map<String, Value>> {
+    pub(crate) async fn input(&self, requests: Map<String, Value>) -> Option<Map<String, Value>> {
         let store = &self.core.tasks;
         let now = store.now();
         let parked = store.with(self.number, |entry| {
@@ -166,7 +166,7 @@ impl TaskHandle {
 
     /// Records how the task's work ended, unless the task is already terminal (cancelled); the
     /// status it reached, `None` if it was already terminal.
-    pub(super) fn settle(&self, outcome: Outcome) -> Option<&'static str> {
+    pub(crate) fn settle(&self, outcome: Outcome) -> Option<&'static str> {
         let store = &self.core.tasks;
         let now = store.now();
         store
@@ -198,7 +198,7 @@ impl TaskHandle {
 }
 
 /// Starts the built-in `tool` as a task and answers the `tools/call` with the task handle.
-pub(super) fn start(call: Call, tool: Tool) {
+pub(crate) fn start(call: Call, tool: Tool) {
     let Some(task) = create(&call.session, call.id.clone(), call.revision, &call.params) else {
         return;
     };
@@ -224,7 +224,7 @@ pub(super) fn start(call: Call, tool: Tool) {
 }
 
 /// Handles `tasks/get|result|list|cancel|update` (routed here for the methods the revision has).
-pub(super) fn handle(
+pub(crate) fn handle(
     session: &Arc<Session>,
     id: Value,
     method: &str,
@@ -329,7 +329,7 @@ impl Default for TaskStore {
 
 impl TaskStore {
     /// Whether task `number` exists and is not terminal.
-    pub(super) fn is_running(&self, number: u32) -> bool {
+    pub(crate) fn is_running(&self, number: u32) -> bool {
         self.lock()
             .get(&number)
             .is_some_and(|entry| !entry.status.is_terminal())
