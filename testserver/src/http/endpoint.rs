@@ -315,7 +315,7 @@ impl Endpoint {
         };
         let mirrored = self.mirrored.get_or_init(|| {
             let revision = crate::revision::Revision::V2026_07_28;
-            crate::server::session::tool_definitions(&self.core, revision)
+            crate::server::dispatch::tool_definitions(&self.core, revision)
                 .iter()
                 .filter_map(|tool| {
                     let arguments = checks::mirrored_arguments(tool);

@@ -5,8 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::calls::{Call, Outcome};
-use super::tools::{client_can_elicit, text_result};
+use super::calls::{Call, Outcome, text_result};
 use crate::jsonrpc;
 use crate::revision::Revision;
 
@@ -104,4 +103,9 @@ fn answer_text(result: &Value) -> String {
         Some("cancel") => "cancelled".to_owned(),
         _ => format!("unexpected elicitation result: {result}"),
     }
+}
+
+/// The client declared `elicitation`, per the revision's rules.
+pub(crate) fn client_can_elicit(call: &Call) -> bool {
+    call.client_capabilities.get("elicitation").is_some()
 }

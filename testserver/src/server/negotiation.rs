@@ -5,10 +5,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::SERVER_NAME;
 use super::mutants::Mutant;
-use super::session::{CAPABILITIES_KEY, Era, Session, TASKS_EXTENSION, VERSION_KEY};
-use crate::conformance;
+use super::session::{CAPABILITIES_KEY, Era, SERVER_NAME, Session, TASKS_EXTENSION, VERSION_KEY};
 use crate::jsonrpc;
 use crate::revision::Revision;
 use crate::violations::rules;
@@ -120,7 +118,8 @@ impl Session {
             "tools": {},
             "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
         });
-        conformance::extend_capabilities(&self.core, &mut capabilities, Revision::V2025_11_25);
+        self.core
+            .extend_capabilities(&mut capabilities, Revision::V2025_11_25);
         Ok(json!({
             "protocolVersion": Revision::V2025_11_25.as_str(),
             "capabilities": capabilities,

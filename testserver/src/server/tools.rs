@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::calls::{Call, Outcome};
+use super::calls::{Call, Outcome, text_result};
 use crate::transcript::Direction;
 
 /// Upper bound on `steps`, so a typo cannot keep a handler busy for ever.
@@ -211,11 +211,6 @@ impl Args<'_> {
     }
 }
 
-/// One text block.
-pub(crate) fn text_result(text: impl Into<String>) -> Value {
-    json!({"content": [{"type": "text", "text": text.into()}]})
-}
-
 impl Tool {
     /// The tool's name.
     pub(crate) fn name(&self) -> &'static str {
@@ -353,9 +348,4 @@ fn transcript_text(call: &Call) -> String {
         .collect();
     replies.insert(call.id.to_string());
     Value::Array(messages).to_string()
-}
-
-/// The client declared `elicitation`, per the revision's rules.
-pub(crate) fn client_can_elicit(call: &Call) -> bool {
-    call.client_capabilities.get("elicitation").is_some()
 }
