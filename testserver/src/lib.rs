@@ -23,6 +23,7 @@ pub mod revision;
 pub mod server;
 mod shutdown;
 pub mod stdio;
+mod summary;
 pub mod svg;
 pub mod transcript;
 pub mod violations;
