@@ -1,10 +1,10 @@
 //! The conformance suite's fixtures that carry protocol logic of their own, served by a core
 //! built as `mcp-testserver --conformance` builds it (`Core::with_conformance_fixtures`), over
 //! an in-process connection speaking 2026-07-28:
-//! - MRTR (`server/conformance/mrtr.rs`): an `input_required` result first, the complete result on
+//! - MRTR (`conformance/mrtr.rs`): an `input_required` result first, the complete result on
 //!   the retry carrying `inputResponses`; a signed `requestState` that must come back intact;
 //!   several rounds; input requests only for declared capabilities (-32021 otherwise).
-//! - `subscriptions/listen` (`server/conformance/listen.rs`): the acknowledgement, then only the
+//! - `subscriptions/listen` (`conformance/listen.rs`): the acknowledgement, then only the
 //!   list changes the filter asked for, tagged with the subscription id; `notifications/cancelled`
 //!   ends the stream with no response.
 

@@ -1,4 +1,4 @@
-//! The conformance suite's tasks-extension fixtures (`server/conformance/task_tools.rs`) and the
+//! The conformance suite's tasks-extension fixtures (`conformance/task_tools.rs`) and the
 //! SEP-2663 semantics under them (`server/tasks.rs`), served by a core built as
 //! `mcp-testserver --conformance` builds it, over an in-process 2026-07-28 connection: a flat
 //! `CreateTaskResult`; `tasks/get` inlining a completed task's result, a failed task's error and
