@@ -11,6 +11,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use common::BINARY;
+use common::loopback::tools_call_2026;
 use common::process::{exit_code, scratch, sigterm, spawn_http};
 use mcp_testserver::{RawClient, RenderTranscript, Revision, TestServer};
 use serde_json::{Value, json};
@@ -229,18 +230,7 @@ async fn stdio_writes_the_artifacts_on_sigterm_too() {
 
 /// A 2026-07-28 `tools/call` over HTTP (stateless: no session, the version in `_meta`).
 async fn http_call(url: &str, id: u64, tool: &str, arguments: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-        "name": tool, "arguments": arguments, "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {}}}});
-    let response = reqwest::Client::new()
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("content-type", "application/json")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", tool)
-        .body(body.to_string())
+    let response = tools_call_2026(url, id, tool, arguments)
         .send()
         .await
         .expect("POST");

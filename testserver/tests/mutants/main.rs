@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::BINARY;
-use common::loopback::serve_on_loopback;
+use common::loopback::{serve_on_loopback, tools_call_2026};
 use mcp_testserver::http::Limits;
 use mcp_testserver::server::Core;
 use mcp_testserver::server::mutants::{self, MUTANT_VAR, Mutant};

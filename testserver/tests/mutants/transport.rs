@@ -57,18 +57,7 @@ async fn disconnect_not_cancel_keeps_a_2026_handler_running_after_the_stream_clo
         let core = Arc::new(Core::default().with_mutant(mutant));
         let server = serve_on_loopback(core.clone(), Limits::in_process()).await;
         let url = server.url();
-        let body = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
-            "name": "wait_gate", "arguments": {"gate": "g"},
-            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                      "io.modelcontextprotocol/clientCapabilities": {}}}});
-        let request = reqwest::Client::new()
-            .post(&url)
-            .header("accept", "application/json, text/event-stream")
-            .header("content-type", "application/json")
-            .header("mcp-protocol-version", "2026-07-28")
-            .header("mcp-method", "tools/call")
-            .header("mcp-name", "wait_gate")
-            .body(body.to_string());
+        let request = tools_call_2026(&url, 5, "wait_gate", json!({"gate": "g"}));
         let pending = tokio::spawn(request.send());
         within(core.handlers.wait_in_flight("wait_gate")).await;
         pending.abort();
