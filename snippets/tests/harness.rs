@@ -2,26 +2,14 @@
 //! paused clock, gates and handler observation, deterministic transcripts, and `snippet_main`
 //! (run in a child process, since it exits the process).
 
+#[path = "common/rmcp.rs"]
+mod rmcp_support;
+
 use std::time::Instant;
 
 use mcp_testserver::prelude::*;
 use mcp_testserver::{ARTIFACTS_VAR, ATTRS_VAR};
-
-fn arguments(value: Value) -> JsonObject {
-    value.as_object().expect("an object").clone()
-}
-
-fn call(name: &'static str, args: Value) -> CallToolRequestParams {
-    CallToolRequestParams::new(name).with_arguments(arguments(args))
-}
-
-fn first_text(result: &CallToolResult) -> String {
-    result.content[0]
-        .as_text()
-        .expect("a text block")
-        .text
-        .clone()
-}
+use rmcp_support::{call, text};
 
 #[tokio::test(start_paused = true)]
 async fn rmcp_client_calls_echo_under_both_revisions() {
@@ -32,7 +20,7 @@ async fn rmcp_client_calls_echo_under_both_revisions() {
             .call_tool(call("echo", json!({"text": "hello"})))
             .await
             .unwrap();
-        assert_eq!(first_text(&result), "hello", "{revision}");
+        assert_eq!(text(&result), "hello", "{revision}");
         client.cancel().await.unwrap();
         assert!(
             server.violations().is_empty(),
@@ -51,7 +39,7 @@ async fn slow_with_ten_one_second_steps_costs_no_real_time() {
         .call_tool(call("slow", json!({"steps": 10, "step_ms": 1000})))
         .await
         .unwrap();
-    assert_eq!(first_text(&result), "completed 10 steps");
+    assert_eq!(text(&result), "completed 10 steps");
     assert!(
         started.elapsed().as_millis() < 1000,
         "took {:?} of real time",
@@ -221,7 +209,7 @@ fn snippet_child() {
                     json!({"text": current_revision().to_string()}),
                 ))
                 .await?;
-            println!("echo {}", first_text(&result));
+            println!("echo {}", text(&result));
             if case == "reuse" {
                 let mut raw = server.connect_raw();
                 raw.initialize().await;

@@ -14,6 +14,7 @@
 //! - [`jsonrpc`]: framing, error codes, and `is_response_to`, the one response matcher.
 
 pub mod artifact_files;
+mod conformance;
 pub mod gates;
 pub mod http;
 pub mod jsonrpc;
@@ -22,6 +23,7 @@ pub mod revision;
 pub mod server;
 mod shutdown;
 pub mod stdio;
+mod summary;
 pub mod svg;
 pub mod transcript;
 pub mod violations;

@@ -1,7 +1,7 @@
 //! A sequence diagram of a transcript as SVG: two lifelines (client, server) and one labelled
 //! arrow per message, in order. Pure string building; the same transcript gives the same bytes.
 
-use crate::render::summaries;
+use crate::summary::summaries;
 use crate::transcript::{Side, WireMessage};
 
 const WIDTH: usize = 760;

@@ -4,26 +4,17 @@
 //! harness renders for an in-process server given the same client messages; a bad directory is
 //! refused at start-up with exit code 2; `--transcript-limit` bounds what is written.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use common::BINARY;
+use common::loopback::tools_call_2026;
+use common::process::{exit_code, scratch, sigterm, spawn_http};
 use mcp_testserver::{RawClient, RenderTranscript, Revision, TestServer};
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, BufReader};
-
-const BINARY: &str = env!("CARGO_BIN_EXE_mcp-testserver");
-
-/// A fresh, empty directory of this test's own.
-fn scratch(name: &str) -> PathBuf {
-    let directory = std::env::temp_dir().join(format!(
-        "mcp-testserver-artifacts-{name}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&directory);
-    std::fs::create_dir_all(&directory).expect("creating a scratch directory");
-    directory
-}
 
 /// The file names in `directory`, sorted.
 fn listing(directory: &Path) -> Vec<String> {
@@ -207,15 +198,6 @@ fn a_bad_directory_is_refused_at_start_up_with_exit_code_2() {
     std::fs::remove_dir_all(&directory).unwrap();
 }
 
-/// Sends SIGTERM to `pid` (std's `Child::kill` only sends SIGKILL).
-fn terminate(pid: u32) {
-    let status = Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .expect("running kill");
-    assert!(status.success());
-}
-
 #[tokio::test]
 async fn stdio_writes_the_artifacts_on_sigterm_too() {
     let directory = scratch("stdio-term");
@@ -233,7 +215,7 @@ async fn stdio_writes_the_artifacts_on_sigterm_too() {
     let mut conn = RawClient::over(tokio::io::join(stdout, stdin), Revision::V2025_11_25);
     stdio_script(&mut conn).await;
     // stdin stays open: only the signal ends the session.
-    terminate(child.id().unwrap());
+    sigterm(child.id().unwrap());
     let status = tokio::time::timeout(Duration::from_secs(10), child.wait())
         .await
         .expect("the server exits on SIGTERM")
@@ -248,18 +230,7 @@ async fn stdio_writes_the_artifacts_on_sigterm_too() {
 
 /// A 2026-07-28 `tools/call` over HTTP (stateless: no session, the version in `_meta`).
 async fn http_call(url: &str, id: u64, tool: &str, arguments: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-        "name": tool, "arguments": arguments, "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {}}}});
-    let response = reqwest::Client::new()
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("content-type", "application/json")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", tool)
-        .body(body.to_string())
+    let response = tools_call_2026(url, id, tool, arguments)
         .send()
         .await
         .expect("POST");
@@ -274,42 +245,6 @@ async fn http_script(url: &str) {
     http_call(url, 2, "open_gate", json!({"gate": "g"})).await;
 }
 
-/// Starts `mcp-testserver --http 127.0.0.1:0 --artifacts DIR` with `stdin`; the child and the
-/// URL it printed.
-async fn spawn_http(artifacts: &Path, stdin: Stdio) -> (tokio::process::Child, String) {
-    let mut child = tokio::process::Command::new(BINARY)
-        .args(["--http", "127.0.0.1:0", "--artifacts"])
-        .arg(artifacts)
-        .stdin(stdin)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
-    let url = tokio::time::timeout(Duration::from_secs(10), async {
-        while let Some(line) = stderr.next_line().await.unwrap() {
-            if let Some(url) = line.strip_prefix("mcp-testserver: listening on ") {
-                return url.to_owned();
-            }
-        }
-        panic!("the server exited before listening");
-    })
-    .await
-    .expect("the server prints its address within 10 s");
-    // Keep draining stderr so the server never blocks on it.
-    tokio::spawn(async move { while let Ok(Some(_)) = stderr.next_line().await {} });
-    (child, url)
-}
-
-async fn exit_code(child: &mut tokio::process::Child) -> Option<i32> {
-    tokio::time::timeout(Duration::from_secs(10), child.wait())
-        .await
-        .expect("the server exits within 10 s")
-        .unwrap()
-        .code()
-}
-
 /// The harness's rendering of the same HTTP script against an in-process server.
 async fn in_process_http_transcript() -> mcp_testserver::Transcript {
     let server = TestServer::start_with(Revision::V2026_07_28);
@@ -322,10 +257,12 @@ async fn in_process_http_transcript() -> mcp_testserver::Transcript {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn http_writes_what_the_harness_renders_on_sigterm() {
     let directory = scratch("http");
-    let (mut child, url) = spawn_http(&directory, Stdio::null()).await;
+    let artifacts = directory.to_str().unwrap();
+    let (mut child, address) = spawn_http(&[], &["--artifacts", artifacts], Stdio::null()).await;
+    let url = format!("http://{address}/mcp");
     http_script(&url).await;
     assert!(listing(&directory).is_empty(), "nothing before the end");
-    terminate(child.id().unwrap());
+    sigterm(child.id().unwrap());
     assert_eq!(exit_code(&mut child).await, Some(0));
     // The binary's transcript ends with its own shutdown, which the in-process one never sees.
     let expected = in_process_http_transcript().await;
@@ -345,7 +282,9 @@ async fn http_writes_what_the_harness_renders_on_sigterm() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn http_stops_and_writes_when_a_piped_stdin_closes() {
     let directory = scratch("http-stdin");
-    let (mut child, url) = spawn_http(&directory, Stdio::piped()).await;
+    let artifacts = directory.to_str().unwrap();
+    let (mut child, address) = spawn_http(&[], &["--artifacts", artifacts], Stdio::piped()).await;
+    let url = format!("http://{address}/mcp");
     http_script(&url).await;
     // Still serving while the pipe is open.
     let reply = http_call(&url, 3, "echo", json!({"text": "still"})).await;

@@ -2,21 +2,15 @@
 //! the transcript the `transcript` tool returns and says how many messages it dropped, and a bad
 //! value is refused with exit code 2 before anything is served.
 
-use mcp_testserver::{RawClient as Conn, Revision};
-use serde_json::{Value, json};
+mod common;
 
-/// The binary over stdio, speaking 2025-11-25, started with `args`.
-fn spawn(args: &[&str]) -> Conn {
-    Conn::spawn(
-        env!("CARGO_BIN_EXE_mcp-testserver"),
-        args,
-        Revision::V2025_11_25,
-    )
-}
+use common::{BINARY, stdio_binary, text};
+use mcp_testserver::Revision;
+use serde_json::{Value, json};
 
 #[tokio::test]
 async fn transcript_limit_keeps_the_last_n_messages_behind_a_dropped_marker() {
-    let mut conn = spawn(&["--transcript-limit", "4"]);
+    let mut conn = stdio_binary(&["--transcript-limit", "4"], Revision::V2025_11_25);
     // initialize, its response, notifications/initialized: 3 messages.
     conn.initialize().await;
     for (id, word) in [(1, "one"), (2, "two"), (3, "three")] {
@@ -25,7 +19,7 @@ async fn transcript_limit_keeps_the_last_n_messages_behind_a_dropped_marker() {
     }
     // 9 messages so far; the `transcript` request is the 10th, and the reply shows the last 4.
     let reply = conn.call(json!(4), "transcript", json!({})).await;
-    let entries: Vec<Value> = serde_json::from_str(reply_text(&reply)).expect("transcript JSON");
+    let entries: Vec<Value> = serde_json::from_str(text(&reply)).expect("transcript JSON");
     assert_eq!(entries.len(), 5, "the marker and 4 messages: {entries:#?}");
     let marker = &entries[0]["message"];
     assert_eq!(marker["transcript"], "dropped", "{marker}");
@@ -61,13 +55,13 @@ async fn transcript_limit_keeps_the_last_n_messages_behind_a_dropped_marker() {
 
 #[tokio::test]
 async fn without_the_limit_nothing_is_dropped() {
-    let mut conn = spawn(&[]);
+    let mut conn = stdio_binary(&[], Revision::V2025_11_25);
     conn.initialize().await;
     for id in 1..=3 {
         conn.call(json!(id), "echo", json!({"text": "x"})).await;
     }
     let reply = conn.call(json!(4), "transcript", json!({})).await;
-    let entries: Vec<Value> = serde_json::from_str(reply_text(&reply)).expect("transcript JSON");
+    let entries: Vec<Value> = serde_json::from_str(text(&reply)).expect("transcript JSON");
     assert_eq!(entries.len(), 10, "{entries:#?}");
     assert!(
         entries
@@ -93,7 +87,7 @@ fn a_bad_transcript_limit_is_refused_with_exit_code_2() {
             "--transcript-limit needs a number",
         ),
     ] {
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-testserver"))
+        let output = std::process::Command::new(BINARY)
             .args(args)
             .stdin(std::process::Stdio::null())
             .output()
@@ -103,11 +97,4 @@ fn a_bad_transcript_limit_is_refused_with_exit_code_2() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
         assert!(output.stdout.is_empty(), "{args:?}: nothing served");
     }
-}
-
-/// The text of a `tools/call` reply.
-fn reply_text(reply: &Value) -> &str {
-    reply["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no text in {reply}"))
 }

@@ -1,32 +1,22 @@
 //! The conformance suite's fixtures that carry protocol logic of their own, served by a core
 //! built as `mcp-testserver --conformance` builds it (`Core::with_conformance_fixtures`), over
 //! an in-process connection speaking 2026-07-28:
-//! - MRTR (`server/conformance/mrtr.rs`): an `input_required` result first, the complete result on
+//! - MRTR (`conformance/mrtr.rs`): an `input_required` result first, the complete result on
 //!   the retry carrying `inputResponses`; a signed `requestState` that must come back intact;
 //!   several rounds; input requests only for declared capabilities (-32021 otherwise).
-//! - `subscriptions/listen` (`server/conformance/listen.rs`): the acknowledgement, then only the
+//! - `subscriptions/listen` (`conformance/listen.rs`): the acknowledgement, then only the
 //!   list changes the filter asked for, tagged with the subscription id; `notifications/cancelled`
 //!   ends the stream with no response.
 
 mod common;
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use common::{Conn, code, text};
+use common::{CAPABILITIES, Conn, code, conformance, text};
 use mcp_testserver::Revision;
-use mcp_testserver::server::Core;
 use serde_json::{Value, json};
 
-const CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 const SUBSCRIPTION: &str = "io.modelcontextprotocol/subscriptionId";
-
-fn connect() -> Conn {
-    Conn::serve(
-        Arc::new(Core::with_conformance_fixtures()),
-        Revision::V2026_07_28,
-    )
-}
 
 /// `tools/call` of a fixture declaring `capabilities`, with `extra` params (inputResponses, ...).
 async fn call(conn: &mut Conn, id: i64, tool: &str, capabilities: Value, extra: Value) -> Value {
@@ -48,7 +38,7 @@ fn accept(content: Value) -> Value {
 
 #[tokio::test(start_paused = true)]
 async fn mrtr_elicitation_asks_first_and_completes_on_the_retry() {
-    let mut conn = connect();
+    let mut conn = conformance(Revision::V2026_07_28);
     let tool = "test_input_required_result_elicitation";
     let first = call(&mut conn, 1, tool, json!({"elicitation": {}}), json!({})).await;
     let result = &first["result"];
@@ -70,7 +60,7 @@ async fn mrtr_elicitation_asks_first_and_completes_on_the_retry() {
 
 #[tokio::test(start_paused = true)]
 async fn mrtr_without_the_capability_is_missing_required_client_capability() {
-    let mut conn = connect();
+    let mut conn = conformance(Revision::V2026_07_28);
     let response = call(
         &mut conn,
         1,
@@ -89,7 +79,7 @@ async fn mrtr_without_the_capability_is_missing_required_client_capability() {
 
 #[tokio::test(start_paused = true)]
 async fn mrtr_request_state_must_come_back_intact() {
-    let mut conn = connect();
+    let mut conn = conformance(Revision::V2026_07_28);
     let tool = "test_input_required_result_request_state";
     let caps = json!({"elicitation": {}});
     let first = call(&mut conn, 1, tool, caps.clone(), json!({})).await;
@@ -119,7 +109,7 @@ async fn mrtr_request_state_must_come_back_intact() {
 
 #[tokio::test(start_paused = true)]
 async fn mrtr_multi_round_carries_its_progress_in_the_state() {
-    let mut conn = connect();
+    let mut conn = conformance(Revision::V2026_07_28);
     let tool = "test_input_required_result_multi_round";
     let caps = json!({"elicitation": {}});
     let round1 = call(&mut conn, 1, tool, caps.clone(), json!({})).await;
@@ -155,7 +145,7 @@ async fn mrtr_multi_round_carries_its_progress_in_the_state() {
 
 #[tokio::test(start_paused = true)]
 async fn mrtr_asks_only_for_declared_capabilities_and_checks_input_responses() {
-    let mut conn = connect();
+    let mut conn = conformance(Revision::V2026_07_28);
     let tool = "test_input_required_result_capabilities";
     let sampling_only = call(&mut conn, 1, tool, json!({"sampling": {}}), json!({})).await;
     let requests = sampling_only["result"]["inputRequests"]
@@ -190,7 +180,7 @@ async fn drain(conn: &mut Conn, wait: Duration) -> Vec<Value> {
 
 #[tokio::test(start_paused = true)]
 async fn listen_acknowledges_then_delivers_only_the_filtered_changes_until_cancelled() {
-    let mut conn = connect();
+    let mut conn = conformance(Revision::V2026_07_28);
     let filter = json!({"notifications": {"toolsListChanged": true, "resourcesListChanged": true}});
     conn.send_request(json!("sub"), "subscriptions/listen", filter)
         .await;
@@ -235,15 +225,12 @@ async fn listen_acknowledges_then_delivers_only_the_filtered_changes_until_cance
 
 #[tokio::test(start_paused = true)]
 async fn listen_needs_a_filter_and_2026_07_28() {
-    let mut conn = connect();
+    let mut conn = conformance(Revision::V2026_07_28);
     let response = conn
         .request(json!(1), "subscriptions/listen", json!({}))
         .await;
     assert_eq!(code(&response), -32602, "{response}");
-    let mut legacy = Conn::serve(
-        Arc::new(Core::with_conformance_fixtures()),
-        Revision::V2025_11_25,
-    );
+    let mut legacy = conformance(Revision::V2025_11_25);
     legacy.initialize().await;
     let filter = json!({"notifications": {"toolsListChanged": true}});
     let response = legacy

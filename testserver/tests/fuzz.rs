@@ -3,10 +3,12 @@
 //! each line a sentinel request proves the server is still serving and bounds what the line
 //! produced.
 
+mod common;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use mcp_testserver::RawClient as Conn;
+use common::{Conn, stdio_binary};
 use mcp_testserver::Revision;
 use serde_json::{Value, json};
 
@@ -219,11 +221,7 @@ async fn random_and_mutated_lines_in_process() {
 
 #[tokio::test]
 async fn random_and_mutated_lines_over_stdio() {
-    let conn = Conn::spawn(
-        env!("CARGO_BIN_EXE_mcp-testserver"),
-        &[],
-        Revision::V2025_11_25,
-    );
+    let conn = stdio_binary(&[], Revision::V2025_11_25);
     tokio::time::timeout(Duration::from_secs(120), fuzz(conn, 42, 400))
         .await
         .expect("no hang");

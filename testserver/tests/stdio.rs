@@ -5,11 +5,11 @@ mod common;
 #[path = "common/rules/mod.rs"]
 mod rules;
 
-use common::Conn;
+use common::{Conn, stdio_binary};
 use mcp_testserver::Revision;
 
 fn stdio(revision: Revision) -> Conn {
-    Conn::spawn(env!("CARGO_BIN_EXE_mcp-testserver"), &[], revision)
+    stdio_binary(&[], revision)
 }
 
 every_rule_test!(stdio, #[tokio::test]);

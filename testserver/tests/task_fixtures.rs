@@ -1,4 +1,4 @@
-//! The conformance suite's tasks-extension fixtures (`server/conformance/task_tools.rs`) and the
+//! The conformance suite's tasks-extension fixtures (`conformance/task_tools.rs`) and the
 //! SEP-2663 semantics under them (`server/tasks.rs`), served by a core built as
 //! `mcp-testserver --conformance` builds it, over an in-process 2026-07-28 connection: a flat
 //! `CreateTaskResult`; `tasks/get` inlining a completed task's result, a failed task's error and
@@ -8,22 +8,11 @@
 
 mod common;
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use common::{Conn, code, text};
+use common::{CAPABILITIES, Conn, code, conformance, text};
 use mcp_testserver::Revision;
-use mcp_testserver::server::Core;
 use serde_json::{Value, json};
-
-const CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-
-fn connect() -> Conn {
-    Conn::serve(
-        Arc::new(Core::with_conformance_fixtures()),
-        Revision::V2026_07_28,
-    )
-}
 
 /// Client capabilities declaring the tasks extension.
 fn with_tasks() -> Value {
@@ -99,7 +88,7 @@ fn created_task(created: &Value) -> String {
 
 #[tokio::test(start_paused = true)]
 async fn a_completed_task_inlines_its_result_and_greet_is_never_a_task() {
-    let mut conn = connect();
+    let mut conn = conformance(Revision::V2026_07_28);
     let greeting = call(&mut conn, 1, "greet", json!({"name": "World"})).await;
     assert_eq!(greeting["result"]["resultType"], "complete", "{greeting}");
     assert_eq!(text(&greeting), "Hello, World!");
@@ -129,7 +118,7 @@ async fn a_completed_task_inlines_its_result_and_greet_is_never_a_task() {
 
 #[tokio::test(start_paused = true)]
 async fn a_tool_error_completes_the_task_and_a_protocol_error_fails_it() {
-    let mut conn = connect();
+    let mut conn = conformance(Revision::V2026_07_28);
     let failing = call(&mut conn, 1, "failing_job", json!({})).await;
     let task_id = created_task(&failing);
     let done = settled(&mut conn, 2, &task_id).await;
@@ -146,7 +135,7 @@ async fn a_tool_error_completes_the_task_and_a_protocol_error_fails_it() {
 
 #[tokio::test(start_paused = true)]
 async fn cancel_is_an_empty_ack_a_running_task_settles_cancelled_and_only_unknown_ids_fail() {
-    let mut conn = connect();
+    let mut conn = conformance(Revision::V2026_07_28);
     let created = call(&mut conn, 1, "slow_compute", json!({"seconds": 60})).await;
     let task_id = created_task(&created);
     let cancel = || json!({"taskId": task_id});
@@ -200,7 +189,7 @@ async fn cancel_is_an_empty_ack_a_running_task_settles_cancelled_and_only_unknow
 
 #[tokio::test(start_paused = true)]
 async fn without_the_extension_tasks_methods_and_required_task_tools_are_minus_32021() {
-    let mut conn = connect();
+    let mut conn = conformance(Revision::V2026_07_28);
     for (id, method) in [(1, "tasks/get"), (2, "tasks/update"), (3, "tasks/cancel")] {
         let params = json!({"taskId": "gate-test", "inputResponses": {}});
         let refused = request(&mut conn, id, method, json!({}), params).await;
@@ -226,7 +215,7 @@ async fn without_the_extension_tasks_methods_and_required_task_tools_are_minus_3
 
 #[tokio::test(start_paused = true)]
 async fn tasks_wait_for_input_and_take_answers_one_at_a_time() {
-    let mut conn = connect();
+    let mut conn = conformance(Revision::V2026_07_28);
     let created = call(&mut conn, 1, "confirm_delete", json!({"filename": "a.txt"})).await;
     let task_id = created_task(&created);
     tokio::time::sleep(Duration::from_millis(10)).await;
@@ -296,7 +285,7 @@ async fn tasks_wait_for_input_and_take_answers_one_at_a_time() {
 
 #[tokio::test(start_paused = true)]
 async fn an_mrtr_round_comes_before_the_task_and_its_answer_reaches_the_result() {
-    let mut conn = connect();
+    let mut conn = conformance(Revision::V2026_07_28);
     let first = call(&mut conn, 1, "test_tool_with_task", json!({})).await;
     assert_eq!(first["result"]["resultType"], "input_required", "{first}");
     assert!(first["result"].get("taskId").is_none());

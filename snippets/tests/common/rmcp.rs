@@ -1,7 +1,10 @@
-//! Shared by the rmcp client tests (in-process in `rmcp_client/`, over HTTP in `http/`): building
-//! `tools/call` requests, reading a result's text, a client handler that records progress,
-//! connecting a handler forced to a revision, and reading what the server saw from its
-//! transcript.
+//! Shared by the rmcp client tests (in-process in `rmcp_client/`, over HTTP in `http/`, and
+//! `harness.rs`): building `tools/call` requests, reading a result's text, a client handler that
+//! records progress, connecting a handler forced to a revision, and reading what the server saw
+//! from its transcript.
+
+// Each test binary that includes this module uses a part of it.
+#![allow(dead_code)]
 
 use std::sync::{Arc, Mutex};
 

@@ -43,19 +43,19 @@ pub use super::checks::HEADER_MISMATCH_RULE;
 /// The state behind the endpoint.
 pub(super) struct Endpoint {
     pub core: Arc<Core>,
-    sessions: Sessions,
-    body_read_timeout: Option<Duration>,
+    pub(super) sessions: Sessions,
+    pub(super) body_read_timeout: Option<Duration>,
     /// Cancelled when the server stops: streams it closes then were not left by their client.
-    stopping: CancellationToken,
+    pub(super) stopping: CancellationToken,
     /// 2026-07-28 requests whose response is still owed: serial -> (id key, session).
-    live: Mutex<HashMap<u64, (String, Arc<Session>)>>,
-    next_serial: AtomicU64,
+    pub(super) live: Mutex<HashMap<u64, (String, Arc<Session>)>>,
+    pub(super) next_serial: AtomicU64,
     /// The 2026-07-28 tools that mirror arguments into headers, by name (the tool list is fixed
     /// for a core, so it is read once).
-    mirrored: std::sync::OnceLock<HashMap<String, Vec<checks::MirroredArgument>>>,
+    pub(super) mirrored: std::sync::OnceLock<HashMap<String, Vec<checks::MirroredArgument>>>,
 }
 
-type Reply = Response<HttpBody>;
+pub(super) type Reply = Response<HttpBody>;
 
 impl Endpoint {
     pub(super) fn new(core: Arc<Core>, limits: &Limits, stopping: CancellationToken) -> Endpoint {
@@ -236,126 +236,6 @@ impl Endpoint {
         reply
     }
 
-    /// A 2026-07-28 request: validated headers, then its own session; the response stream's
-    /// end decides whether the request was cancelled.
-    async fn stateless(
-        self: Arc<Self>,
-        headers: &header::HeaderMap,
-        message: Value,
-        bytes: &Bytes,
-    ) -> Reply {
-        let id = message.get("id").cloned();
-        let mirrored = self.mirrored_arguments(&message);
-        if let Err((code, rule, problem)) = checks::request_metadata(headers, &message, &mirrored) {
-            self.core
-                .transcript
-                .record(crate::transcript::Direction::In, message.clone());
-            self.core.violations.record(rule, problem.clone());
-            let reply = jsonrpc::error(id.unwrap_or(Value::Null), code, &problem, None);
-            self.core
-                .transcript
-                .record(crate::transcript::Direction::Out, reply.clone());
-            return body::json(StatusCode::BAD_REQUEST, &reply);
-        }
-        let method = message.get("method").and_then(Value::as_str);
-        let Some(id) = id.filter(|_| method.is_some()) else {
-            return self.stateless_notification(&message, bytes);
-        };
-        let (outbox, messages) = mpsc::unbounded_channel();
-        let session = Session::new(self.core.clone(), outbox);
-        let key = id_key(&id);
-        let serial = self.next_serial.fetch_add(1, Ordering::Relaxed);
-        self.lock_live()
-            .insert(serial, (key.clone(), session.clone()));
-        if method == Some("initialize") {
-            // Removed in 2026-07-28; the core would start a 2025-11-25 handshake instead.
-            self.core
-                .transcript
-                .record(crate::transcript::Direction::In, message.clone());
-            session.send(jsonrpc::error(
-                id.clone(),
-                jsonrpc::METHOD_NOT_FOUND,
-                "Method not found: initialize (removed in 2026-07-28; use server/discover)",
-                None,
-            ));
-        } else {
-            session.handle_line(bytes);
-        }
-        let endpoint = self.clone();
-        let transcript = self.core.transcript.clone();
-        // The `disconnect-not-cancel` mutant leaves the handler running after a hang-up.
-        let keep_running = self.core.breaks(Mutant::DisconnectNotCancel);
-        let stopping = self.stopping.clone();
-        let guard = EndGuard::new(Box::new(move |ending| {
-            if ending == Ending::Abandoned && !stopping.is_cancelled() {
-                events::record_disconnect(&transcript, &id, true);
-            }
-            // Completed: nothing runs any more. Abandoned: stops the handler, sends nothing.
-            if ending == Ending::Completed || !keep_running {
-                session.close();
-            }
-            endpoint.lock_live().remove(&serial);
-        }));
-        let stream = ResponseStream {
-            request_key: key,
-            messages,
-            guard,
-        };
-        stream.into_response(checks::modern_status, &[]).await
-    }
-
-    /// The arguments the tool a `tools/call` names mirrors into headers (none for other
-    /// messages and unknown tools).
-    fn mirrored_arguments(&self, message: &Value) -> Vec<checks::MirroredArgument> {
-        if message.get("method").and_then(Value::as_str) != Some("tools/call") {
-            return Vec::new();
-        }
-        let Some(name) = message.pointer("/params/name").and_then(Value::as_str) else {
-            return Vec::new();
-        };
-        let mirrored = self.mirrored.get_or_init(|| {
-            let revision = crate::revision::Revision::V2026_07_28;
-            crate::server::session::tool_definitions(&self.core, revision)
-                .iter()
-                .filter_map(|tool| {
-                    let arguments = checks::mirrored_arguments(tool);
-                    let name = tool["name"].as_str()?.to_owned();
-                    (!arguments.is_empty()).then_some((name, arguments))
-                })
-                .collect()
-        });
-        mirrored.get(name).cloned().unwrap_or_default()
-    }
-
-    /// A 2026-07-28 notification. The only one a client sends is `notifications/cancelled`,
-    /// which Streamable HTTP replaces with closing the stream; one that still names a running
-    /// request reaches that request's session, anything else is recorded and acknowledged.
-    fn stateless_notification(&self, message: &Value, bytes: &Bytes) -> Reply {
-        let named = message.pointer("/params/requestId").map(id_key);
-        let target = named.as_ref().and_then(|key| {
-            let live = self.lock_live();
-            let mut matches = live.values().filter(|(request, _)| request == key);
-            match (matches.next(), matches.next()) {
-                (Some((_, session)), None) => Some(session.clone()),
-                _ => None,
-            }
-        });
-        match target {
-            Some(session) => session.handle_line(bytes),
-            None => {
-                self.core
-                    .transcript
-                    .record(crate::transcript::Direction::In, message.clone());
-                if let Some(key) = named {
-                    self.core.handlers.log(format!(
-                        "cancel for {key} matched no single open request stream; ignored"
-                    ));
-                }
-            }
-        }
-        body::empty(StatusCode::ACCEPTED)
-    }
-
     /// GET: the standalone SSE stream of a 2025-11-25 session (405 without a session, as
     /// 2026-07-28 has no GET stream).
     fn get(&self, request: &Request<Incoming>) -> Reply {
@@ -464,7 +344,9 @@ impl Endpoint {
         body::json(StatusCode::OK, &reply)
     }
 
-    fn lock_live(&self) -> std::sync::MutexGuard<'_, HashMap<u64, (String, Arc<Session>)>> {
+    pub(super) fn lock_live(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<u64, (String, Arc<Session>)>> {
         self.live
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())

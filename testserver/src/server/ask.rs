@@ -5,8 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::calls::{Call, Outcome};
-use super::tools::{client_can_elicit, text_result};
+use super::calls::{Call, Outcome, text_result};
 use crate::jsonrpc;
 use crate::revision::Revision;
 
@@ -14,7 +13,7 @@ use crate::revision::Revision;
 const INPUT_KEY: &str = "answer";
 
 /// Runs `ask`.
-pub(super) async fn ask(call: &Call, question: &str) -> Outcome {
+pub(crate) async fn ask(call: &Call, question: &str) -> Outcome {
     match call.revision {
         Revision::V2025_11_25 => ask_by_request(call, question).await,
         Revision::V2026_07_28 => ask_by_input_required(call, question),
@@ -104,4 +103,9 @@ fn answer_text(result: &Value) -> String {
         Some("cancel") => "cancelled".to_owned(),
         _ => format!("unexpected elicitation result: {result}"),
     }
+}
+
+/// The client declared `elicitation`, per the revision's rules.
+pub(crate) fn client_can_elicit(call: &Call) -> bool {
+    call.client_capabilities.get("elicitation").is_some()
 }

@@ -1,6 +1,7 @@
-//! Running `tools/call` requests: the `Call` context a handler gets, the in-flight ledger
-//! (`begin` / `finish`), cancellation (`notifications/cancelled` and its rules), progress, and
-//! server-to-client requests with their own id space.
+//! Running requests: the `Call` context a tool handler gets and what it hands back (`Outcome`),
+//! the in-flight ledger (`begin` / `finish`), cancellation (`notifications/cancelled` and its
+//! rules), progress, and server-to-client requests with their own id space. Starting a built-in
+//! tool's call is `call_tool.rs`.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,7 +12,6 @@ use tokio_util::sync::CancellationToken;
 
 use super::mutants::Mutant;
 use super::session::{CAPABILITIES_KEY, Era, InFlight, Session, VERSION_KEY, stamp};
-use super::tools;
 use crate::jsonrpc::{self, id_key};
 use crate::revision::Revision;
 use crate::violations::rules;
@@ -28,8 +28,13 @@ pub(crate) enum Outcome {
     Error(i64, String, Option<Value>),
 }
 
+/// One text block.
+pub(crate) fn text_result(text: impl Into<String>) -> Value {
+    json!({"content": [{"type": "text", "text": text.into()}]})
+}
+
 /// The context of one running `tools/call`.
-pub(super) struct Call {
+pub(crate) struct Call {
     pub session: Arc<Session>,
     pub id: Value,
     pub key: String,
@@ -50,7 +55,7 @@ impl Call {
     /// or, for a 2025-11-25 task, while the task is not terminal: "The progress token remains
     /// valid and associated with the task until the task reaches a terminal status" (2025-11-25,
     /// basic/utilities/progress).
-    pub(super) fn progress(&self, progress: u64, total: u64, message: String) {
+    pub(crate) fn progress(&self, progress: u64, total: u64, message: String) {
         let Some(token) = &self.progress_token else {
             return;
         };
@@ -87,7 +92,7 @@ impl Call {
     }
 
     /// The `progress-after-response` mutant: one more notification once the response is out.
-    fn progress_after_response(&self) {
+    pub(crate) fn progress_after_response(&self) {
         if let Some(token) = &self.progress_token {
             let progress = self.last_progress.load(Ordering::Relaxed) + 1;
             let params = json!({"progressToken": token, "progress": progress, "message": "after the response"});
@@ -99,7 +104,7 @@ impl Call {
     }
 
     /// Sends a server-to-client request on behalf of this call (see `Session::request_client`).
-    pub(super) fn request_client(
+    pub(crate) fn request_client(
         &self,
         method: &str,
         params: Value,
@@ -108,7 +113,7 @@ impl Call {
     }
 
     /// Appends `"{label} {text}"` to the handler log.
-    pub(super) fn log(&self, text: &str) {
+    pub(crate) fn log(&self, text: &str) {
         self.session
             .core
             .handlers
@@ -117,21 +122,21 @@ impl Call {
 }
 
 /// What every `tools/call` carries, whether the built-in tools or the fixtures run it.
-pub(super) struct ToolCallRequest {
+pub(crate) struct ToolCallRequest {
     /// The tool's name; empty when the request names none.
-    pub(super) name: String,
+    pub(crate) name: String,
     /// The tool's arguments; `{}` when the request has none.
-    pub(super) arguments: Value,
+    pub(crate) arguments: Value,
     /// `_meta.progressToken` as sent, not yet checked.
-    pub(super) progress_token: Option<Value>,
+    pub(crate) progress_token: Option<Value>,
     /// What the client declared it can do: at `initialize` (2025-11-25) or in this request's
     /// `_meta` (2026-07-28).
-    pub(super) client_capabilities: Value,
+    pub(crate) client_capabilities: Value,
 }
 
 impl Session {
     /// Reads the name, arguments, progress token and client capabilities of a `tools/call`.
-    pub(super) fn tool_call_request(
+    pub(crate) fn tool_call_request(
         &self,
         revision: Revision,
         params: &Map<String, Value>,
@@ -153,129 +158,6 @@ impl Session {
             arguments: params.get("arguments").cloned().unwrap_or(json!({})),
             progress_token: meta.and_then(|meta| meta.get("progressToken")).cloned(),
             client_capabilities,
-        }
-    }
-
-    pub(super) fn call_tool(
-        self: &Arc<Self>,
-        id: Value,
-        key: String,
-        revision: Revision,
-        params: Map<String, Value>,
-    ) {
-        let ToolCallRequest {
-            name,
-            arguments,
-            progress_token,
-            client_capabilities,
-        } = self.tool_call_request(revision, &params);
-        let tool = match tools::parse(&name, &arguments) {
-            Ok(tool) => tool,
-            Err(message) => {
-                self.answer(id, revision, Err((jsonrpc::INVALID_PARAMS, message, None)));
-                return;
-            }
-        };
-        if let Some(token) = &progress_token
-            && !jsonrpc::is_valid_id(token)
-        {
-            let message =
-                "Invalid params: _meta.progressToken must be a string or an integer".to_owned();
-            self.answer(id, revision, Err((jsonrpc::INVALID_PARAMS, message, None)));
-            return;
-        }
-        let wants_task = match revision {
-            Revision::V2025_11_25 => params.get("task").is_some(),
-            Revision::V2026_07_28 => super::tasks::declares_extension(&params),
-        };
-        let task = wants_task && tool.supports_tasks();
-        if wants_task && !task && revision == Revision::V2025_11_25 {
-            let message =
-                format!("Invalid params: tool `{name}` does not support task-augmented execution");
-            self.answer(id, revision, Err((jsonrpc::INVALID_PARAMS, message, None)));
-            return;
-        }
-        // The `progress-without-token` mutant reports progress under the request id.
-        let progress_token = match progress_token {
-            None if self.core.breaks(Mutant::ProgressWithoutToken) => Some(id.clone()),
-            token => token,
-        };
-        let token = CancellationToken::new();
-        let token_key = progress_token.as_ref().map(id_key);
-        {
-            let mut state = self.lock();
-            if let Some(token_key) = &token_key
-                && !state.active_tokens.insert(token_key.clone())
-            {
-                self.core.violations.record(
-                    rules::REUSED_PROGRESS_TOKEN,
-                    format!("progress token {token_key} is already used by an active request"),
-                );
-            }
-            // A task's request is answered at once (`tasks::create` records it); its work is
-            // cancelled with `tasks/cancel`, so it is not in flight.
-            if !task {
-                let entry = InFlight {
-                    token: token.clone(),
-                    progress_token: token_key,
-                    cancelled: false,
-                };
-                state.in_flight.insert(key.clone(), entry);
-            }
-        }
-        let call = Call {
-            session: self.clone(),
-            label: format!("{name}#{id}"),
-            id,
-            key,
-            revision,
-            token,
-            // Progress is not supported on tasks under 2026-07-28 (SEP-2663); under 2025-11-25
-            // a task keeps its request's token until it is terminal (the `task-progress-dropped`
-            // mutant drops it with the `CreateTaskResult`).
-            progress_token: if task
-                && (revision == Revision::V2026_07_28
-                    || self.core.breaks(Mutant::TaskProgressDropped))
-            {
-                None
-            } else {
-                progress_token
-            },
-            params,
-            client_capabilities,
-            task_number: None,
-            last_progress: AtomicU64::new(0),
-        };
-        if task {
-            super::tasks::start(call, tool);
-        } else {
-            self.core.handlers.start(tool.name());
-            call.log("started");
-            tokio::spawn(async move {
-                let outcome = tool.run(&call).await;
-                let ending = match &outcome {
-                    Outcome::Result(_) => {
-                        Some(("completed", "completed after a cancel; response suppressed"))
-                    }
-                    Outcome::Error(..) => Some((
-                        "answered with an error",
-                        "failed after a cancel; response suppressed",
-                    )),
-                    Outcome::Late(_) => Some(("completed; responded despite the cancel", "")),
-                    // The handler logged why it stopped.
-                    Outcome::Cancelled => None,
-                };
-                let sent = call
-                    .session
-                    .finish(&call.key, call.id.clone(), call.revision, outcome);
-                if let Some((sent_text, suppressed_text)) = ending {
-                    call.log(if sent { sent_text } else { suppressed_text });
-                }
-                if sent && call.session.core.breaks(Mutant::ProgressAfterResponse) {
-                    call.progress_after_response();
-                }
-                call.session.core.handlers.stop(tool.name());
-            });
         }
     }
 
@@ -336,7 +218,7 @@ impl Session {
         true
     }
 
-    pub(super) fn handle_notification(&self, method: &str, params: &Map<String, Value>) {
+    pub(crate) fn handle_notification(&self, method: &str, params: &Map<String, Value>) {
         // `initialized`, `roots/list_changed`, progress and unknown notifications need no answer.
         if method == "notifications/cancelled" {
             self.handle_cancel(params);
@@ -406,7 +288,7 @@ impl Session {
         }
     }
 
-    pub(super) fn handle_response(&self, id: &Value, outcome: Result<Value, Value>) {
+    pub(crate) fn handle_response(&self, id: &Value, outcome: Result<Value, Value>) {
         let waiter = self.lock().awaiting_client.remove(&id_key(id));
         match waiter {
             Some(waiter) => {

@@ -7,7 +7,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 pub const MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 
 /// One read from the stream.
-pub(super) enum Line {
+pub(crate) enum Line {
     /// A line without its `\n` (and without a trailing `\r`).
     Complete(Vec<u8>),
     /// A line longer than [`MAX_LINE_BYTES`]; it was discarded. Holds its length.
@@ -19,19 +19,19 @@ pub(super) enum Line {
 }
 
 /// A line reader over any `AsyncRead`.
-pub(super) struct LineReader<R> {
+pub(crate) struct LineReader<R> {
     reader: BufReader<R>,
 }
 
 impl<R: AsyncRead + Unpin> LineReader<R> {
-    pub(super) fn new(reader: R) -> LineReader<R> {
+    pub(crate) fn new(reader: R) -> LineReader<R> {
         LineReader {
             reader: BufReader::new(reader),
         }
     }
 
     /// The next line; read errors count as the end of the stream.
-    pub(super) async fn next_line(&mut self) -> Line {
+    pub(crate) async fn next_line(&mut self) -> Line {
         let mut line = Vec::new();
         let mut discarded = 0usize;
         loop {

@@ -6,15 +6,14 @@
 use serde_json::{Map, Value, json};
 
 use super::mutants::Mutant;
-use super::session::{CAPABILITIES_KEY, Era, Session, TASKS_EXTENSION, VERSION_KEY};
-use super::{SERVER_NAME, conformance};
+use super::session::{CAPABILITIES_KEY, Era, SERVER_NAME, Session, TASKS_EXTENSION, VERSION_KEY};
 use crate::jsonrpc;
 use crate::revision::Revision;
 use crate::violations::rules;
 
 impl Session {
     /// Which revision governs this request; `None` when it was rejected here.
-    pub(super) fn request_revision(
+    pub(crate) fn request_revision(
         &self,
         id: &Value,
         method: &str,
@@ -97,7 +96,7 @@ impl Session {
         }
     }
 
-    pub(super) fn initialize(
+    pub(crate) fn initialize(
         &self,
         key: &str,
         params: &Map<String, Value>,
@@ -119,7 +118,8 @@ impl Session {
             "tools": {},
             "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
         });
-        conformance::extend_capabilities(&self.core, &mut capabilities, Revision::V2025_11_25);
+        self.core
+            .extend_capabilities(&mut capabilities, Revision::V2025_11_25);
         Ok(json!({
             "protocolVersion": Revision::V2025_11_25.as_str(),
             "capabilities": capabilities,
@@ -134,7 +134,7 @@ fn server_info() -> Value {
 }
 
 /// The `server/discover` result (2026-07-28).
-pub(super) fn discover_result() -> Value {
+pub(crate) fn discover_result() -> Value {
     json!({
         "supportedVersions": [Revision::V2026_07_28.as_str()],
         "capabilities": {"tools": {}, "extensions": {TASKS_EXTENSION: {}}},

@@ -1,23 +1,155 @@
-//! One connection's protocol state and dispatch: the era it is in (negotiated in
-//! `negotiation.rs`: 2025-11-25 `initialize` or 2026-07-28 per-request `_meta`), request-id
-//! bookkeeping, cancellation, progress tokens, server-to-client requests, and the routing of
-//! each method.
+//! The state one server shares across its connections (`Core`: transcript, violations, gates,
+//! handlers, tasks, the mutant it breaks, the fixtures plugged in) and one connection on it
+//! (`Session`): the era it is in (negotiated in `negotiation.rs`: 2025-11-25 `initialize` or
+//! 2026-07-28 per-request `_meta`), request-id bookkeeping, and where its messages go. What a
+//! connection does with each message is `dispatch.rs`; `calls.rs` and `tasks.rs` add to
+//! `Session` what running calls and tasks need.
 
 use std::collections::{BTreeMap, HashSet};
+use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use super::conformance::Dispatch;
-use super::mutants::Mutant;
-use super::negotiation::discover_result;
-use super::{Core, record_in, tools};
-use crate::jsonrpc::{self, Incoming, id_key};
+use super::handlers::Handlers;
+use super::mutants::{Mutant, process_mutant};
+use super::task_store::TaskStore;
+use crate::gates::Gates;
+use crate::jsonrpc;
 use crate::revision::Revision;
-use crate::transcript::{Direction, Entry};
-use crate::violations::rules;
+use crate::transcript::{Direction, Side, Transcript};
+use crate::violations::ViolationLog;
+
+/// How many transcript messages and handler log lines the `mcp-testserver` binary keeps by
+/// default (`--transcript-limit`); in-process servers keep everything.
+pub const DEFAULT_HISTORY_LIMIT: usize = 10_000;
+
+/// The name the server gives in `serverInfo`.
+pub const SERVER_NAME: &str = "mcp-testserver";
+
+/// What one server shares across its connections.
+#[derive(Debug)]
+pub struct Core {
+    /// Every message in both directions, as the server saw them.
+    pub transcript: Transcript,
+    /// What the peers did wrong.
+    pub violations: ViolationLog,
+    /// Named latches for `wait_gate` / `open_gate`.
+    pub gates: Gates,
+    /// Running tool handlers and their log.
+    pub handlers: Handlers,
+    pub(crate) tasks: TaskStore,
+    /// Response ids of earlier `transcript` tool calls, elided from later transcript replies.
+    pub(crate) transcript_replies: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// The fixtures plugged in, if any (see [`Fixtures`]).
+    fixtures: Option<Arc<dyn Fixtures>>,
+    /// The one rule this server breaks on purpose, if any (see `mutants`).
+    mutant: Option<Mutant>,
+}
+
+impl Default for Core {
+    fn default() -> Core {
+        Core {
+            transcript: Transcript::new(Side::Server),
+            violations: ViolationLog::new(),
+            gates: Gates::default(),
+            handlers: Handlers::default(),
+            tasks: TaskStore::default(),
+            transcript_replies: Default::default(),
+            fixtures: None,
+            mutant: process_mutant(),
+        }
+    }
+}
+
+impl Core {
+    /// Bounds what the core remembers to the last `limit` transcript messages and handler log
+    /// lines, so a long-running server (the binary) keeps flat memory; in-process servers keep
+    /// everything.
+    pub fn limit_history(&self, limit: usize) {
+        self.transcript.set_limit(limit);
+        self.handlers.set_log_limit(limit);
+    }
+
+    /// This core, breaking `mutant`'s rule (`None`: no rule broken), whatever the process
+    /// installed (see [`install_for_process`](super::mutants::install_for_process)).
+    pub fn with_mutant(self, mutant: Option<Mutant>) -> Core {
+        Core { mutant, ..self }
+    }
+
+    /// The mutant this core runs, if any.
+    pub fn mutant(&self) -> Option<Mutant> {
+        self.mutant
+    }
+
+    /// Whether this core breaks `mutant`'s rule: the one question the hooks ask.
+    pub(crate) fn breaks(&self, mutant: Mutant) -> bool {
+        self.mutant == Some(mutant)
+    }
+
+    /// This core, serving `fixtures` too (the conformance suite's: `Core::with_conformance_fixtures`).
+    pub(crate) fn with_fixtures(self, fixtures: Arc<dyn Fixtures>) -> Core {
+        Core {
+            fixtures: Some(fixtures),
+            ..self
+        }
+    }
+
+    /// The fixtures plugged into this core, if any.
+    pub(crate) fn fixtures(&self) -> Option<&dyn Fixtures> {
+        self.fixtures.as_deref()
+    }
+
+    /// Adds what the plugged-in fixtures offer to the capabilities of `initialize` or
+    /// `server/discover`.
+    pub(crate) fn extend_capabilities(&self, capabilities: &mut Value, revision: Revision) {
+        if let Some(fixtures) = self.fixtures() {
+            fixtures.extend_capabilities(capabilities, revision);
+        }
+    }
+}
+
+/// Requests the core does not serve itself can be served by fixtures plugged into it (the
+/// conformance suite's, `crate::conformance`, through `Core::with_conformance_fixtures`). The
+/// core asks them first and knows them only through this trait: it never imports them, so they
+/// can be read, and removed, without touching the core.
+pub(crate) trait Fixtures: Send + Sync + fmt::Debug {
+    /// Serves the request if it is the fixtures', else hands it back.
+    fn dispatch(
+        &self,
+        session: &Arc<Session>,
+        id: Value,
+        key: String,
+        method: &str,
+        revision: Revision,
+        params: Map<String, Value>,
+    ) -> Dispatch;
+
+    /// Adds what the fixtures offer to the capabilities of `initialize` / `server/discover`.
+    fn extend_capabilities(&self, capabilities: &mut Value, revision: Revision);
+
+    /// The fixtures' `tools/list` entries under `revision` (listed before the built-in tools).
+    fn tool_definitions(&self, revision: Revision) -> Vec<Value>;
+}
+
+/// What [`Fixtures::dispatch`] did with a request.
+pub(crate) enum Dispatch {
+    /// A fixture answered it (or will, from its own task).
+    Handled,
+    /// Not a fixture's: the request, handed back for the session's own routing.
+    NotAFixture {
+        id: Value,
+        key: String,
+        params: Map<String, Value>,
+    },
+}
+
+/// Records an incoming message in the core's transcript.
+pub(crate) fn record_in(core: &Core, message: serde_json::Value) {
+    core.transcript.record(Direction::In, message);
+}
 
 /// The `_meta` key carrying a 2026-07-28 request's protocol version.
 pub(crate) const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
@@ -28,7 +160,7 @@ pub(crate) const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// How this connection's lifecycle was established.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Era {
+pub(crate) enum Era {
     /// Nothing yet.
     Fresh,
     /// `initialize` was answered: 2025-11-25 rules for the rest of the connection.
@@ -38,25 +170,25 @@ pub(super) enum Era {
 }
 
 /// A `tools/call` whose handler is running and whose answer is still owed.
-pub(super) struct InFlight {
-    pub(super) token: CancellationToken,
-    pub(super) progress_token: Option<String>,
-    pub(super) cancelled: bool,
+pub(crate) struct InFlight {
+    pub(crate) token: CancellationToken,
+    pub(crate) progress_token: Option<String>,
+    pub(crate) cancelled: bool,
 }
 
-pub(super) struct State {
-    pub(super) era: Era,
-    pub(super) initialize_id: Option<String>,
-    pub(super) legacy_capabilities: Value,
+pub(crate) struct State {
+    pub(crate) era: Era,
+    pub(crate) initialize_id: Option<String>,
+    pub(crate) legacy_capabilities: Value,
     /// Every request id the client ever sent (2025-11-25 forbids reuse within the session).
-    pub(super) seen: HashSet<String>,
-    pub(super) in_flight: BTreeMap<String, InFlight>,
+    pub(crate) seen: HashSet<String>,
+    pub(crate) in_flight: BTreeMap<String, InFlight>,
     /// Ids of requests that created tasks; `notifications/cancelled` must not name them.
-    pub(super) task_requests: HashSet<String>,
+    pub(crate) task_requests: HashSet<String>,
     /// Progress tokens of active requests.
-    pub(super) active_tokens: HashSet<String>,
-    pub(super) next_server_id: i64,
-    pub(super) awaiting_client: BTreeMap<String, oneshot::Sender<Result<Value, Value>>>,
+    pub(crate) active_tokens: HashSet<String>,
+    pub(crate) next_server_id: i64,
+    pub(crate) awaiting_client: BTreeMap<String, oneshot::Sender<Result<Value, Value>>>,
 }
 
 /// One outbound message with the key of the client request it relates to (`None`: none, e.g.
@@ -111,7 +243,7 @@ impl Session {
         })
     }
 
-    pub(super) fn lock(&self) -> MutexGuard<'_, State> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
         self.state
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())
@@ -145,7 +277,7 @@ impl Session {
     }
 
     /// `send_related` while the caller holds the state lock, so the check before it stays true.
-    pub(super) fn send_locked(
+    pub(crate) fn send_locked(
         &self,
         _state: &MutexGuard<'_, State>,
         message: Value,
@@ -189,165 +321,6 @@ impl Session {
         }
     }
 
-    /// Handles a line longer than the limit.
-    pub(crate) fn handle_oversized(&self, length: usize) {
-        let shown = format!("<{length} bytes, over the line limit>");
-        self.core
-            .transcript
-            .record_entry(Direction::In, Entry::Unparseable(shown));
-        self.core.violations.record(
-            rules::PARSE_ERROR,
-            format!("a {length}-byte line exceeds the limit"),
-        );
-        let message = format!(
-            "message of {length} bytes exceeds the {} byte limit",
-            super::MAX_LINE_BYTES
-        );
-        self.send(jsonrpc::error(
-            Value::Null,
-            jsonrpc::PARSE_ERROR,
-            &message,
-            None,
-        ));
-    }
-
-    /// Handles one complete line.
-    pub(crate) fn handle_line(self: &Arc<Self>, bytes: &[u8]) {
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return;
-        }
-        let value = match serde_json::from_slice::<Value>(bytes) {
-            Ok(value) => value,
-            Err(error) => {
-                let text = String::from_utf8_lossy(bytes);
-                let shown: String = text.chars().take(200).collect();
-                self.core
-                    .transcript
-                    .record_entry(Direction::In, Entry::Unparseable(shown));
-                self.core
-                    .violations
-                    .record(rules::PARSE_ERROR, format!("unparseable line: {error}"));
-                let message = format!("Parse error: {error}");
-                self.send(jsonrpc::error(
-                    Value::Null,
-                    jsonrpc::PARSE_ERROR,
-                    &message,
-                    None,
-                ));
-                return;
-            }
-        };
-        record_in(&self.core, value.clone());
-        match jsonrpc::classify(&value) {
-            Incoming::Request { id, method, params } => self.handle_request(id, &method, params),
-            Incoming::Notification { method, params } => self.handle_notification(&method, &params),
-            Incoming::Response { id, outcome } => self.handle_response(&id, outcome),
-            Incoming::Invalid {
-                id,
-                reason,
-                null_id,
-            } => {
-                let rule = if null_id {
-                    rules::NULL_ID
-                } else {
-                    rules::INVALID_REQUEST
-                };
-                self.core.violations.record(rule, reason.clone());
-                self.send(jsonrpc::error(
-                    id,
-                    jsonrpc::INVALID_REQUEST,
-                    &format!("Invalid Request: {reason}"),
-                    None,
-                ));
-            }
-            Incoming::StrayError => {
-                self.core.violations.record(
-                    rules::INVALID_REQUEST,
-                    "an error response without a usable id",
-                );
-            }
-        }
-    }
-
-    fn handle_request(self: &Arc<Self>, id: Value, method: &str, params: Map<String, Value>) {
-        let key = id_key(&id);
-        let revision = match self.request_revision(&id, method, &params) {
-            Some(revision) => revision,
-            None => return,
-        };
-        {
-            let mut state = self.lock();
-            if state.in_flight.contains_key(&key) {
-                self.core.violations.record(
-                    rules::REUSED_ID,
-                    format!("request id {key} reused while still in flight"),
-                );
-            }
-            // The `in-flight-id-accepted` mutant serves the clashing request as a new one.
-            if state.in_flight.contains_key(&key) && !self.core.breaks(Mutant::InFlightIdAccepted) {
-                drop(state);
-                let message = format!("Invalid Request: id {key} is still in flight");
-                self.send(jsonrpc::error(id, jsonrpc::INVALID_REQUEST, &message, None));
-                return;
-            }
-            if !state.seen.insert(key.clone())
-                && revision == Revision::V2025_11_25
-                && !self.core.breaks(Mutant::ReusedIdUnflagged)
-            {
-                self.core.violations.record(
-                    rules::REUSED_ID,
-                    format!("request id {key} reused within the session"),
-                );
-            }
-        }
-        // The conformance suite's fixtures (only with `--conformance`): one dispatch point.
-        match super::conformance::dispatch(self, id, key, method, revision, params) {
-            Dispatch::Handled => {}
-            Dispatch::NotAFixture { id, key, params } => {
-                self.route(id, key, method, revision, params)
-            }
-        }
-    }
-
-    /// Routes a request the conformance fixtures do not handle.
-    fn route(
-        self: &Arc<Self>,
-        id: Value,
-        key: String,
-        method: &str,
-        revision: Revision,
-        params: Map<String, Value>,
-    ) {
-        let answer = match (method, revision) {
-            ("initialize", _) => self.initialize(&key, &params),
-            ("ping", Revision::V2025_11_25) => Ok(json!({})),
-            // The `ping-still-served` mutant answers the removed method under 2026-07-28 too.
-            ("ping", _) if self.core.breaks(Mutant::PingStillServed) => Ok(json!({})),
-            ("server/discover", _) => {
-                let mut result = discover_result();
-                let capabilities = &mut result["capabilities"];
-                super::conformance::extend_capabilities(&self.core, capabilities, revision);
-                Ok(cacheable(result, Revision::V2026_07_28))
-            }
-            ("tools/list", _) => {
-                let tools = tool_definitions(&self.core, revision);
-                Ok(cacheable(json!({"tools": tools}), revision))
-            }
-            ("tools/call", _) => return self.call_tool(id, key, revision, params),
-            ("tasks/get" | "tasks/cancel", _)
-            | ("tasks/result" | "tasks/list", Revision::V2025_11_25)
-            | ("tasks/update", Revision::V2026_07_28) => {
-                return super::tasks::handle(self, id, method, revision, &params);
-            }
-            _ => Err((
-                jsonrpc::METHOD_NOT_FOUND,
-                format!("Method not found: {method}"),
-                None,
-            )),
-        };
-        self.answer(id, revision, answer);
-    }
-
     /// Sends a response to a request that is answered at once.
     pub(crate) fn answer(
         &self,
@@ -361,18 +334,6 @@ impl Session {
         };
         self.send(message);
     }
-}
-
-/// The `tools/list` entries `core` serves under `revision`. With the conformance fixtures, they
-/// come first: the suite calls the first tool listed with no arguments, which the fixed tool
-/// contract's `echo` would refuse.
-pub(crate) fn tool_definitions(core: &Core, revision: Revision) -> Vec<Value> {
-    let mut tools = Vec::new();
-    if super::conformance::enabled(core) {
-        tools.extend(super::conformance::tool_definitions(revision));
-    }
-    tools.extend(tools::definitions());
-    tools
 }
 
 /// Adds `resultType: "complete"` to a 2026-07-28 result that does not name its type (the
@@ -391,7 +352,7 @@ pub(crate) fn stamp(core: &Core, mut result: Value, revision: Revision) -> Value
 
 /// 2026-07-28 cacheable results carry a cache hint; this server's answers are never to be
 /// reused (`ttlMs: 0`), so every call shows on the wire.
-pub(super) fn cacheable(mut result: Value, revision: Revision) -> Value {
+pub(crate) fn cacheable(mut result: Value, revision: Revision) -> Value {
     if revision == Revision::V2026_07_28 {
         result["ttlMs"] = json!(0);
         result["cacheScope"] = json!("private");

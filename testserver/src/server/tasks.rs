@@ -10,39 +10,26 @@
 //! id is -32602 everywhere. Timestamps count tokio time from the server's start on a fixed epoch,
 //! so they are stable.
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
-use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use super::Core;
 use super::calls::{Call, Outcome};
 use super::mutants::Mutant;
-use super::session::{CAPABILITIES_KEY, Session, TASKS_EXTENSION};
+use super::session::{CAPABILITIES_KEY, Core, Session, TASKS_EXTENSION};
 use super::task_id;
+use super::task_store::{End, Entry, Status, TaskStore, detailed_task, task_json};
 use super::tools::Tool;
 use crate::jsonrpc::{self, id_key};
 use crate::revision::Revision;
-
-/// Suggested polling interval, in milliseconds.
-const POLL_INTERVAL_MS: u64 = 100;
 
 /// A JSON-RPC error: code, message, data.
 type RpcError = (i64, String, Option<Value>);
 type Answer = Result<Value, RpcError>;
 
-/// The tasks of one server.
-#[derive(Debug)]
-pub(super) struct TaskStore {
-    entries: Mutex<BTreeMap<u32, Entry>>,
-    changes: watch::Sender<u64>,
-    origin: tokio::time::Instant,
-}
-
 /// A task being run: what its body uses to wait for input and to notice a cancel.
-pub(super) struct TaskHandle {
+pub(crate) struct TaskHandle {
     core: Arc<Core>,
     number: u32,
     /// Cancelled by `tasks/cancel`.
@@ -50,7 +37,7 @@ pub(super) struct TaskHandle {
 }
 
 /// Whether a request's client capabilities declare the 2026-07-28 tasks extension.
-pub(super) fn declares_extension(params: &Map<String, Value>) -> bool {
+pub(crate) fn declares_extension(params: &Map<String, Value>) -> bool {
     params
         .get("_meta")
         .and_then(|meta| meta.get(CAPABILITIES_KEY))
@@ -60,7 +47,7 @@ pub(super) fn declares_extension(params: &Map<String, Value>) -> bool {
 }
 
 /// The -32021 error for a request that needs the tasks extension its client did not declare.
-pub(super) fn extension_required(what: &str) -> RpcError {
+pub(crate) fn extension_required(what: &str) -> RpcError {
     (
         jsonrpc::MISSING_REQUIRED_CLIENT_CAPABILITY,
         format!("Missing required client capability: {what} needs the {TASKS_EXTENSION} extension"),
@@ -71,7 +58,7 @@ pub(super) fn extension_required(what: &str) -> RpcError {
 /// Creates a task for the request `id` (its `ttl` under 2025-11-25) and answers the request with
 /// its handle; the task exists before the answer is sent, so a `tasks/get` right after it finds
 /// it. `None` (and an error answer) when this server has created all the tasks it can number.
-pub(super) fn create(
+pub(crate) fn create(
     session: &Arc<Session>,
     id: Value,
     revision: Revision,
@@ -130,14 +117,14 @@ pub(super) fn create(
 
 impl TaskHandle {
     /// The task's id.
-    pub(super) fn id(&self) -> String {
+    pub(crate) fn id(&self) -> String {
         task_id::encode(self.number)
     }
 
     /// Parks the task in `input_required` with `requests` (by key, each a server-to-client
     /// request) until `tasks/update` has answered every one; the responses by key, or `None`
     /// when the task was cancelled meanwhile.
-    pub(super) async fn input(&self, requests: Map<String, Value>) -> Option<Map<String, Value>> {
+    pub(crate) async fn input(&self, requests: Map<String, Value>) -> Option<Map<String, Value>> {
         let store = &self.core.tasks;
         let now = store.now();
         let parked = store.with(self.number, |entry| {
@@ -166,7 +153,7 @@ impl TaskHandle {
 
     /// Records how the task's work ended, unless the task is already terminal (cancelled); the
     /// status it reached, `None` if it was already terminal.
-    pub(super) fn settle(&self, outcome: Outcome) -> Option<&'static str> {
+    pub(crate) fn settle(&self, outcome: Outcome) -> Option<&'static str> {
         let store = &self.core.tasks;
         let now = store.now();
         store
@@ -198,7 +185,7 @@ impl TaskHandle {
 }
 
 /// Starts the built-in `tool` as a task and answers the `tools/call` with the task handle.
-pub(super) fn start(call: Call, tool: Tool) {
+pub(crate) fn start(call: Call, tool: Tool) {
     let Some(task) = create(&call.session, call.id.clone(), call.revision, &call.params) else {
         return;
     };
@@ -224,7 +211,7 @@ pub(super) fn start(call: Call, tool: Tool) {
 }
 
 /// Handles `tasks/get|result|list|cancel|update` (routed here for the methods the revision has).
-pub(super) fn handle(
+pub(crate) fn handle(
     session: &Arc<Session>,
     id: Value,
     method: &str,
@@ -263,139 +250,6 @@ pub(super) fn handle(
         _ => unreachable!("routed by the session"),
     };
     session.answer(id, revision, answer);
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Status {
-    Working,
-    InputRequired,
-    Completed,
-    Failed,
-    Cancelled,
-}
-
-impl Status {
-    fn as_str(self) -> &'static str {
-        match self {
-            Status::Working => "working",
-            Status::InputRequired => "input_required",
-            Status::Completed => "completed",
-            Status::Failed => "failed",
-            Status::Cancelled => "cancelled",
-        }
-    }
-
-    fn is_terminal(self) -> bool {
-        matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
-    }
-}
-
-/// What a terminal task carries.
-enum End {
-    /// The request's result (`completed`).
-    Result(Value),
-    /// The JSON-RPC error object (`failed`).
-    Error(Value),
-}
-
-struct Entry {
-    status: Status,
-    created: String,
-    updated: String,
-    ttl: Option<u64>,
-    end: Option<End>,
-    /// The input requests the task waits on, by key.
-    pending: Map<String, Value>,
-    /// Responses `tasks/update` delivered that the task has not taken yet.
-    responses: Map<String, Value>,
-    token: CancellationToken,
-}
-
-impl std::fmt::Debug for Entry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Task({})", self.status.as_str())
-    }
-}
-
-impl Default for TaskStore {
-    fn default() -> TaskStore {
-        TaskStore {
-            entries: Mutex::default(),
-            changes: watch::Sender::new(0),
-            origin: tokio::time::Instant::now(),
-        }
-    }
-}
-
-impl TaskStore {
-    /// Whether task `number` exists and is not terminal.
-    pub(super) fn is_running(&self, number: u32) -> bool {
-        self.lock()
-            .get(&number)
-            .is_some_and(|entry| !entry.status.is_terminal())
-    }
-
-    fn lock(&self) -> MutexGuard<'_, BTreeMap<u32, Entry>> {
-        self.entries
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner())
-    }
-
-    fn now(&self) -> String {
-        timestamp(self.origin.elapsed().as_millis() as u64)
-    }
-
-    /// Runs `f` on a task and announces a change to those waiting on tasks.
-    fn with<T>(&self, number: u32, f: impl FnOnce(&mut Entry) -> T) -> Option<T> {
-        let value = self.with_quiet(number, f)?;
-        self.changes.send_modify(|generation| *generation += 1);
-        Some(value)
-    }
-
-    /// Like `with`, without announcing a change.
-    fn with_quiet<T>(&self, number: u32, f: impl FnOnce(&mut Entry) -> T) -> Option<T> {
-        self.lock().get_mut(&number).map(f)
-    }
-}
-
-/// The `Task` fields as the revision spells them.
-fn task_json(number: u32, entry: &Entry, revision: Revision) -> Map<String, Value> {
-    let mut task = Map::new();
-    task.insert("taskId".into(), json!(task_id::encode(number)));
-    task.insert("status".into(), json!(entry.status.as_str()));
-    task.insert("createdAt".into(), json!(entry.created));
-    task.insert("lastUpdatedAt".into(), json!(entry.updated));
-    match revision {
-        Revision::V2025_11_25 => {
-            task.insert("ttl".into(), json!(entry.ttl));
-            task.insert("pollInterval".into(), json!(POLL_INTERVAL_MS));
-        }
-        Revision::V2026_07_28 => {
-            task.insert("ttlMs".into(), json!(entry.ttl));
-            task.insert("pollIntervalMs".into(), json!(POLL_INTERVAL_MS));
-        }
-    }
-    task
-}
-
-/// The `tasks/get` answer: the task, and under 2026-07-28 what its status carries inline.
-fn detailed_task(number: u32, entry: &Entry, revision: Revision) -> Value {
-    let mut task = task_json(number, entry, revision);
-    if revision == Revision::V2026_07_28 {
-        match (&entry.end, entry.status) {
-            (Some(End::Result(result)), _) => {
-                task.insert("result".into(), result.clone());
-            }
-            (Some(End::Error(error)), _) => {
-                task.insert("error".into(), error.clone());
-            }
-            (None, Status::InputRequired) => {
-                task.insert("inputRequests".into(), Value::Object(entry.pending.clone()));
-            }
-            (None, _) => {}
-        }
-    }
-    Value::Object(task)
 }
 
 fn cancel(store: &TaskStore, number: u32, revision: Revision, core: &Core) -> Answer {
@@ -518,40 +372,4 @@ fn invalid(message: &str) -> RpcError {
         format!("Invalid params: {message}"),
         None,
     )
-}
-
-/// ISO 8601 for `elapsed_ms` after 2026-01-01T00:00:00Z.
-fn timestamp(elapsed_ms: u64) -> String {
-    // Days since 1970-01-01 of the epoch, then the civil date (Howard Hinnant's algorithm).
-    const EPOCH_DAYS: i64 = 20_454;
-    let days = EPOCH_DAYS + (elapsed_ms / 86_400_000) as i64;
-    let of_day = elapsed_ms % 86_400_000;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        of_day / 3_600_000,
-        of_day / 60_000 % 60,
-        of_day / 1000 % 60,
-        of_day % 1000
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn timestamps_start_at_the_fixed_epoch() {
-        assert_eq!(super::timestamp(0), "2026-01-01T00:00:00.000Z");
-        assert_eq!(
-            super::timestamp(86_400_000 * 59 + 1_500),
-            "2026-03-01T00:00:01.500Z"
-        );
-    }
 }

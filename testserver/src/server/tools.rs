@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::calls::{Call, Outcome};
+use super::calls::{Call, Outcome, text_result};
 use crate::transcript::Direction;
 
 /// Upper bound on `steps`, so a typo cannot keep a handler busy for ever.
@@ -16,7 +16,7 @@ const MAX_STEP_MS: u64 = 3_600_000;
 
 /// A tool call with validated arguments.
 #[derive(Clone, Debug)]
-pub(super) enum Tool {
+pub(crate) enum Tool {
     Echo { text: String },
     Slow { steps: u64, step_ms: u64 },
     WaitGate { gate: String },
@@ -30,7 +30,7 @@ pub(super) enum Tool {
 }
 
 /// The `tools/list` entries.
-pub(super) fn definitions() -> Vec<Value> {
+pub(crate) fn definitions() -> Vec<Value> {
     let string = |name: &str, what: &str| json!({name: {"type": "string", "description": what}});
     let steps = json!({
         "steps": {"type": "integer", "minimum": 0, "maximum": MAX_STEPS, "description": "how many steps"},
@@ -116,7 +116,7 @@ pub(super) fn definitions() -> Vec<Value> {
 }
 
 /// Validates a call's arguments; the error text becomes a -32602 message.
-pub(super) fn parse(name: &str, arguments: &Value) -> Result<Tool, String> {
+pub(crate) fn parse(name: &str, arguments: &Value) -> Result<Tool, String> {
     let Some(arguments) = arguments.as_object() else {
         return Err(format!(
             "Invalid params: arguments of `{name}` must be an object"
@@ -211,14 +211,9 @@ impl Args<'_> {
     }
 }
 
-/// One text block.
-pub(super) fn text_result(text: impl Into<String>) -> Value {
-    json!({"content": [{"type": "text", "text": text.into()}]})
-}
-
 impl Tool {
     /// The tool's name.
-    pub(super) fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             Tool::Echo { .. } => "echo",
             Tool::Slow { .. } => "slow",
@@ -234,12 +229,12 @@ impl Tool {
     }
 
     /// Whether the tool may run as a task.
-    pub(super) fn supports_tasks(&self) -> bool {
+    pub(crate) fn supports_tasks(&self) -> bool {
         matches!(self, Tool::Slow { .. })
     }
 
     /// Runs the handler to its end (or its cancellation).
-    pub(super) async fn run(&self, call: &Call) -> Outcome {
+    pub(crate) async fn run(&self, call: &Call) -> Outcome {
         match self {
             Tool::Echo { text } => Outcome::Result(text_result(text.clone())),
             Tool::Slow { steps, step_ms } => slow(call, *steps, *step_ms).await,
@@ -353,9 +348,4 @@ fn transcript_text(call: &Call) -> String {
         .collect();
     replies.insert(call.id.to_string());
     Value::Array(messages).to_string()
-}
-
-/// The client declared `elicitation`, per the revision's rules.
-pub(super) fn client_can_elicit(call: &Call) -> bool {
-    call.client_capabilities.get("elicitation").is_some()
 }

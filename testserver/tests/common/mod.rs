@@ -1,11 +1,40 @@
-//! Shared by the tests that speak raw JSON-RPC: the connection is the crate's own peer
-//! (`RawClient`, here `Conn`), in-process or over the stdio binary, and two readers of a
-//! response. The rule scenarios live in `rules/` (included by `protocol.rs` and `stdio.rs`,
-//! which run every one of them through `every_rule_test!`); the rmcp client tests' helpers in
-//! `rmcp.rs` (included by the binaries that drive rmcp).
+//! The one support module of the server's test binaries (each declares `mod common;` and uses
+//! a part of it): the connection is the crate's own peer (`RawClient`, here `Conn`), in-process
+//! (the conformance fixtures' core: `conformance`) or over the stdio binary (`stdio_binary`),
+//! and two readers of a response; the binary as a process (`process`: a scratch directory,
+//! `--http` and the address it prints, SIGTERM, the exit code); a core over Streamable HTTP on a
+//! loopback port (`loopback`). The rule scenarios live in `rules/` (included by `protocol.rs`
+//! and `stdio.rs`, which run every one of them through `every_rule_test!`).
+
+// Each test binary uses a part of this module; the rest is not dead code, only unused there.
+#![allow(dead_code, unused_imports)]
+
+pub(crate) mod loopback;
+pub(crate) mod process;
+
+use std::sync::Arc;
 
 pub(crate) use mcp_testserver::RawClient as Conn;
+use mcp_testserver::Revision;
+use mcp_testserver::server::Core;
 use serde_json::Value;
+
+/// The `mcp-testserver` binary this package builds.
+pub(crate) const BINARY: &str = env!("CARGO_BIN_EXE_mcp-testserver");
+
+/// The `_meta` key of a 2026-07-28 request's client capabilities.
+pub(crate) const CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+
+/// The binary over stdio, speaking `revision`, started with `args`.
+pub(crate) fn stdio_binary(args: &[&str], revision: Revision) -> Conn {
+    Conn::spawn(BINARY, args, revision)
+}
+
+/// A raw client of a fresh in-process core that serves the conformance fixtures, as
+/// `mcp-testserver --conformance` builds it.
+pub(crate) fn conformance(revision: Revision) -> Conn {
+    Conn::serve(Arc::new(Core::with_conformance_fixtures()), revision)
+}
 
 /// The text of the first content block of a `tools/call` response.
 pub(crate) fn text(response: &Value) -> &str {

@@ -1,13 +1,5 @@
-//! The reverse role: `Driver` is a strict harness client that drives an rmcp server handler
-//! (a `ServerHandler` written in the book) in-process over `tokio::io::duplex`. It speaks raw
-//! newline-delimited JSON-RPC (framed by the crate's one peer, `RawClient`), so the snippet
-//! chooses every id and the exact moment of every cancel, and it records both directions in a
-//! [`Transcript`] registered for the snippet's artifacts. What the server does wrong (a response
-//! nobody asked for, progress after the response, …) lands in the driver's violation log, which
-//! fails the snippet like the test server's does. The bookkeeping of what the server owes lives
-//! in `driver::ledger`.
-
-mod ledger;
+//! `Driver`: the strict client itself, its handshake, requests, cancels and reads, each message
+//! recorded in its transcript and checked against the ledger (`ledger.rs`).
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -24,16 +16,7 @@ use crate::revision::{Revision, current_revision};
 use crate::transcript::{Direction, Entry, Side, Transcript};
 use crate::violations::{Violation, ViolationLog};
 
-use ledger::Ledger;
-
-/// The rule ids the driver records against the rmcp server it drives (besides the shared
-/// `unknown-response-id`).
-pub mod rules {
-    pub use super::ledger::{
-        DUPLICATE_RESPONSE, INVALID_MESSAGE, PROGRESS_AFTER_RESPONSE, PROGRESS_NOT_INCREASING,
-        SERVER_TO_CLIENT_REQUEST, UNKNOWN_PROGRESS_TOKEN,
-    };
-}
+use super::ledger::Ledger;
 
 /// How long (virtual time under a paused clock) `recv` waits before it gives up with context.
 const RECV_TIMEOUT: Duration = Duration::from_secs(30);

@@ -1,0 +1,143 @@
+//! 2026-07-28 requests on the endpoint: no session; each request gets a fresh per-request
+//! session whose outbox is exactly that request's response stream, so closing that stream is
+//! the cancellation of the request (the session is closed, which stops the handler exactly as
+//! `notifications/cancelled` does). Headers are checked first (`checks`), including the
+//! arguments a tool mirrors into `Mcp-Param-*` headers.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use bytes::Bytes;
+use hyper::{StatusCode, header};
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::body::{self, EndGuard, Ending, ResponseStream};
+use super::checks;
+use super::endpoint::{Endpoint, Reply};
+use super::events;
+use crate::jsonrpc::{self, id_key};
+use crate::server::Mutant;
+use crate::server::session::Session;
+
+impl Endpoint {
+    /// A 2026-07-28 request: validated headers, then its own session; the response stream's
+    /// end decides whether the request was cancelled.
+    pub(super) async fn stateless(
+        self: Arc<Self>,
+        headers: &header::HeaderMap,
+        message: Value,
+        bytes: &Bytes,
+    ) -> Reply {
+        let id = message.get("id").cloned();
+        let mirrored = self.mirrored_arguments(&message);
+        if let Err((code, rule, problem)) = checks::request_metadata(headers, &message, &mirrored) {
+            self.core
+                .transcript
+                .record(crate::transcript::Direction::In, message.clone());
+            self.core.violations.record(rule, problem.clone());
+            let reply = jsonrpc::error(id.unwrap_or(Value::Null), code, &problem, None);
+            self.core
+                .transcript
+                .record(crate::transcript::Direction::Out, reply.clone());
+            return body::json(StatusCode::BAD_REQUEST, &reply);
+        }
+        let method = message.get("method").and_then(Value::as_str);
+        let Some(id) = id.filter(|_| method.is_some()) else {
+            return self.stateless_notification(&message, bytes);
+        };
+        let (outbox, messages) = mpsc::unbounded_channel();
+        let session = Session::new(self.core.clone(), outbox);
+        let key = id_key(&id);
+        let serial = self.next_serial.fetch_add(1, Ordering::Relaxed);
+        self.lock_live()
+            .insert(serial, (key.clone(), session.clone()));
+        if method == Some("initialize") {
+            // Removed in 2026-07-28; the core would start a 2025-11-25 handshake instead.
+            self.core
+                .transcript
+                .record(crate::transcript::Direction::In, message.clone());
+            session.send(jsonrpc::error(
+                id.clone(),
+                jsonrpc::METHOD_NOT_FOUND,
+                "Method not found: initialize (removed in 2026-07-28; use server/discover)",
+                None,
+            ));
+        } else {
+            session.handle_line(bytes);
+        }
+        let endpoint = self.clone();
+        let transcript = self.core.transcript.clone();
+        // The `disconnect-not-cancel` mutant leaves the handler running after a hang-up.
+        let keep_running = self.core.breaks(Mutant::DisconnectNotCancel);
+        let stopping = self.stopping.clone();
+        let guard = EndGuard::new(Box::new(move |ending| {
+            if ending == Ending::Abandoned && !stopping.is_cancelled() {
+                events::record_disconnect(&transcript, &id, true);
+            }
+            // Completed: nothing runs any more. Abandoned: stops the handler, sends nothing.
+            if ending == Ending::Completed || !keep_running {
+                session.close();
+            }
+            endpoint.lock_live().remove(&serial);
+        }));
+        let stream = ResponseStream {
+            request_key: key,
+            messages,
+            guard,
+        };
+        stream.into_response(checks::modern_status, &[]).await
+    }
+
+    /// The arguments the tool a `tools/call` names mirrors into headers (none for other
+    /// messages and unknown tools).
+    fn mirrored_arguments(&self, message: &Value) -> Vec<checks::MirroredArgument> {
+        if message.get("method").and_then(Value::as_str) != Some("tools/call") {
+            return Vec::new();
+        }
+        let Some(name) = message.pointer("/params/name").and_then(Value::as_str) else {
+            return Vec::new();
+        };
+        let mirrored = self.mirrored.get_or_init(|| {
+            let revision = crate::revision::Revision::V2026_07_28;
+            crate::server::dispatch::tool_definitions(&self.core, revision)
+                .iter()
+                .filter_map(|tool| {
+                    let arguments = checks::mirrored_arguments(tool);
+                    let name = tool["name"].as_str()?.to_owned();
+                    (!arguments.is_empty()).then_some((name, arguments))
+                })
+                .collect()
+        });
+        mirrored.get(name).cloned().unwrap_or_default()
+    }
+
+    /// A 2026-07-28 notification. The only one a client sends is `notifications/cancelled`,
+    /// which Streamable HTTP replaces with closing the stream; one that still names a running
+    /// request reaches that request's session, anything else is recorded and acknowledged.
+    fn stateless_notification(&self, message: &Value, bytes: &Bytes) -> Reply {
+        let named = message.pointer("/params/requestId").map(id_key);
+        let target = named.as_ref().and_then(|key| {
+            let live = self.lock_live();
+            let mut matches = live.values().filter(|(request, _)| request == key);
+            match (matches.next(), matches.next()) {
+                (Some((_, session)), None) => Some(session.clone()),
+                _ => None,
+            }
+        });
+        match target {
+            Some(session) => session.handle_line(bytes),
+            None => {
+                self.core
+                    .transcript
+                    .record(crate::transcript::Direction::In, message.clone());
+                if let Some(key) = named {
+                    self.core.handlers.log(format!(
+                        "cancel for {key} matched no single open request stream; ignored"
+                    ));
+                }
+            }
+        }
+        body::empty(StatusCode::ACCEPTED)
+    }
+}

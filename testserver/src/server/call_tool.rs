@@ -1,0 +1,143 @@
+//! `tools/call` of a built-in tool (`tools.rs`): the request read and checked (tool, arguments,
+//! progress token, task augmentation), registered in flight, then run on a task of its own or
+//! as a task (`tasks.rs`), and answered through `finish`.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use super::calls::{Call, Outcome, ToolCallRequest};
+use super::mutants::Mutant;
+use super::session::{InFlight, Session};
+use super::tasks;
+use super::tools;
+use crate::jsonrpc::{self, id_key};
+use crate::revision::Revision;
+use crate::violations::rules;
+
+impl Session {
+    pub(crate) fn call_tool(
+        self: &Arc<Self>,
+        id: Value,
+        key: String,
+        revision: Revision,
+        params: Map<String, Value>,
+    ) {
+        let ToolCallRequest {
+            name,
+            arguments,
+            progress_token,
+            client_capabilities,
+        } = self.tool_call_request(revision, &params);
+        let tool = match tools::parse(&name, &arguments) {
+            Ok(tool) => tool,
+            Err(message) => {
+                self.answer(id, revision, Err((jsonrpc::INVALID_PARAMS, message, None)));
+                return;
+            }
+        };
+        if let Some(token) = &progress_token
+            && !jsonrpc::is_valid_id(token)
+        {
+            let message =
+                "Invalid params: _meta.progressToken must be a string or an integer".to_owned();
+            self.answer(id, revision, Err((jsonrpc::INVALID_PARAMS, message, None)));
+            return;
+        }
+        let wants_task = match revision {
+            Revision::V2025_11_25 => params.get("task").is_some(),
+            Revision::V2026_07_28 => tasks::declares_extension(&params),
+        };
+        let task = wants_task && tool.supports_tasks();
+        if wants_task && !task && revision == Revision::V2025_11_25 {
+            let message =
+                format!("Invalid params: tool `{name}` does not support task-augmented execution");
+            self.answer(id, revision, Err((jsonrpc::INVALID_PARAMS, message, None)));
+            return;
+        }
+        // The `progress-without-token` mutant reports progress under the request id.
+        let progress_token = match progress_token {
+            None if self.core.breaks(Mutant::ProgressWithoutToken) => Some(id.clone()),
+            token => token,
+        };
+        let token = CancellationToken::new();
+        let token_key = progress_token.as_ref().map(id_key);
+        {
+            let mut state = self.lock();
+            if let Some(token_key) = &token_key
+                && !state.active_tokens.insert(token_key.clone())
+            {
+                self.core.violations.record(
+                    rules::REUSED_PROGRESS_TOKEN,
+                    format!("progress token {token_key} is already used by an active request"),
+                );
+            }
+            // A task's request is answered at once (`tasks::create` records it); its work is
+            // cancelled with `tasks/cancel`, so it is not in flight.
+            if !task {
+                let entry = InFlight {
+                    token: token.clone(),
+                    progress_token: token_key,
+                    cancelled: false,
+                };
+                state.in_flight.insert(key.clone(), entry);
+            }
+        }
+        let call = Call {
+            session: self.clone(),
+            label: format!("{name}#{id}"),
+            id,
+            key,
+            revision,
+            token,
+            // Progress is not supported on tasks under 2026-07-28 (SEP-2663); under 2025-11-25
+            // a task keeps its request's token until it is terminal (the `task-progress-dropped`
+            // mutant drops it with the `CreateTaskResult`).
+            progress_token: if task
+                && (revision == Revision::V2026_07_28
+                    || self.core.breaks(Mutant::TaskProgressDropped))
+            {
+                None
+            } else {
+                progress_token
+            },
+            params,
+            client_capabilities,
+            task_number: None,
+            last_progress: AtomicU64::new(0),
+        };
+        if task {
+            tasks::start(call, tool);
+        } else {
+            self.core.handlers.start(tool.name());
+            call.log("started");
+            tokio::spawn(async move {
+                let outcome = tool.run(&call).await;
+                let ending = match &outcome {
+                    Outcome::Result(_) => {
+                        Some(("completed", "completed after a cancel; response suppressed"))
+                    }
+                    Outcome::Error(..) => Some((
+                        "answered with an error",
+                        "failed after a cancel; response suppressed",
+                    )),
+                    Outcome::Late(_) => Some(("completed; responded despite the cancel", "")),
+                    // The handler logged why it stopped.
+                    Outcome::Cancelled => None,
+                };
+                let sent = call
+                    .session
+                    .finish(&call.key, call.id.clone(), call.revision, outcome);
+                if let Some((sent_text, suppressed_text)) = ending {
+                    call.log(if sent { sent_text } else { suppressed_text });
+                }
+                if sent && call.session.core.breaks(Mutant::ProgressAfterResponse) {
+                    call.progress_after_response();
+                }
+                call.session.core.handlers.stop(tool.name());
+            });
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! Mutants of tasks: progress dropped with the task, `tasks/cancel` on a terminal task or
+//! answered before the transition, `tasks/result` left waiting.
+
+use super::*;
+
+#[tokio::test(start_paused = true)]
+async fn task_progress_dropped_sends_no_progress_after_the_create_task_result() {
+    check(
+        Mutant::TaskProgressDropped,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
+            conn.initialize().await;
+            let params = json!({"name": "slow", "arguments": {"steps": 2, "step_ms": 1000},
+                "task": {"ttl": 60000}, "_meta": {"progressToken": "job-1"}});
+            conn.send_request(json!(1), "tools/call", params).await;
+            let mut seen = Vec::new();
+            while let Some(message) = conn.try_recv(Duration::from_secs(10)).await {
+                seen.push(match message["method"].as_str() {
+                    Some(method) => format!(
+                        "{method} {} {}",
+                        message["params"]["progressToken"], message["params"]["progress"]
+                    ),
+                    None => format!("response to {}", message["id"]),
+                });
+            }
+            let progress_sent = sent(&core)
+                .iter()
+                .filter(|message| message["method"] == "notifications/progress")
+                .count();
+            seen.push(format!("transcript: {progress_sent} progress"));
+            seen
+        },
+        &[
+            "response to 1",
+            "notifications/progress \"job-1\" 1",
+            "notifications/progress \"job-1\" 2",
+            "transcript: 2 progress",
+        ],
+        &["response to 1", "transcript: 0 progress"],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn task_cancel_terminal_accepted_answers_a_second_cancel() {
+    check(
+        Mutant::TaskCancelTerminalAccepted,
+        |mutant| async move {
+            let (core, mut conn, task) = slow_task(mutant).await;
+            let first = conn.request(json!(2), "tasks/cancel", task.clone()).await;
+            let again = conn.request(json!(3), "tasks/cancel", task).await;
+            let last = sent(&core).last().cloned().unwrap();
+            assert_eq!(last, again, "the transcript records the answer sent");
+            vec![
+                format!("first: {}", first["result"]["status"]),
+                format!(
+                    "again: error {} status {}",
+                    again["error"]["code"], again["result"]["status"]
+                ),
+            ]
+        },
+        &["first: \"cancelled\"", "again: error -32602 status null"],
+        &[
+            "first: \"cancelled\"",
+            "again: error null status \"cancelled\"",
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn task_cancelled_after_response_answers_with_the_working_task() {
+    check(
+        Mutant::TaskCancelledAfterResponse,
+        |mutant| async move {
+            let (core, mut conn, task) = slow_task(mutant).await;
+            let cancelled = conn.request(json!(2), "tasks/cancel", task.clone()).await;
+            let last = sent(&core).last().cloned().unwrap();
+            assert_eq!(last, cancelled, "the transcript records the answer sent");
+            let polled = conn.request(json!(3), "tasks/get", task).await;
+            core.handlers.wait_idle().await;
+            let mut seen = vec![
+                format!("tasks/cancel: {}", cancelled["result"]["status"]),
+                format!("tasks/get: {}", polled["result"]["status"]),
+            ];
+            seen.extend(core.handlers.entries());
+            seen
+        },
+        &[
+            "tasks/cancel: \"cancelled\"",
+            "tasks/get: \"cancelled\"",
+            "slow#1 started as tsk-a0565851",
+            "slow#1 stopped by cancel after step 0",
+        ],
+        &[
+            "tasks/cancel: \"working\"",
+            "tasks/get: \"cancelled\"",
+            "slow#1 started as tsk-a0565851",
+            "slow#1 stopped by cancel after step 0",
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn task_result_left_waiting_never_answers_for_a_cancelled_task() {
+    check(
+        Mutant::TaskResultLeftWaiting,
+        |mutant| async move {
+            let (core, mut conn, task) = slow_task(mutant).await;
+            conn.send_request(json!(2), "tasks/result", task.clone())
+                .await;
+            conn.send_request(json!(3), "tasks/cancel", task).await;
+            let mut seen = Vec::new();
+            while let Some(answer) = conn.try_recv(Duration::from_secs(60)).await {
+                seen.push(format!(
+                    "{}: error {} status {}",
+                    answer["id"], answer["error"]["code"], answer["result"]["status"]
+                ));
+            }
+            let answered_2 = sent(&core).iter().any(|message| message["id"] == 2);
+            seen.push(format!("transcript answers 2: {answered_2}"));
+            seen
+        },
+        &[
+            "3: error null status \"cancelled\"",
+            "2: error -32602 status null",
+            "transcript answers 2: true",
+        ],
+        &[
+            "3: error null status \"cancelled\"",
+            "transcript answers 2: false",
+        ],
+    )
+    .await;
+}
