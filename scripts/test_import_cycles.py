@@ -71,9 +71,9 @@ class ImportCycles(unittest.TestCase):
         # `tasks` once lost its tail to the alias rule (`use super::tasks` read as `super::t`)
         root = crate({
             "lib.rs": "mod stage;\n",
-            "stage/mod.rs": "mod tasks;\nmod user;\npub struct Own;\n",
+            "stage/mod.rs": "mod tasks;\nmod user;\npub struct Own;\nfn f() { user::run(); }\n",
             "stage/tasks.rs": "pub struct Task;\n",
-            "stage/user.rs": "use super::tasks;\nuse super::tasks::Task as Renamed;\n",
+            "stage/user.rs": "use super::tasks;\nuse super::tasks::Task as Renamed;\npub fn run() {}\n",
         })
         code, out = run(root)
         self.assertEqual(code, 0, out)
