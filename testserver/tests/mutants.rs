@@ -760,6 +760,36 @@ async fn task_result_left_waiting_never_answers_for_a_cancelled_task() {
     .await;
 }
 
+/// Two 2025-11-25 tasks (requests 1 and 2): the task id each handle names.
+async fn two_task_ids(mutant: Option<Mutant>) -> Vec<String> {
+    let (core, mut conn) = start(mutant, Revision::V2025_11_25);
+    conn.initialize().await;
+    let mut seen = Vec::new();
+    for request in [1, 2] {
+        let arguments = json!({"name": "slow",
+            "arguments": {"steps": 1, "step_ms": 1000}, "task": {"ttl": 60000}});
+        let created = conn.request(json!(request), "tools/call", arguments).await;
+        let last = sent(&core).last().cloned().unwrap();
+        assert_eq!(last, created, "the transcript records the handle sent");
+        seen.push(format!(
+            "{request}: {}",
+            created["result"]["task"]["taskId"]
+        ));
+    }
+    seen
+}
+
+#[tokio::test(start_paused = true)]
+async fn task_id_integer_names_a_task_by_its_number() {
+    check(
+        Mutant::TaskIdInteger,
+        two_task_ids,
+        &["1: \"tsk-a0565851\"", "2: \"tsk-c33d9190\""],
+        &["1: 1", "2: 2"],
+    )
+    .await;
+}
+
 #[tokio::test(start_paused = true)]
 async fn reused_id_unflagged_records_no_2025_reuse() {
     check(

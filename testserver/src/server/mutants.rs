@@ -51,6 +51,8 @@ pub enum Mutant {
     TaskCancelledAfterResponse,
     /// 2025-11-25: a `tasks/result` waiting on a task that gets cancelled is never answered.
     TaskResultLeftWaiting,
+    /// A task's `CreateTaskResult` names it with an integer (its number) instead of a string.
+    TaskIdInteger,
     /// 2025-11-25: a request id reused within the session is not recorded.
     ReusedIdUnflagged,
     /// A request reusing the id of one still in flight is served as a new request instead of
@@ -76,7 +78,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 24] = [
+    pub const ALL: [Mutant; 25] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::EofKeepsHandlers,
@@ -92,6 +94,7 @@ impl Mutant {
         Mutant::TaskCancelTerminalAccepted,
         Mutant::TaskCancelledAfterResponse,
         Mutant::TaskResultLeftWaiting,
+        Mutant::TaskIdInteger,
         Mutant::ReusedIdUnflagged,
         Mutant::InFlightIdAccepted,
         Mutant::InitializeCancelHonoured,
@@ -205,6 +208,11 @@ impl Mutant {
                  reaches a terminal status, and then answers: cancelled is terminal, so a waiting \
                  tasks/result is answered (-32602 here) when its task is cancelled (2025-11-25, \
                  basic/utilities/tasks, Behavior Requirements, Result Retrieval)",
+            ),
+            Mutant::TaskIdInteger => (
+                "task-id-integer",
+                "task IDs MUST be a string value (2025-11-25, basic/utilities/tasks, Behavior \
+                 Requirements, Task ID Requirements)",
             ),
             Mutant::ReusedIdUnflagged => (
                 "reused-id-unflagged",

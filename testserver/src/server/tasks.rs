@@ -110,12 +110,17 @@ pub(super) fn create(
         session.answer(id, revision, Err(error));
         return None;
     };
+    let mut task = task_json(number, &entry, revision);
+    // The `task-id-integer` mutant names the task by its number, a JSON integer; the store and
+    // every later answer keep the real id.
+    if session.core.breaks(Mutant::TaskIdInteger) {
+        task.insert("taskId".into(), json!(number));
+    }
     let handle = match revision {
-        Revision::V2025_11_25 => json!({"task": task_json(number, &entry, revision)}),
+        Revision::V2025_11_25 => json!({"task": task}),
         Revision::V2026_07_28 => {
-            let mut handle = task_json(number, &entry, revision);
-            handle.insert("resultType".into(), json!("task"));
-            Value::Object(handle)
+            task.insert("resultType".into(), json!("task"));
+            Value::Object(task)
         }
     };
     entries.insert(number, entry);
