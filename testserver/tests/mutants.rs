@@ -791,6 +791,17 @@ async fn task_id_integer_names_a_task_by_its_number() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn task_id_from_request_names_a_task_by_its_request_id() {
+    check(
+        Mutant::TaskIdFromRequest,
+        two_task_ids,
+        &["1: \"tsk-a0565851\"", "2: \"tsk-c33d9190\""],
+        &["1: \"1\"", "2: \"2\""],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
 async fn reused_id_unflagged_records_no_2025_reuse() {
     check(
         Mutant::ReusedIdUnflagged,

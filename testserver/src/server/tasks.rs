@@ -116,6 +116,11 @@ pub(super) fn create(
     if session.core.breaks(Mutant::TaskIdInteger) {
         task.insert("taskId".into(), json!(number));
     }
+    // The `task-id-from-request` mutant names it by the id of the request that created it.
+    if session.core.breaks(Mutant::TaskIdFromRequest) {
+        let request_id = id.as_str().map_or_else(|| id.to_string(), str::to_owned);
+        task.insert("taskId".into(), json!(request_id));
+    }
     let handle = match revision {
         Revision::V2025_11_25 => json!({"task": task}),
         Revision::V2026_07_28 => {
