@@ -802,6 +802,17 @@ async fn task_id_from_request_names_a_task_by_its_request_id() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn task_ids_repeat_names_every_task_as_the_first() {
+    check(
+        Mutant::TaskIdsRepeat,
+        two_task_ids,
+        &["1: \"tsk-a0565851\"", "2: \"tsk-c33d9190\""],
+        &["1: \"tsk-a0565851\"", "2: \"tsk-a0565851\""],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
 async fn reused_id_unflagged_records_no_2025_reuse() {
     check(
         Mutant::ReusedIdUnflagged,

@@ -121,6 +121,10 @@ pub(super) fn create(
         let request_id = id.as_str().map_or_else(|| id.to_string(), str::to_owned);
         task.insert("taskId".into(), json!(request_id));
     }
+    // The `task-ids-repeat` mutant names every task by the first task's id.
+    if session.core.breaks(Mutant::TaskIdsRepeat) {
+        task.insert("taskId".into(), json!(task_id::encode(1)));
+    }
     let handle = match revision {
         Revision::V2025_11_25 => json!({"task": task}),
         Revision::V2026_07_28 => {
