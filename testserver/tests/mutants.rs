@@ -760,6 +760,42 @@ async fn task_result_left_waiting_never_answers_for_a_cancelled_task() {
     .await;
 }
 
+#[tokio::test(start_paused = true)]
+async fn task_result_not_final_answers_a_finished_task_with_its_status() {
+    check(
+        Mutant::TaskResultNotFinal,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
+            conn.initialize().await;
+            let arguments = json!({"name": "slow",
+                "arguments": {"steps": 1, "step_ms": 1000}, "task": {"ttl": 60000}});
+            let created = conn.request(json!(1), "tools/call", arguments).await;
+            let task = json!({"taskId": created["result"]["task"]["taskId"]});
+            tokio::time::sleep(Duration::from_secs(2)).await;
+            let polled = conn.request(json!(2), "tasks/get", task.clone()).await;
+            let result = conn.request(json!(3), "tasks/result", task).await;
+            let last = sent(&core).last().cloned().unwrap();
+            assert_eq!(last, result, "the transcript records the answer sent");
+            vec![
+                format!("tasks/get: {}", polled["result"]["status"]),
+                format!(
+                    "tasks/result: {} status {}",
+                    result["result"]["content"][0]["text"], result["result"]["status"]
+                ),
+            ]
+        },
+        &[
+            "tasks/get: \"completed\"",
+            "tasks/result: \"completed 1 steps\" status null",
+        ],
+        &[
+            "tasks/get: \"completed\"",
+            "tasks/result: null status \"completed\"",
+        ],
+    )
+    .await;
+}
+
 /// Two 2025-11-25 tasks (requests 1 and 2): the task id each handle names.
 async fn two_task_ids(mutant: Option<Mutant>) -> Vec<String> {
     let (core, mut conn) = start(mutant, Revision::V2025_11_25);

@@ -51,6 +51,9 @@ pub enum Mutant {
     TaskCancelledAfterResponse,
     /// 2025-11-25: a `tasks/result` waiting on a task that gets cancelled is never answered.
     TaskResultLeftWaiting,
+    /// 2025-11-25: a `tasks/result` for a task already terminal is answered with the task (as
+    /// `tasks/get` would), not with the result of the request that created it.
+    TaskResultNotFinal,
     /// A task's `CreateTaskResult` names it with an integer (its number) instead of a string.
     TaskIdInteger,
     /// A task's `CreateTaskResult` names it with the id of the request that created it (as a
@@ -83,7 +86,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 27] = [
+    pub const ALL: [Mutant; 28] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::EofKeepsHandlers,
@@ -99,6 +102,7 @@ impl Mutant {
         Mutant::TaskCancelTerminalAccepted,
         Mutant::TaskCancelledAfterResponse,
         Mutant::TaskResultLeftWaiting,
+        Mutant::TaskResultNotFinal,
         Mutant::TaskIdInteger,
         Mutant::TaskIdFromRequest,
         Mutant::TaskIdsRepeat,
@@ -214,6 +218,12 @@ impl Mutant {
                 "a tasks/result for a non-terminal task MUST block the response until the task \
                  reaches a terminal status, and then answers: cancelled is terminal, so a waiting \
                  tasks/result is answered (-32602 here) when its task is cancelled (2025-11-25, \
+                 basic/utilities/tasks, Behavior Requirements, Result Retrieval)",
+            ),
+            Mutant::TaskResultNotFinal => (
+                "task-result-not-final",
+                "when a receiver receives a tasks/result request for a task in a terminal status, \
+                 it MUST return the final result of the underlying request (2025-11-25, \
                  basic/utilities/tasks, Behavior Requirements, Result Retrieval)",
             ),
             Mutant::TaskIdInteger => (

@@ -474,6 +474,16 @@ fn update(store: &TaskStore, number: u32, params: &Map<String, Value>) -> Answer
 
 /// `tasks/result` (2025-11-25): answers once the task is terminal; cancellable like any request.
 fn wait_for_result(session: Arc<Session>, id: Value, number: u32) {
+    // The `task-result-not-final` mutant answers for a task already terminal with the task
+    // itself, as `tasks/get` would.
+    if session.core.breaks(Mutant::TaskResultNotFinal) {
+        let terminal = session.core.tasks.with_quiet(number, |entry| {
+            (entry.status.is_terminal()).then(|| task_json(number, entry, Revision::V2025_11_25))
+        });
+        if let Some(Some(task)) = terminal {
+            return session.answer(id, Revision::V2025_11_25, Ok(Value::Object(task)));
+        }
+    }
     let key = id_key(&id);
     let token = session.begin(&key, None);
     tokio::spawn(async move {
