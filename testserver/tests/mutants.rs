@@ -796,6 +796,29 @@ async fn task_result_not_final_answers_a_finished_task_with_its_status() {
     .await;
 }
 
+#[tokio::test(start_paused = true)]
+async fn unknown_task_cancel_acked_acknowledges_a_2026_cancel_of_no_task() {
+    check(
+        Mutant::UnknownTaskCancelAcked,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2026_07_28);
+            let tasks = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+            let params = json!({"taskId": "tsk-00000000",
+                "_meta": {"io.modelcontextprotocol/clientCapabilities": tasks}});
+            let answer = conn.request(json!(1), "tasks/cancel", params).await;
+            let last = sent(&core).last().cloned().unwrap();
+            assert_eq!(last, answer, "the transcript records the answer sent");
+            vec![format!(
+                "error {} result {}",
+                answer["error"]["code"], answer["result"]
+            )]
+        },
+        &["error -32602 result null"],
+        &["error null result {\"resultType\":\"complete\"}"],
+    )
+    .await;
+}
+
 /// Two 2025-11-25 tasks (requests 1 and 2): the task id each handle names.
 async fn two_task_ids(mutant: Option<Mutant>) -> Vec<String> {
     let (core, mut conn) = start(mutant, Revision::V2025_11_25);

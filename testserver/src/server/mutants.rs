@@ -54,6 +54,9 @@ pub enum Mutant {
     /// 2025-11-25: a `tasks/result` for a task already terminal is answered with the task (as
     /// `tasks/get` would), not with the result of the request that created it.
     TaskResultNotFinal,
+    /// 2026-07-28: `tasks/cancel` naming a task the server does not know is acknowledged with
+    /// the empty result instead of a JSON-RPC error.
+    UnknownTaskCancelAcked,
     /// A task's `CreateTaskResult` names it with an integer (its number) instead of a string.
     TaskIdInteger,
     /// A task's `CreateTaskResult` names it with the id of the request that created it (as a
@@ -86,7 +89,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 28] = [
+    pub const ALL: [Mutant; 29] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::EofKeepsHandlers,
@@ -103,6 +106,7 @@ impl Mutant {
         Mutant::TaskCancelledAfterResponse,
         Mutant::TaskResultLeftWaiting,
         Mutant::TaskResultNotFinal,
+        Mutant::UnknownTaskCancelAcked,
         Mutant::TaskIdInteger,
         Mutant::TaskIdFromRequest,
         Mutant::TaskIdsRepeat,
@@ -225,6 +229,12 @@ impl Mutant {
                 "when a receiver receives a tasks/result request for a task in a terminal status, \
                  it MUST return the final result of the underlying request (2025-11-25, \
                  basic/utilities/tasks, Behavior Requirements, Result Retrieval)",
+            ),
+            Mutant::UnknownTaskCancelAcked => (
+                "unknown-task-cancel-acked",
+                "servers SHOULD return a JSON-RPC error if the taskId of a tasks/cancel does not \
+                 correspond to a known task (2026-07-28, seps/2663-tasks-extension, Task \
+                 Cancellation, Response)",
             ),
             Mutant::TaskIdInteger => (
                 "task-id-integer",

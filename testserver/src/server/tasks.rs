@@ -265,6 +265,15 @@ pub(super) fn handle(
     };
     let number = match number {
         Ok(number) => number,
+        // The `unknown-task-cancel-acked` mutant acknowledges a 2026-07-28 `tasks/cancel` for a
+        // task it does not know.
+        Err(_)
+            if method == "tasks/cancel"
+                && revision == Revision::V2026_07_28
+                && session.core.breaks(Mutant::UnknownTaskCancelAcked) =>
+        {
+            return session.answer(id, revision, Ok(json!({})));
+        }
         Err(error) => return session.answer(id, revision, Err(error)),
     };
     let answer = match method {
