@@ -204,8 +204,10 @@ impl Session {
         let token_key = progress_token.as_ref().map(id_key);
         {
             let mut state = self.lock();
+            // The `reused-progress-token-unflagged` mutant records no reuse.
             if let Some(token_key) = &token_key
                 && !state.active_tokens.insert(token_key.clone())
+                && !self.core.breaks(Mutant::ReusedProgressTokenUnflagged)
             {
                 self.core.violations.record(
                     rules::REUSED_PROGRESS_TOKEN,

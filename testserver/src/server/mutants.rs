@@ -42,6 +42,8 @@ pub enum Mutant {
     ProgressBackwards,
     /// Progress is sent for a request without a token, with the request id as the token.
     ProgressWithoutToken,
+    /// A progress token already used by an active request is accepted again without a record.
+    ReusedProgressTokenUnflagged,
     /// 2025-11-25: a task drops its request's progress token once the `CreateTaskResult` is sent.
     TaskProgressDropped,
     /// 2025-11-25 `tasks/cancel` on a terminal task succeeds instead of failing with -32602.
@@ -89,7 +91,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 29] = [
+    pub const ALL: [Mutant; 30] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::EofKeepsHandlers,
@@ -101,6 +103,7 @@ impl Mutant {
         Mutant::ProgressTokenRetyped,
         Mutant::ProgressBackwards,
         Mutant::ProgressWithoutToken,
+        Mutant::ReusedProgressTokenUnflagged,
         Mutant::TaskProgressDropped,
         Mutant::TaskCancelTerminalAccepted,
         Mutant::TaskCancelledAfterResponse,
@@ -197,6 +200,12 @@ impl Mutant {
                 "progress notifications MUST only reference tokens that were provided in an active \
                  request: no token, no progress (2025-11-25, basic/utilities/progress, Behavior \
                  Requirements; 2026-07-28, basic/patterns/progress, Behavior Requirements)",
+            ),
+            Mutant::ReusedProgressTokenUnflagged => (
+                "reused-progress-token-unflagged",
+                "progress tokens MUST be unique across all active requests; the server records a \
+                 token reused while its request is active (2025-11-25, basic/utilities/progress, \
+                 Progress Flow; 2026-07-28, basic/patterns/progress, Progress Flow)",
             ),
             Mutant::TaskProgressDropped => (
                 "task-progress-dropped",
