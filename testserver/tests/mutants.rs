@@ -671,6 +671,24 @@ async fn reused_progress_token_unflagged_records_no_token_reused_while_active() 
 }
 
 #[tokio::test(start_paused = true)]
+async fn progress_token_never_freed_records_a_reuse_after_the_answer() {
+    check(
+        Mutant::ProgressTokenNeverFreed,
+        one_token_three_calls,
+        &[
+            "transcript: 3 progress",
+            "reused-progress-token: progress token \"job\" is already used by an active request",
+        ],
+        &[
+            "transcript: 3 progress",
+            "reused-progress-token: progress token \"job\" is already used by an active request",
+            "reused-progress-token: progress token \"job\" is already used by an active request",
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
 async fn task_progress_dropped_sends_no_progress_after_the_create_task_result() {
     check(
         Mutant::TaskProgressDropped,

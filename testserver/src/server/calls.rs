@@ -304,9 +304,11 @@ impl Session {
     ) -> bool {
         let mut state = self.lock();
         let entry = state.in_flight.remove(key);
+        // The `progress-token-never-freed` mutant keeps the token active after the answer.
         if let Some(token) = entry
             .as_ref()
             .and_then(|entry| entry.progress_token.as_ref())
+            .filter(|_| !self.core.breaks(Mutant::ProgressTokenNeverFreed))
         {
             state.active_tokens.remove(token);
         }

@@ -44,6 +44,9 @@ pub enum Mutant {
     ProgressWithoutToken,
     /// A progress token already used by an active request is accepted again without a record.
     ReusedProgressTokenUnflagged,
+    /// A request's progress token stays active after its answer, so a later request using it
+    /// again is recorded as a reuse.
+    ProgressTokenNeverFreed,
     /// 2025-11-25: a task drops its request's progress token once the `CreateTaskResult` is sent.
     TaskProgressDropped,
     /// 2025-11-25 `tasks/cancel` on a terminal task succeeds instead of failing with -32602.
@@ -91,7 +94,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 30] = [
+    pub const ALL: [Mutant; 31] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::EofKeepsHandlers,
@@ -104,6 +107,7 @@ impl Mutant {
         Mutant::ProgressBackwards,
         Mutant::ProgressWithoutToken,
         Mutant::ReusedProgressTokenUnflagged,
+        Mutant::ProgressTokenNeverFreed,
         Mutant::TaskProgressDropped,
         Mutant::TaskCancelTerminalAccepted,
         Mutant::TaskCancelledAfterResponse,
@@ -206,6 +210,13 @@ impl Mutant {
                 "progress tokens MUST be unique across all active requests; the server records a \
                  token reused while its request is active (2025-11-25, basic/utilities/progress, \
                  Progress Flow; 2026-07-28, basic/patterns/progress, Progress Flow)",
+            ),
+            Mutant::ProgressTokenNeverFreed => (
+                "progress-token-never-freed",
+                "senders and receivers SHOULD track active progress tokens: a token is active \
+                 until its request completes, and free again after (2025-11-25, \
+                 basic/utilities/progress, Implementation Notes; 2026-07-28, \
+                 basic/patterns/progress, Implementation Notes)",
             ),
             Mutant::TaskProgressDropped => (
                 "task-progress-dropped",
