@@ -788,6 +788,49 @@ async fn task_cancelled_after_response_answers_with_the_working_task() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn cancelled_task_completes_when_its_work_runs_on() {
+    check(
+        Mutant::CancelledTaskCompletes,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
+            conn.initialize().await;
+            let arguments = json!({"name": "ignore_cancel",
+                "arguments": {"steps": 3, "step_ms": 1000}, "task": {"ttl": 60000}});
+            let created = conn.request(json!(1), "tools/call", arguments).await;
+            let task = json!({"taskId": created["result"]["task"]["taskId"]});
+            let cancelled = conn.request(json!(2), "tasks/cancel", task.clone()).await;
+            core.handlers.wait_idle().await;
+            let polled = conn.request(json!(3), "tasks/get", task).await;
+            let last = sent(&core).last().cloned().unwrap();
+            assert_eq!(last, polled, "the transcript records the answer sent");
+            let mut seen = vec![
+                format!("tasks/cancel: {}", cancelled["result"]["status"]),
+                format!(
+                    "tasks/get after the work ended: {}",
+                    polled["result"]["status"]
+                ),
+            ];
+            seen.extend(core.handlers.entries());
+            seen
+        },
+        &[
+            "tasks/cancel: \"cancelled\"",
+            "tasks/get after the work ended: \"cancelled\"",
+            "ignore_cancel#1 started as tsk-a0565851",
+            "ignore_cancel#1 ignored cancel at step 1",
+        ],
+        &[
+            "tasks/cancel: \"cancelled\"",
+            "tasks/get after the work ended: \"completed\"",
+            "ignore_cancel#1 started as tsk-a0565851",
+            "ignore_cancel#1 ignored cancel at step 1",
+            "ignore_cancel#1 completed as tsk-a0565851",
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
 async fn task_result_left_waiting_never_answers_for_a_cancelled_task() {
     check(
         Mutant::TaskResultLeftWaiting,

@@ -54,6 +54,9 @@ pub enum Mutant {
     /// 2025-11-25 `tasks/cancel` answers with the task as it was (still `working`) and moves it
     /// to `cancelled` only after the response.
     TaskCancelledAfterResponse,
+    /// A cancelled task whose work runs on to its end takes that end's status (`completed`,
+    /// `failed`) instead of staying `cancelled`.
+    CancelledTaskCompletes,
     /// 2025-11-25: a `tasks/result` waiting on a task that gets cancelled is never answered.
     TaskResultLeftWaiting,
     /// 2025-11-25: a `tasks/result` for a task already terminal is answered with the task (as
@@ -94,7 +97,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 31] = [
+    pub const ALL: [Mutant; 32] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::EofKeepsHandlers,
@@ -111,6 +114,7 @@ impl Mutant {
         Mutant::TaskProgressDropped,
         Mutant::TaskCancelTerminalAccepted,
         Mutant::TaskCancelledAfterResponse,
+        Mutant::CancelledTaskCompletes,
         Mutant::TaskResultLeftWaiting,
         Mutant::TaskResultNotFinal,
         Mutant::UnknownTaskCancelAcked,
@@ -236,6 +240,13 @@ impl Mutant {
                 "receivers MUST transition the task to cancelled status before sending the response \
                  to tasks/cancel (2025-11-25, basic/utilities/tasks, Behavior Requirements, Task \
                  Cancellation)",
+            ),
+            Mutant::CancelledTaskCompletes => (
+                "cancelled-task-completes",
+                "once a task is cancelled, it MUST remain in cancelled status even if execution \
+                 continues to completion or fails; a terminal task MUST NOT transition to any \
+                 other status (2025-11-25, basic/utilities/tasks, Behavior Requirements, Task \
+                 Cancellation and Task Status Lifecycle)",
             ),
             Mutant::TaskResultLeftWaiting => (
                 "task-result-left-waiting",

@@ -185,7 +185,10 @@ impl TaskHandle {
         let now = store.now();
         store
             .with(self.number, |entry| {
-                if entry.status.is_terminal() {
+                // The `cancelled-task-completes` mutant lets the work's end replace `cancelled`.
+                let reopen = entry.status == Status::Cancelled
+                    && self.core.breaks(Mutant::CancelledTaskCompletes);
+                if entry.status.is_terminal() && !reopen {
                     return None;
                 }
                 let (status, end) = match outcome {
