@@ -727,6 +727,45 @@ async fn task_progress_dropped_sends_no_progress_after_the_create_task_result() 
 }
 
 #[tokio::test(start_paused = true)]
+async fn task_progress_sent_reports_progress_on_a_2026_task() {
+    check(
+        Mutant::TaskProgressSent,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2026_07_28);
+            let tasks = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+            let params = json!({"name": "slow", "arguments": {"steps": 2, "step_ms": 1000},
+                "_meta": {"progressToken": "job-1",
+                    "io.modelcontextprotocol/clientCapabilities": tasks}});
+            conn.send_request(json!(1), "tools/call", params).await;
+            let mut seen = Vec::new();
+            while let Some(message) = conn.try_recv(Duration::from_secs(10)).await {
+                seen.push(match message["method"].as_str() {
+                    Some(method) => format!("{method} {}", message["params"]["progress"]),
+                    None => format!(
+                        "response to {}: {}",
+                        message["id"], message["result"]["resultType"]
+                    ),
+                });
+            }
+            let progress_sent = sent(&core)
+                .iter()
+                .filter(|message| message["method"] == "notifications/progress")
+                .count();
+            seen.push(format!("transcript: {progress_sent} progress"));
+            seen
+        },
+        &["response to 1: \"task\"", "transcript: 0 progress"],
+        &[
+            "response to 1: \"task\"",
+            "notifications/progress 1",
+            "notifications/progress 2",
+            "transcript: 2 progress",
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
 async fn task_cancel_terminal_accepted_answers_a_second_cancel() {
     check(
         Mutant::TaskCancelTerminalAccepted,

@@ -49,6 +49,8 @@ pub enum Mutant {
     ProgressTokenNeverFreed,
     /// 2025-11-25: a task drops its request's progress token once the `CreateTaskResult` is sent.
     TaskProgressDropped,
+    /// 2026-07-28: a task keeps its request's progress token and reports progress on it.
+    TaskProgressSent,
     /// 2025-11-25 `tasks/cancel` on a terminal task succeeds instead of failing with -32602.
     TaskCancelTerminalAccepted,
     /// 2025-11-25 `tasks/cancel` answers with the task as it was (still `working`) and moves it
@@ -97,7 +99,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 32] = [
+    pub const ALL: [Mutant; 33] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::EofKeepsHandlers,
@@ -112,6 +114,7 @@ impl Mutant {
         Mutant::ReusedProgressTokenUnflagged,
         Mutant::ProgressTokenNeverFreed,
         Mutant::TaskProgressDropped,
+        Mutant::TaskProgressSent,
         Mutant::TaskCancelTerminalAccepted,
         Mutant::TaskCancelledAfterResponse,
         Mutant::CancelledTaskCompletes,
@@ -228,6 +231,12 @@ impl Mutant {
                  MUST continue to be used for progress notifications throughout the task's \
                  lifetime, even after the CreateTaskResult has been returned (2025-11-25, \
                  basic/utilities/progress, Behavior Requirements)",
+            ),
+            Mutant::TaskProgressSent => (
+                "task-progress-sent",
+                "notifications/progress MUST NOT be sent on the subscriptions/listen stream for a \
+                 task, and are not supported on tasks in general (2026-07-28, \
+                 seps/2663-tasks-extension, Task Status Notifications)",
             ),
             Mutant::TaskCancelTerminalAccepted => (
                 "task-cancel-terminal-accepted",
