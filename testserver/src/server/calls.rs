@@ -390,6 +390,12 @@ impl Session {
             if let Some(token) = call.progress_token.take() {
                 state.active_tokens.remove(&token);
             }
+            // The `server-cancel-echoed` mutant answers a 2026-07-28 cancel with one of its own.
+            if state.era == Era::Modern && self.core.breaks(Mutant::ServerCancelEchoed) {
+                drop(state);
+                let params = json!({"requestId": request_id, "reason": "cancelled by the client"});
+                self.send(jsonrpc::notification("notifications/cancelled", params));
+            }
             return;
         }
         let seen = state.seen.contains(&key);

@@ -84,6 +84,9 @@ pub enum Mutant {
     InitializeCancelHonoured,
     /// 2026-07-28: `notifications/cancelled` without the `_meta` version stamp is dropped.
     CancelNeedsMeta,
+    /// 2026-07-28: a cancel that stops a request is answered with a `notifications/cancelled`
+    /// of the server's own naming that request.
+    ServerCancelEchoed,
     /// 2026-07-28: `ping`, removed in that revision, is answered as under 2025-11-25.
     PingStillServed,
     /// 2026-07-28: a request missing a required `_meta` field is served instead of rejected
@@ -99,7 +102,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 33] = [
+    pub const ALL: [Mutant; 34] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::EofKeepsHandlers,
@@ -128,6 +131,7 @@ impl Mutant {
         Mutant::InFlightIdAccepted,
         Mutant::InitializeCancelHonoured,
         Mutant::CancelNeedsMeta,
+        Mutant::ServerCancelEchoed,
         Mutant::PingStillServed,
         Mutant::MetaFieldsOptional,
         Mutant::LateCancelFlagged,
@@ -313,6 +317,12 @@ impl Mutant {
                 "the _meta protocol version is required on requests only, so a \
                  notifications/cancelled without it still cancels (2026-07-28, basic/index, _meta; \
                  go-sdk#1212)",
+            ),
+            Mutant::ServerCancelEchoed => (
+                "server-cancel-echoed",
+                "a server sends notifications/cancelled only to tear down a subscriptions/listen \
+                 stream; servers MUST NOT send notifications/cancelled for any other purpose \
+                 (2026-07-28, basic/patterns/cancellation, opening section)",
             ),
             Mutant::PingStillServed => (
                 "ping-still-served",
