@@ -66,8 +66,10 @@ impl Session {
         let token_key = progress_token.as_ref().map(id_key);
         {
             let mut state = self.lock();
+            // The `reused-progress-token-unflagged` mutant records no reuse.
             if let Some(token_key) = &token_key
                 && !state.active_tokens.insert(token_key.clone())
+                && !self.core.breaks(Mutant::ReusedProgressTokenUnflagged)
             {
                 self.core.violations.record(
                     rules::REUSED_PROGRESS_TOKEN,
@@ -92,11 +94,13 @@ impl Session {
             key,
             revision,
             token,
-            // Progress is not supported on tasks under 2026-07-28 (SEP-2663); under 2025-11-25
-            // a task keeps its request's token until it is terminal (the `task-progress-dropped`
-            // mutant drops it with the `CreateTaskResult`).
+            // Progress is not supported on tasks under 2026-07-28 (SEP-2663; the
+            // `task-progress-sent` mutant keeps the token); under 2025-11-25 a task keeps its
+            // request's token until it is terminal (the `task-progress-dropped` mutant drops it
+            // with the `CreateTaskResult`).
             progress_token: if task
-                && (revision == Revision::V2026_07_28
+                && ((revision == Revision::V2026_07_28
+                    && !self.core.breaks(Mutant::TaskProgressSent))
                     || self.core.breaks(Mutant::TaskProgressDropped))
             {
                 None

@@ -184,9 +184,11 @@ impl Session {
     ) -> bool {
         let mut state = self.lock();
         let entry = state.in_flight.remove(key);
+        // The `progress-token-never-freed` mutant keeps the token active after the answer.
         if let Some(token) = entry
             .as_ref()
             .and_then(|entry| entry.progress_token.as_ref())
+            .filter(|_| !self.core.breaks(Mutant::ProgressTokenNeverFreed))
         {
             state.active_tokens.remove(token);
         }
@@ -265,6 +267,12 @@ impl Session {
             }
             if let Some(token) = call.progress_token.take() {
                 state.active_tokens.remove(&token);
+            }
+            // The `server-cancel-echoed` mutant answers a 2026-07-28 cancel with one of its own.
+            if state.era == Era::Modern && self.core.breaks(Mutant::ServerCancelEchoed) {
+                drop(state);
+                let params = json!({"requestId": request_id, "reason": "cancelled by the client"});
+                self.send(jsonrpc::notification("notifications/cancelled", params));
             }
             return;
         }

@@ -42,15 +42,38 @@ pub enum Mutant {
     ProgressBackwards,
     /// Progress is sent for a request without a token, with the request id as the token.
     ProgressWithoutToken,
+    /// A progress token already used by an active request is accepted again without a record.
+    ReusedProgressTokenUnflagged,
+    /// A request's progress token stays active after its answer, so a later request using it
+    /// again is recorded as a reuse.
+    ProgressTokenNeverFreed,
     /// 2025-11-25: a task drops its request's progress token once the `CreateTaskResult` is sent.
     TaskProgressDropped,
+    /// 2026-07-28: a task keeps its request's progress token and reports progress on it.
+    TaskProgressSent,
     /// 2025-11-25 `tasks/cancel` on a terminal task succeeds instead of failing with -32602.
     TaskCancelTerminalAccepted,
     /// 2025-11-25 `tasks/cancel` answers with the task as it was (still `working`) and moves it
     /// to `cancelled` only after the response.
     TaskCancelledAfterResponse,
+    /// A cancelled task whose work runs on to its end takes that end's status (`completed`,
+    /// `failed`) instead of staying `cancelled`.
+    CancelledTaskCompletes,
     /// 2025-11-25: a `tasks/result` waiting on a task that gets cancelled is never answered.
     TaskResultLeftWaiting,
+    /// 2025-11-25: a `tasks/result` for a task already terminal is answered with the task (as
+    /// `tasks/get` would), not with the result of the request that created it.
+    TaskResultNotFinal,
+    /// 2026-07-28: `tasks/cancel` naming a task the server does not know is acknowledged with
+    /// the empty result instead of a JSON-RPC error.
+    UnknownTaskCancelAcked,
+    /// A task's `CreateTaskResult` names it with an integer (its number) instead of a string.
+    TaskIdInteger,
+    /// A task's `CreateTaskResult` names it with the id of the request that created it (as a
+    /// string): an id the requestor chose, not the receiver.
+    TaskIdFromRequest,
+    /// Every task's `CreateTaskResult` names it with the first task's id.
+    TaskIdsRepeat,
     /// 2025-11-25: a request id reused within the session is not recorded.
     ReusedIdUnflagged,
     /// A request reusing the id of one still in flight is served as a new request instead of
@@ -61,6 +84,9 @@ pub enum Mutant {
     InitializeCancelHonoured,
     /// 2026-07-28: `notifications/cancelled` without the `_meta` version stamp is dropped.
     CancelNeedsMeta,
+    /// 2026-07-28: a cancel that stops a request is answered with a `notifications/cancelled`
+    /// of the server's own naming that request.
+    ServerCancelEchoed,
     /// 2026-07-28: `ping`, removed in that revision, is answered as under 2025-11-25.
     PingStillServed,
     /// 2026-07-28: a request missing a required `_meta` field is served instead of rejected
@@ -76,7 +102,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 24] = [
+    pub const ALL: [Mutant; 34] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::EofKeepsHandlers,
@@ -88,14 +114,24 @@ impl Mutant {
         Mutant::ProgressTokenRetyped,
         Mutant::ProgressBackwards,
         Mutant::ProgressWithoutToken,
+        Mutant::ReusedProgressTokenUnflagged,
+        Mutant::ProgressTokenNeverFreed,
         Mutant::TaskProgressDropped,
+        Mutant::TaskProgressSent,
         Mutant::TaskCancelTerminalAccepted,
         Mutant::TaskCancelledAfterResponse,
+        Mutant::CancelledTaskCompletes,
         Mutant::TaskResultLeftWaiting,
+        Mutant::TaskResultNotFinal,
+        Mutant::UnknownTaskCancelAcked,
+        Mutant::TaskIdInteger,
+        Mutant::TaskIdFromRequest,
+        Mutant::TaskIdsRepeat,
         Mutant::ReusedIdUnflagged,
         Mutant::InFlightIdAccepted,
         Mutant::InitializeCancelHonoured,
         Mutant::CancelNeedsMeta,
+        Mutant::ServerCancelEchoed,
         Mutant::PingStillServed,
         Mutant::MetaFieldsOptional,
         Mutant::LateCancelFlagged,
@@ -180,12 +216,31 @@ impl Mutant {
                  request: no token, no progress (2025-11-25, basic/utilities/progress, Behavior \
                  Requirements; 2026-07-28, basic/patterns/progress, Behavior Requirements)",
             ),
+            Mutant::ReusedProgressTokenUnflagged => (
+                "reused-progress-token-unflagged",
+                "progress tokens MUST be unique across all active requests; the server records a \
+                 token reused while its request is active (2025-11-25, basic/utilities/progress, \
+                 Progress Flow; 2026-07-28, basic/patterns/progress, Progress Flow)",
+            ),
+            Mutant::ProgressTokenNeverFreed => (
+                "progress-token-never-freed",
+                "senders and receivers SHOULD track active progress tokens: a token is active \
+                 until its request completes, and free again after (2025-11-25, \
+                 basic/utilities/progress, Implementation Notes; 2026-07-28, \
+                 basic/patterns/progress, Implementation Notes)",
+            ),
             Mutant::TaskProgressDropped => (
                 "task-progress-dropped",
                 "for task-augmented requests, the progressToken provided in the original request \
                  MUST continue to be used for progress notifications throughout the task's \
                  lifetime, even after the CreateTaskResult has been returned (2025-11-25, \
                  basic/utilities/progress, Behavior Requirements)",
+            ),
+            Mutant::TaskProgressSent => (
+                "task-progress-sent",
+                "notifications/progress MUST NOT be sent on the subscriptions/listen stream for a \
+                 task, and are not supported on tasks in general (2026-07-28, \
+                 seps/2663-tasks-extension, Task Status Notifications)",
             ),
             Mutant::TaskCancelTerminalAccepted => (
                 "task-cancel-terminal-accepted",
@@ -199,12 +254,47 @@ impl Mutant {
                  to tasks/cancel (2025-11-25, basic/utilities/tasks, Behavior Requirements, Task \
                  Cancellation)",
             ),
+            Mutant::CancelledTaskCompletes => (
+                "cancelled-task-completes",
+                "once a task is cancelled, it MUST remain in cancelled status even if execution \
+                 continues to completion or fails; a terminal task MUST NOT transition to any \
+                 other status (2025-11-25, basic/utilities/tasks, Behavior Requirements, Task \
+                 Cancellation and Task Status Lifecycle)",
+            ),
             Mutant::TaskResultLeftWaiting => (
                 "task-result-left-waiting",
                 "a tasks/result for a non-terminal task MUST block the response until the task \
                  reaches a terminal status, and then answers: cancelled is terminal, so a waiting \
                  tasks/result is answered (-32602 here) when its task is cancelled (2025-11-25, \
                  basic/utilities/tasks, Behavior Requirements, Result Retrieval)",
+            ),
+            Mutant::TaskResultNotFinal => (
+                "task-result-not-final",
+                "when a receiver receives a tasks/result request for a task in a terminal status, \
+                 it MUST return the final result of the underlying request (2025-11-25, \
+                 basic/utilities/tasks, Behavior Requirements, Result Retrieval)",
+            ),
+            Mutant::UnknownTaskCancelAcked => (
+                "unknown-task-cancel-acked",
+                "servers SHOULD return a JSON-RPC error if the taskId of a tasks/cancel does not \
+                 correspond to a known task (2026-07-28, seps/2663-tasks-extension, Task \
+                 Cancellation, Response)",
+            ),
+            Mutant::TaskIdInteger => (
+                "task-id-integer",
+                "task IDs MUST be a string value (2025-11-25, basic/utilities/tasks, Behavior \
+                 Requirements, Task ID Requirements)",
+            ),
+            Mutant::TaskIdFromRequest => (
+                "task-id-from-request",
+                "task IDs MUST be generated by the receiver when creating a task, not taken from \
+                 the requestor's request id (2025-11-25, basic/utilities/tasks, Behavior \
+                 Requirements, Task ID Requirements)",
+            ),
+            Mutant::TaskIdsRepeat => (
+                "task-ids-repeat",
+                "task IDs MUST be unique among all tasks controlled by the receiver (2025-11-25, \
+                 basic/utilities/tasks, Behavior Requirements, Task ID Requirements)",
             ),
             Mutant::ReusedIdUnflagged => (
                 "reused-id-unflagged",
@@ -227,6 +317,12 @@ impl Mutant {
                 "the _meta protocol version is required on requests only, so a \
                  notifications/cancelled without it still cancels (2026-07-28, basic/index, _meta; \
                  go-sdk#1212)",
+            ),
+            Mutant::ServerCancelEchoed => (
+                "server-cancel-echoed",
+                "a server sends notifications/cancelled only to tear down a subscriptions/listen \
+                 stream; servers MUST NOT send notifications/cancelled for any other purpose \
+                 (2026-07-28, basic/patterns/cancellation, opening section)",
             ),
             Mutant::PingStillServed => (
                 "ping-still-served",

@@ -97,12 +97,26 @@ pub(crate) fn create(
         session.answer(id, revision, Err(error));
         return None;
     };
+    let mut task = task_json(number, &entry, revision);
+    // The `task-id-integer` mutant names the task by its number, a JSON integer; the store and
+    // every later answer keep the real id.
+    if session.core.breaks(Mutant::TaskIdInteger) {
+        task.insert("taskId".into(), json!(number));
+    }
+    // The `task-id-from-request` mutant names it by the id of the request that created it.
+    if session.core.breaks(Mutant::TaskIdFromRequest) {
+        let request_id = id.as_str().map_or_else(|| id.to_string(), str::to_owned);
+        task.insert("taskId".into(), json!(request_id));
+    }
+    // The `task-ids-repeat` mutant names every task by the first task's id.
+    if session.core.breaks(Mutant::TaskIdsRepeat) {
+        task.insert("taskId".into(), json!(task_id::encode(1)));
+    }
     let handle = match revision {
-        Revision::V2025_11_25 => json!({"task": task_json(number, &entry, revision)}),
+        Revision::V2025_11_25 => json!({"task": task}),
         Revision::V2026_07_28 => {
-            let mut handle = task_json(number, &entry, revision);
-            handle.insert("resultType".into(), json!("task"));
-            Value::Object(handle)
+            task.insert("resultType".into(), json!("task"));
+            Value::Object(task)
         }
     };
     entries.insert(number, entry);
@@ -158,7 +172,10 @@ impl TaskHandle {
         let now = store.now();
         store
             .with(self.number, |entry| {
-                if entry.status.is_terminal() {
+                // The `cancelled-task-completes` mutant lets the work's end replace `cancelled`.
+                let reopen = entry.status == Status::Cancelled
+                    && self.core.breaks(Mutant::CancelledTaskCompletes);
+                if entry.status.is_terminal() && !reopen {
                     return None;
                 }
                 let (status, end) = match outcome {
@@ -238,6 +255,15 @@ pub(crate) fn handle(
     };
     let number = match number {
         Ok(number) => number,
+        // The `unknown-task-cancel-acked` mutant acknowledges a 2026-07-28 `tasks/cancel` for a
+        // task it does not know.
+        Err(_)
+            if method == "tasks/cancel"
+                && revision == Revision::V2026_07_28
+                && session.core.breaks(Mutant::UnknownTaskCancelAcked) =>
+        {
+            return session.answer(id, revision, Ok(json!({})));
+        }
         Err(error) => return session.answer(id, revision, Err(error)),
     };
     let answer = match method {
@@ -314,6 +340,16 @@ fn update(store: &TaskStore, number: u32, params: &Map<String, Value>) -> Answer
 
 /// `tasks/result` (2025-11-25): answers once the task is terminal; cancellable like any request.
 fn wait_for_result(session: Arc<Session>, id: Value, number: u32) {
+    // The `task-result-not-final` mutant answers for a task already terminal with the task
+    // itself, as `tasks/get` would.
+    if session.core.breaks(Mutant::TaskResultNotFinal) {
+        let terminal = session.core.tasks.with_quiet(number, |entry| {
+            (entry.status.is_terminal()).then(|| task_json(number, entry, Revision::V2025_11_25))
+        });
+        if let Some(Some(task)) = terminal {
+            return session.answer(id, Revision::V2025_11_25, Ok(Value::Object(task)));
+        }
+    }
     let key = id_key(&id);
     let token = session.begin(&key, None);
     tokio::spawn(async move {

@@ -80,7 +80,7 @@ pub(crate) fn definitions() -> Vec<Value> {
             "ignore_cancel",
             "Like slow, but keeps working after a cancel and still responds.",
             steps,
-            false,
+            true,
         ),
         tool(
             "fail",
@@ -228,9 +228,10 @@ impl Tool {
         }
     }
 
-    /// Whether the tool may run as a task.
+    /// Whether the tool may run as a task (`ignore_cancel`: a task whose work outlives its
+    /// `tasks/cancel`).
     pub(crate) fn supports_tasks(&self) -> bool {
-        matches!(self, Tool::Slow { .. })
+        matches!(self, Tool::Slow { .. } | Tool::IgnoreCancel { .. })
     }
 
     /// Runs the handler to its end (or its cancellation).

@@ -201,3 +201,34 @@ async fn unknown_cancel_unflagged_records_no_cancel_of_an_unknown_id() {
     )
     .await;
 }
+
+#[tokio::test(start_paused = true)]
+async fn server_cancel_echoed_answers_a_2026_cancel_with_one_of_its_own() {
+    check(
+        Mutant::ServerCancelEchoed,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2026_07_28);
+            let arguments = json!({"name": "slow", "arguments": {"steps": 3, "step_ms": 1000}});
+            conn.send_request(json!(1), "tools/call", arguments).await;
+            core.handlers.wait_in_flight("slow").await;
+            conn.cancel(json!(1)).await;
+            core.handlers.wait_idle().await;
+            let mut seen = Vec::new();
+            while let Some(message) = conn.try_recv(Duration::from_secs(60)).await {
+                seen.push(format!(
+                    "{} {}",
+                    message["method"], message["params"]["requestId"]
+                ));
+            }
+            let cancels = sent(&core)
+                .iter()
+                .filter(|message| message["method"] == "notifications/cancelled")
+                .count();
+            seen.push(format!("transcript: {cancels} cancel sent"));
+            seen
+        },
+        &["transcript: 0 cancel sent"],
+        &["\"notifications/cancelled\" 1", "transcript: 1 cancel sent"],
+    )
+    .await;
+}

@@ -121,3 +121,63 @@ async fn progress_without_token_reports_under_the_request_id() {
     )
     .await;
 }
+
+/// Three calls with the progress token "job": 1 and 2 while both are active, 3 after both
+/// were answered; the violations recorded.
+async fn one_token_three_calls(mutant: Option<Mutant>) -> Vec<String> {
+    let (core, mut conn) = start(mutant, Revision::V2025_11_25);
+    conn.initialize().await;
+    let params = json!({"name": "slow", "arguments": {"steps": 1, "step_ms": 1000},
+        "_meta": {"progressToken": "job"}});
+    conn.send_request(json!(1), "tools/call", params.clone())
+        .await;
+    conn.send_request(json!(2), "tools/call", params.clone())
+        .await;
+    conn.response(&json!(1)).await;
+    conn.response(&json!(2)).await;
+    conn.request(json!(3), "tools/call", params).await;
+    let progress = sent(&core)
+        .iter()
+        .filter(|message| message["method"] == "notifications/progress")
+        .count();
+    let mut seen = vec![format!("transcript: {progress} progress")];
+    seen.extend(
+        core.violations
+            .list()
+            .into_iter()
+            .map(|violation| format!("{}: {}", violation.rule, violation.detail)),
+    );
+    seen
+}
+
+#[tokio::test(start_paused = true)]
+async fn reused_progress_token_unflagged_records_no_token_reused_while_active() {
+    check(
+        Mutant::ReusedProgressTokenUnflagged,
+        one_token_three_calls,
+        &[
+            "transcript: 3 progress",
+            "reused-progress-token: progress token \"job\" is already used by an active request",
+        ],
+        &["transcript: 3 progress"],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn progress_token_never_freed_records_a_reuse_after_the_answer() {
+    check(
+        Mutant::ProgressTokenNeverFreed,
+        one_token_three_calls,
+        &[
+            "transcript: 3 progress",
+            "reused-progress-token: progress token \"job\" is already used by an active request",
+        ],
+        &[
+            "transcript: 3 progress",
+            "reused-progress-token: progress token \"job\" is already used by an active request",
+            "reused-progress-token: progress token \"job\" is already used by an active request",
+        ],
+    )
+    .await;
+}
