@@ -9,21 +9,22 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
-use crate::cache::{Cache, Record};
-use crate::chapters::{extract_book, note_default_edition, note_unmarked, unknown_words};
-use crate::config::Config;
-use crate::generate::module_file;
-use crate::include::{IncludeProblem, SourceMap};
-use crate::language::{self, LanguagePlan};
-use crate::located::Located;
-use crate::mutants::{self, MutantResult, Subject};
-use crate::plan::{Plan, named_edition, plan};
-use crate::progress::Progress;
-use crate::run::{JobSlots, RunRequest, run_all};
-use crate::select::{Selection, check_selection, select, selection_reports};
+use crate::build::cargo as build;
+use crate::build::generate::module_file;
+use crate::build::other_languages::{self, LanguagePlan};
+use crate::mdbook::include::{IncludeProblem, SourceMap};
+use crate::plan::config::Config;
+use crate::plan::select::{Selection, check_selection, select, selection_reports};
+use crate::plan::snippet_plan::{Plan, named_edition, plan};
+use crate::plan::workspace::Workspace;
+use crate::report::progress::Progress;
+use crate::run::cache::{Cache, Record};
+use crate::run::judge;
+use crate::run::mutants::{self, MutantResult, Subject};
+use crate::run::process::{JobSlots, RunRequest, run_all};
 use crate::snippet::{ChapterFailure, Outcome, Snippet, SnippetResult};
-use crate::workspace::Workspace;
-use crate::{build, judge};
+use crate::source::chapters::{extract_book, note_default_edition, note_unmarked, unknown_words};
+use crate::source::located::Located;
 
 /// The chapters to verify.
 #[derive(Debug, Clone, Default)]
@@ -204,7 +205,7 @@ pub(crate) fn verify(
             .filter_map(|plan| Some(located[plan.index].snippet.language.as_ref()?.name.as_str()))
             .collect();
         let setup_state = workspace.cache_dir.with_file_name("setup");
-        crate::setup::prepare(config, &languages_needed, &setup_state, &progress)?;
+        crate::build::setup::prepare(config, &languages_needed, &setup_state, &progress)?;
         // Other languages need no build: they run while cargo builds the Rust snippets, and
         // beside the Rust runs within the same `jobs`.
         let slots = JobSlots::new(config.jobs);
@@ -316,13 +317,13 @@ fn plan_languages(
     if indices.is_empty() {
         return Ok(Vec::new());
     }
-    let inputs = language::inputs_hashes(config)?;
+    let inputs = other_languages::inputs_hashes(config)?;
     Ok(indices
         .iter()
         .filter_map(|&index| {
             let name = &located[index].snippet.language.as_ref()?.name;
             let declared = config.languages.iter().find(|l| &l.name == name)?;
-            language::plan(
+            other_languages::plan(
                 &located[index],
                 index,
                 declared,
@@ -340,7 +341,7 @@ fn language_result(located: &[Located], plan: &LanguagePlan, record: &Record) ->
         .file
         .as_ref()
         .expect("a language snippet has a file");
-    language::judge(
+    other_languages::judge(
         &located[plan.index],
         record,
         &file.name,
@@ -357,7 +358,7 @@ fn run_languages(
 ) -> anyhow::Result<Vec<(LanguagePlan, (Record, SnippetResult))>> {
     let requests: Vec<RunRequest> = plans.iter().map(|plan| plan.request.clone()).collect();
     let runs = run_all(&requests, slots, &|index, record| {
-        let record = language::record(&plans[index], record.clone());
+        let record = other_languages::record(&plans[index], record.clone());
         progress.finished(&language_result(located, &plans[index], &record));
     });
     plans
@@ -365,7 +366,7 @@ fn run_languages(
         .zip(runs)
         .map(|(plan, run)| {
             let run = run.with_context(|| format!("running {}", plan.request.program.display()))?;
-            let record = language::record(plan, run);
+            let record = other_languages::record(plan, run);
             let result = language_result(located, plan, &record);
             Ok((plan.clone(), (record, result)))
         })

@@ -16,9 +16,9 @@ use std::process::Command;
 
 use anyhow::{Context, bail};
 
-use crate::cache::{Cache, Record};
-use crate::progress::Progress;
-use crate::run::{JobSlots, RunRequest, run_all};
+use crate::report::progress::Progress;
+use crate::run::cache::{Cache, Record};
+use crate::run::process::{JobSlots, RunRequest, run_all};
 use crate::snippet::{Failure, Outcome, Snippet, SnippetResult, SourceSpan};
 
 /// The environment variable that names the mutant of a mutant run.

@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 
 use anyhow::Context;
 
-use crate::cache::{Cache, Record, hash_str, hash_tree};
-use crate::config::{Config, ErrorPosition, Language};
-use crate::extract::merge_harness_attributes;
-use crate::judge::{judge_run, result};
-use crate::located::Located;
-use crate::run::{Exit, RunRecord, RunRequest, SnippetFile};
+use crate::plan::config::{Config, ErrorPosition, Language};
+use crate::run::cache::{Cache, Record, hash_str, hash_tree};
+use crate::run::judge::{judge_run, result};
+use crate::run::process::{Exit, RunRecord, RunRequest, SnippetFile};
 use crate::snippet::{Failure, FailureKind, Outcome, SnippetResult, SourceSpan};
+use crate::source::info_string::merge_harness_attributes;
+use crate::source::located::Located;
 
 /// What the pipeline runs for one snippet of a declared language.
 #[derive(Debug, Clone)]
@@ -261,5 +261,5 @@ fn line_suffix(after: &str) -> (&str, usize) {
 }
 
 #[cfg(test)]
-#[path = "language_tests.rs"]
+#[path = "other_languages_tests.rs"]
 mod tests;

@@ -1,8 +1,8 @@
 use expect_test::{Expect, expect};
 
 use super::*;
-use crate::extract::extract;
 use crate::snippet::{Artifact, SnippetResult};
+use crate::source::extract::extract;
 
 /// Renders `chapter` as if its snippets, in order, had passed and printed `outputs`.
 fn check_with(chapter: &str, outputs: &[(&str, Vec<Artifact>)], expect: Expect) {

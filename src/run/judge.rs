@@ -4,12 +4,12 @@
 
 use std::path::Path;
 
-use crate::cache::Record;
-use crate::compare::compare;
-use crate::generate::{FIRST_CODE_LINE, lifted_lines};
-use crate::located::Located;
-use crate::run::{Exit, RunRecord};
+use crate::build::generate::{FIRST_CODE_LINE, lifted_lines};
+use crate::run::cache::Record;
+use crate::run::compare::compare;
+use crate::run::process::{Exit, RunRecord};
 use crate::snippet::{Failure, FailureKind, Outcome, Snippet, SnippetResult, SourceSpan};
+use crate::source::located::Located;
 
 pub(crate) fn judge(located: &Located, record: &Record, module_file: &Path) -> SnippetResult {
     let snippet = &located.snippet;
@@ -363,7 +363,7 @@ mod tests {
     use expect_test::expect;
 
     use super::*;
-    use crate::extract::extract;
+    use crate::source::extract::extract;
 
     fn located(markdown: &str) -> Located {
         let snippet = extract(Path::new("src/ch.md"), markdown, &[])

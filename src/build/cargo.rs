@@ -13,9 +13,9 @@ use anyhow::{Context, bail};
 use cargo_metadata::Message;
 use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel, DiagnosticSpan};
 
-use crate::cache::Record;
-use crate::generate::{GeneratedCrate, Placement, PlannedSnippet, generate, module_file};
-use crate::workspace::Workspace;
+use crate::build::generate::{GeneratedCrate, Placement, PlannedSnippet, generate, module_file};
+use crate::plan::workspace::Workspace;
+use crate::run::cache::Record;
 
 /// What building did for one snippet.
 #[derive(Debug)]

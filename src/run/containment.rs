@@ -124,7 +124,7 @@ pub(crate) fn stop_on_signals() -> anyhow::Result<()> {
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
             stop_everything();
-            let _writing = crate::cache::WRITING
+            let _writing = crate::run::cache::WRITING
                 .lock()
                 .unwrap_or_else(|poison| poison.into_inner());
             std::process::exit(128 + signal);

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use sha2::{Digest, Sha256};
 
-use crate::run::RunRecord;
+use crate::run::process::RunRecord;
 
 /// What a snippet did, as far as judging it goes.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -171,7 +171,7 @@ fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::Exit;
+    use crate::run::process::Exit;
 
     #[test]
     fn round_trip_and_keys() {

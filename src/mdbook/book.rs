@@ -4,15 +4,15 @@
 //! the preprocessor gets its chapters from mdBook instead. A chapter that cannot be read (not
 //! UTF-8) is a [`ChapterFailure`], not an error: the other chapters are still verified. An
 //! include that cannot be expanded is left as written, as mdBook leaves it, and travels with
-//! the chapter as an [`IncludeProblem`](crate::include::IncludeProblem).
+//! the chapter as an [`IncludeProblem`](crate::mdbook::include::IncludeProblem).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use pulldown_cmark::{Event, Parser, Tag};
 
-use crate::config::Config;
-use crate::include::expand_includes;
+use crate::mdbook::include::expand_includes;
+use crate::plan::config::Config;
 use crate::snippet::{ChapterFailure, SourceSpan};
 use crate::verify::{BookSource, ChapterSource};
 
@@ -23,7 +23,7 @@ pub(crate) fn load(config: &Config) -> anyhow::Result<BookSource> {
         summary_chapters(&text)
             .into_iter()
             // `./vec/layout.md` and `vec/layout.md` are one chapter, named the second way.
-            .map(|link| crate::config::normalize(&config.src_dir.join(link)))
+            .map(|link| crate::plan::config::normalize(&config.src_dir.join(link)))
             .collect()
     } else {
         let mut files = Vec::new();

@@ -14,9 +14,9 @@ use std::process::{Command, Stdio};
 
 use anyhow::{Context, bail};
 
-use crate::cache::{hash_str, hash_tree};
-use crate::config::{Config, Setup};
-use crate::progress::Progress;
+use crate::plan::config::{Config, Setup};
+use crate::report::progress::Progress;
+use crate::run::cache::{hash_str, hash_tree};
 
 /// Runs the setup of each language in `languages` (names of `config.languages`) that has one
 /// and whose key changed since its last successful run. `state_dir` keeps the keys.

@@ -6,13 +6,13 @@
 
 use std::sync::Arc;
 
-use crate::config::UnknownAttributes;
-use crate::extract::extract;
-use crate::located::Located;
+use crate::plan::config::UnknownAttributes;
 use crate::snippet::{
     ChapterFailure, Failure, FailureKind, LanguageSyntax, Outcome, Snippet, SnippetResult,
     SourceSpan,
 };
+use crate::source::extract::extract;
+use crate::source::located::Located;
 use crate::verify::BookSource;
 
 /// A snippet of a book that names no edition, failing on what Rust 2015 lacks (rustc then

@@ -5,15 +5,12 @@
 //! (```` ```text,output ````) that directly follows it, if any. Blocks of other languages
 //! (`text`, `toml`, undeclared ones) are not snippets.
 
-mod info_string;
-
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
-pub(crate) use info_string::{ACTED_ON, merge_harness_attributes};
-use info_string::{BlockKind, block_kind, parse_attributes, parse_language_attributes};
+use super::info_string::{BlockKind, block_kind, parse_attributes, parse_language_attributes};
 
 use crate::snippet::{ExpectedOutput, LanguageSyntax, Snippet, SourceSpan};
 
@@ -255,4 +252,5 @@ impl LineIndex {
 }
 
 #[cfg(test)]
+#[path = "extract_tests.rs"]
 mod tests;

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::PathBuf;
 
-pub(crate) use crate::placement::Placement;
+pub(crate) use crate::plan::placement::Placement;
 
 /// One snippet as the generator needs it.
 #[derive(Debug, Clone)]

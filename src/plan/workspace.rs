@@ -8,9 +8,9 @@ use std::process::Command;
 
 use anyhow::{Context, bail};
 
-use crate::cache;
-use crate::config::Config;
-use crate::generate::{CrateSettings, HarnessDependency};
+use crate::build::generate::{CrateSettings, HarnessDependency};
+use crate::plan::config::Config;
+use crate::run::cache;
 
 #[derive(Debug)]
 pub(crate) struct Workspace {

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use crate::located::Located;
 use crate::snippet::ChapterFailure;
+use crate::source::located::Located;
 
 /// What the command line asked for; the default selects every snippet.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -178,7 +178,7 @@ mod tests {
     use expect_test::{Expect, expect};
 
     use super::*;
-    use crate::extract::extract;
+    use crate::source::extract::extract;
 
     /// Two chapters: `src/ch.md` with snippets at lines 1, 5 and 30 (the second `ignore`), and
     /// `src/other/ch2.md` with two snippets. Prints the selected snippets' places.

@@ -157,7 +157,7 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
             .with_context(|| format!("writing {}", path.display()))?;
         let path = path.to_string_lossy();
         for arg in &mut args {
-            *arg = arg.replace(crate::config::FILE_PLACEHOLDER, &path);
+            *arg = arg.replace(crate::plan::config::FILE_PLACEHOLDER, &path);
         }
     }
     let mut command = Command::new(&request.program);
@@ -174,10 +174,10 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     // Last, so that nothing set before it (an inherited value, a cleared environment) wins.
-    crate::mutants::set_variable(&mut command, request.mutant.as_deref());
+    crate::run::mutants::set_variable(&mut command, request.mutant.as_deref());
     // No deadline when the timeout is too large for the clock (`--timeout 18446744073709551615`).
     let deadline = Instant::now().checked_add(request.timeout);
-    let (mut child, contained) = crate::containment::start(&mut command, scratch.path())
+    let (mut child, contained) = crate::run::containment::start(&mut command, scratch.path())
         .with_context(|| format!("starting {}", request.program.display()))?;
     let group = contained.group();
     let flooded = AtomicBool::new(false);
@@ -389,5 +389,5 @@ fn artifact_title(stem: &str) -> String {
 }
 
 #[cfg(test)]
-#[path = "run_tests.rs"]
+#[path = "process_tests.rs"]
 mod tests;

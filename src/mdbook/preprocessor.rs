@@ -21,10 +21,10 @@ use anyhow::Context as _;
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::Book;
 
-use crate::config::Config;
-use crate::extract::extract;
-use crate::render::{Reader, failure_html, render_chapter};
+use crate::mdbook::render::{Reader, failure_html, render_chapter};
+use crate::plan::config::Config;
 use crate::snippet::{LanguageSyntax, Outcome, Snippet, SnippetResult};
+use crate::source::extract::extract;
 use crate::verify::{Report, VerifyOptions, verify};
 
 /// The renderers the preprocessor runs for: `html`, and `test` (what `mdbook test` names itself),
@@ -44,7 +44,7 @@ pub(crate) fn supports_exit_code(renderer: &str) -> ExitCode {
 
 /// Preprocessor mode: `[ctx, book]` on stdin, the book on stdout. Exit 1 when a snippet failed.
 pub(crate) fn run() -> anyhow::Result<ExitCode> {
-    crate::containment::stop_on_signals()?;
+    crate::run::containment::stop_on_signals()?;
     let stdout = StdoutGuard::redirect_to_stderr()?;
     let (ctx, mut book) = mdbook_preprocessor::parse_input(std::io::stdin().lock())
         .context("reading mdBook's [context, book] JSON from stdin")?;
@@ -57,11 +57,14 @@ pub(crate) fn run() -> anyhow::Result<ExitCode> {
     }
     let config = config_from_context(&ctx)?;
     let mode = BuildMode::of(&ctx, std::env::vars_os().map(|(name, _)| name));
-    let source = crate::book::load(&config)?;
+    let source = crate::mdbook::book::load(&config)?;
     let report = verify(&source, &config, &VerifyOptions::default())?;
     let failed = report.failed();
     if failed > 0 {
-        eprint!("{}", crate::report::human(&report, &config.book_root));
+        eprint!(
+            "{}",
+            crate::report::terminal::human(&report, &config.book_root)
+        );
         if mode == BuildMode::Strict {
             return Ok(ExitCode::FAILURE);
         }
@@ -70,7 +73,10 @@ pub(crate) fn run() -> anyhow::Result<ExitCode> {
              under the snippets; `mdbook build` fails on them"
         );
     } else {
-        eprintln!("mdbook-snippets: {}", crate::report::summary(&report));
+        eprintln!(
+            "mdbook-snippets: {}",
+            crate::report::terminal::summary(&report)
+        );
     }
     render_book(
         &mut book,
@@ -172,12 +178,12 @@ pub(crate) fn render_book(
     if mode == BuildMode::Served {
         for result in &report.results {
             if let Outcome::Failed(failure) = &result.outcome {
-                let text = crate::report::failure_text(result, failure, book_root);
+                let text = crate::report::terminal::failure_text(result, failure, book_root);
                 failure_reports.insert(result.id.clone(), text);
             }
         }
         for failure in &report.chapter_failures {
-            let text = crate::report::chapter_failure_text(failure, book_root);
+            let text = crate::report::terminal::chapter_failure_text(failure, book_root);
             chapter_reports
                 .entry(failure.chapter_path.clone())
                 .or_default()

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::include::SourceMap;
+use crate::mdbook::include::SourceMap;
 use crate::snippet::{Failure, Snippet, SourceSpan};
 
 /// A snippet, its spans mapped to the source files, and how to map its code lines.
@@ -40,7 +40,7 @@ impl Located {
         let original = self.snippet.code.lines().nth(code_line).unwrap_or_default();
         let shown = original.trim_start();
         let marker = if shown == "#" || shown.starts_with("# ") || shown.starts_with("##") {
-            original.len() - crate::generate::unhide(original).len()
+            original.len() - crate::build::generate::unhide(original).len()
         } else {
             0
         };

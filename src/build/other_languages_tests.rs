@@ -3,9 +3,9 @@ use std::path::Path;
 use expect_test::{Expect, expect};
 
 use super::{remap, unhide};
-use crate::extract::extract;
-use crate::located::Located;
 use crate::snippet::LanguageSyntax;
+use crate::source::extract::extract;
+use crate::source::located::Located;
 
 /// The one snippet of `markdown` (a `python` block, prefix `!!!`), located in `src/ch.md`.
 fn located(markdown: &str) -> Located {

@@ -4,12 +4,12 @@
 
 use std::time::Duration;
 
-use crate::cache::Cache;
-use crate::config::Config;
-use crate::extract::merge_harness_attributes;
-use crate::generate::{HarnessParts, PlannedSnippet, module_file, snippet_file};
-use crate::located::Located;
-use crate::placement::placement;
+use crate::build::generate::{HarnessParts, PlannedSnippet, module_file, snippet_file};
+use crate::plan::config::Config;
+use crate::plan::placement::placement;
+use crate::run::cache::Cache;
+use crate::source::info_string::merge_harness_attributes;
+use crate::source::located::Located;
 
 /// What the pipeline needs to know about one snippet to build, run and cache it.
 #[derive(Debug, Clone)]
@@ -45,7 +45,7 @@ pub(crate) fn plan(
     let attributes = &snippet.attributes;
     let edition = attributes.edition.clone().unwrap_or_else(|| {
         named_edition(config, harness)
-            .unwrap_or(crate::config::DEFAULT_EDITION)
+            .unwrap_or(crate::plan::config::DEFAULT_EDITION)
             .to_owned()
     });
     let harness_attributes =

@@ -10,7 +10,7 @@ use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use anyhow::Context as _;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 
-use crate::mutants::{MutantResult, Verdict};
+use crate::run::mutants::{MutantResult, Verdict};
 use crate::snippet::{ChapterFailure, Failure, FailureKind, Outcome, SnippetResult, SourceSpan};
 use crate::verify::Report;
 
@@ -312,5 +312,5 @@ fn failed(kind: &str, message: &str) -> TestCaseStatus {
 }
 
 #[cfg(test)]
-#[path = "report_tests.rs"]
+#[path = "terminal_tests.rs"]
 mod tests;

@@ -1,0 +1,7 @@
+//! Building: the generated crate (sans-IO), cargo and its messages (broken snippets dropped and
+//! the rest built again), the files of the snippets of declared languages, and their `setup`.
+
+pub(crate) mod cargo;
+pub(crate) mod generate;
+pub(crate) mod other_languages;
+pub(crate) mod setup;

@@ -1,0 +1,9 @@
+//! Planning: what a run will do, before anything is built. The configuration (`book.toml`),
+//! which snippets a run verifies, where each snippet goes (a merged module or a crate of its
+//! own), each snippet's plan (edition, timeout, cache key), and the generated workspace's place.
+
+pub(crate) mod config;
+pub(crate) mod placement;
+pub(crate) mod select;
+pub(crate) mod snippet_plan;
+pub(crate) mod workspace;
