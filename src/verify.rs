@@ -4,7 +4,6 @@
 //! Every snippet ends as a [`SnippetResult`]; `Err` is only the tool failing.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -12,7 +11,7 @@ use anyhow::Context;
 use crate::build::cargo as build;
 use crate::build::generate::module_file;
 use crate::build::other_languages::{self, LanguagePlan};
-use crate::mdbook::include::{IncludeProblem, SourceMap};
+use crate::mdbook::book::BookSource;
 use crate::plan::config::Config;
 use crate::plan::select::{Selection, check_selection, select, selection_reports};
 use crate::plan::snippet_plan::{Plan, named_edition, plan};
@@ -20,32 +19,12 @@ use crate::plan::workspace::Workspace;
 use crate::report::progress::Progress;
 use crate::run::cache::{Cache, Record};
 use crate::run::judge;
-use crate::run::mutants::{self, MutantResult, Subject};
+use crate::run::mutants::{self, Subject};
 use crate::run::process::{JobSlots, RunRequest, run_all};
+use crate::snippet::MutantResult;
 use crate::snippet::{ChapterFailure, Outcome, Snippet, SnippetResult};
 use crate::source::chapters::{extract_book, note_default_edition, note_unmarked, unknown_words};
 use crate::source::located::Located;
-
-/// The chapters to verify.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct BookSource {
-    pub chapters: Vec<ChapterSource>,
-    /// The chapters that could not be loaded (not UTF-8).
-    pub failures: Vec<ChapterFailure>,
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct ChapterSource {
-    /// Relative to the book root, e.g. `src/ch1.md`.
-    pub path: PathBuf,
-    /// The chapter's Markdown, includes expanded.
-    pub text: String,
-    /// Where each line of `text` came from, when includes were expanded here; `None` means
-    /// line `n` of `text` is line `n` of `path`.
-    pub source_map: Option<SourceMap>,
-    /// The directives of `text` left as written or expanded to nothing, at their offsets.
-    pub include_problems: Vec<IncludeProblem>,
-}
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct VerifyOptions {

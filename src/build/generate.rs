@@ -12,6 +12,7 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 pub(crate) use crate::plan::placement::Placement;
+use crate::source::hidden_lines::unhide;
 
 /// One snippet as the generator needs it.
 #[derive(Debug, Clone)]
@@ -503,22 +504,6 @@ fn plain_trailing_doc_comments(lines: &mut [String]) {
     for (line, byte) in doc_starts {
         // The third character of `///` or `/**`, an ASCII one.
         lines[line].replace_range(byte + 2..byte + 3, " ");
-    }
-}
-
-/// rustdoc's hidden lines: `# code` and a lone `#` are shown to the compiler without the
-/// marker; `##` escapes a literal `#`.
-pub(crate) fn unhide(line: &str) -> String {
-    let trimmed = line.trim_start();
-    let indent = &line[..line.len() - trimmed.len()];
-    if trimmed == "#" {
-        String::new()
-    } else if let Some(rest) = trimmed.strip_prefix("# ") {
-        format!("{indent}{rest}")
-    } else if let Some(rest) = trimmed.strip_prefix("##") {
-        format!("{indent}#{rest}")
-    } else {
-        line.to_owned()
     }
 }
 

@@ -4,17 +4,37 @@
 //! the preprocessor gets its chapters from mdBook instead. A chapter that cannot be read (not
 //! UTF-8) is a [`ChapterFailure`], not an error: the other chapters are still verified. An
 //! include that cannot be expanded is left as written, as mdBook leaves it, and travels with
-//! the chapter as an [`IncludeProblem`](crate::mdbook::include::IncludeProblem).
+//! the chapter as an [`IncludeProblem`].
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use pulldown_cmark::{Event, Parser, Tag};
 
-use crate::mdbook::include::expand_includes;
+use crate::mdbook::include::{IncludeProblem, SourceMap, expand_includes};
 use crate::plan::config::Config;
 use crate::snippet::{ChapterFailure, SourceSpan};
-use crate::verify::{BookSource, ChapterSource};
+
+/// The chapters to verify.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BookSource {
+    pub chapters: Vec<ChapterSource>,
+    /// The chapters that could not be loaded (not UTF-8).
+    pub failures: Vec<ChapterFailure>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct ChapterSource {
+    /// Relative to the book root, e.g. `src/ch1.md`.
+    pub path: PathBuf,
+    /// The chapter's Markdown, includes expanded.
+    pub text: String,
+    /// Where each line of `text` came from, when includes were expanded here; `None` means
+    /// line `n` of `text` is line `n` of `path`.
+    pub source_map: Option<SourceMap>,
+    /// The directives of `text` left as written or expanded to nothing, at their offsets.
+    pub include_problems: Vec<IncludeProblem>,
+}
 
 pub(crate) fn load(config: &Config) -> anyhow::Result<BookSource> {
     let summary = config.src_dir.join("SUMMARY.md");

@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::run::mutants::{MutantResult, Verdict};
+use crate::snippet::{MutantResult, Verdict};
 use crate::snippet::{Outcome, SnippetResult};
 
 pub(crate) struct Progress {

@@ -10,8 +10,8 @@ use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use anyhow::Context as _;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 
-use crate::run::mutants::{MutantResult, Verdict};
 use crate::snippet::{ChapterFailure, Failure, FailureKind, Outcome, SnippetResult, SourceSpan};
+use crate::snippet::{MutantResult, Verdict};
 use crate::verify::Report;
 
 /// The terminal report. Source excerpts are read from the files under `book_root`; a file that

@@ -227,7 +227,7 @@ fn junit_escapes_markup_and_drops_what_xml_cannot_hold() {
 
 /// The sample with its first snippet (line 3) claiming two mutants: one killed, one survived.
 fn with_mutants() -> Report {
-    use crate::run::mutants::{MutantResult, Verdict};
+    use crate::snippet::{MutantResult, Verdict};
     let mutant = |name: &str, verdict| MutantResult {
         snippet_id: "src_ch1_md_1".to_owned(),
         span: span(3, 1),

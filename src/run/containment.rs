@@ -114,6 +114,10 @@ impl Drop for Contained {
     }
 }
 
+/// Held while an entry is written: a signal that stops the verifier waits for it, so no entry
+/// is left half-written.
+pub(crate) static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// On SIGINT or SIGTERM: refuse new runs, end every running one (and its descendants), ask
 /// cargo and the compilers it started (our process group) to stop, wait for a cache entry being
 /// written, and exit 130 or 143 (128 + the signal), as a shell reports it.
@@ -124,9 +128,7 @@ pub(crate) fn stop_on_signals() -> anyhow::Result<()> {
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
             stop_everything();
-            let _writing = crate::run::cache::WRITING
-                .lock()
-                .unwrap_or_else(|poison| poison.into_inner());
+            let _writing = WRITING.lock().unwrap_or_else(|poison| poison.into_inner());
             std::process::exit(128 + signal);
         }
     });

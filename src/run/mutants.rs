@@ -12,39 +12,12 @@
 //! runs again next time, as a failing snippet does), and is judged afresh against the expected
 //! block on every use.
 
-use std::process::Command;
-
 use anyhow::{Context, bail};
 
 use crate::report::progress::Progress;
 use crate::run::cache::{Cache, Record};
-use crate::run::process::{JobSlots, RunRequest, run_all};
-use crate::snippet::{Failure, Outcome, Snippet, SnippetResult, SourceSpan};
-
-/// The environment variable that names the mutant of a mutant run.
-pub(crate) const VARIABLE: &str = "MDBOOK_SNIPPETS_MUTANT";
-
-/// What one mutant run showed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct MutantResult {
-    /// The id of the snippet that claims to kill the mutant.
-    pub snippet_id: String,
-    /// The snippet's opening fence.
-    pub span: SourceSpan,
-    /// The mutant, as in `kills=NAME`.
-    pub name: String,
-    pub verdict: Verdict,
-    /// What the mutant run printed (empty when the snippet does not run).
-    pub stdout: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Verdict {
-    /// The run failed by one of the usual rules, with this failure.
-    Killed(Failure),
-    /// The run passed, or the snippet does not run at all: why the mutant survived.
-    Survived(String),
-}
+use crate::run::process::{JobSlots, MUTANT_VARIABLE, RunRequest, run_all};
+use crate::snippet::{MutantResult, Outcome, Snippet, SnippetResult, Verdict};
 
 /// A snippet whose mutants are due, once it has passed: how to run it again and judge a run.
 pub(crate) struct Subject<'a> {
@@ -73,16 +46,6 @@ pub(crate) fn any_uncached(snippet: &Snippet, snippet_key: &str, cache: &Cache) 
         .kills
         .iter()
         .any(|name| cache.get(&cache_key(cache, snippet_key, name)).is_none())
-}
-
-/// Sets `MDBOOK_SNIPPETS_MUTANT` on a mutant run's command, and removes it from every other
-/// run, so that a value in the verifier's own environment never changes (nor, cached, stands
-/// for) a snippet's own run.
-pub(crate) fn set_variable(command: &mut Command, mutant: Option<&str>) {
-    match mutant {
-        Some(name) => command.env(VARIABLE, name),
-        None => command.env_remove(VARIABLE),
-    };
 }
 
 /// Runs (or takes from the cache) every mutant of every subject, `slots` at a time, caching
@@ -161,7 +124,7 @@ fn judged(subject: &Subject<'_>, name: &str, record: &Record) -> MutantResult {
     let verdict = match result.outcome {
         Outcome::Failed(failure) => Verdict::Killed(failure),
         Outcome::Passed | Outcome::Skipped => Verdict::Survived(format!(
-            "the snippet passed with {VARIABLE}={name}: a snippet that kills `{name}` must fail \
+            "the snippet passed with {MUTANT_VARIABLE}={name}: a snippet that kills `{name}` must fail \
              when it is set (its output, exit code, a panic, a timeout)"
         )),
     };

@@ -174,7 +174,7 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     // Last, so that nothing set before it (an inherited value, a cleared environment) wins.
-    crate::run::mutants::set_variable(&mut command, request.mutant.as_deref());
+    set_mutant_variable(&mut command, request.mutant.as_deref());
     // No deadline when the timeout is too large for the clock (`--timeout 18446744073709551615`).
     let deadline = Instant::now().checked_add(request.timeout);
     let (mut child, contained) = crate::run::containment::start(&mut command, scratch.path())
@@ -386,6 +386,19 @@ fn artifact_title(stem: &str) -> String {
         _ => stem,
     };
     stem.replace('_', " ")
+}
+
+/// The environment variable that names the mutant of a mutant run.
+pub(crate) const MUTANT_VARIABLE: &str = "MDBOOK_SNIPPETS_MUTANT";
+
+/// Sets `MDBOOK_SNIPPETS_MUTANT` on a mutant run's command, and removes it from every other
+/// run, so that a value in the verifier's own environment never changes (nor, cached, stands
+/// for) a snippet's own run.
+fn set_mutant_variable(command: &mut Command, mutant: Option<&str>) {
+    match mutant {
+        Some(name) => command.env(MUTANT_VARIABLE, name),
+        None => command.env_remove(MUTANT_VARIABLE),
+    };
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use crate::mdbook::book::BookSource;
 use crate::plan::config::UnknownAttributes;
 use crate::snippet::{
     ChapterFailure, Failure, FailureKind, LanguageSyntax, Outcome, Snippet, SnippetResult,
@@ -13,7 +14,6 @@ use crate::snippet::{
 };
 use crate::source::extract::extract;
 use crate::source::located::Located;
-use crate::verify::BookSource;
 
 /// A snippet of a book that names no edition, failing on what Rust 2015 lacks (rustc then
 /// suggests editing a `Cargo.toml` the author does not have): say where the edition is set.

@@ -40,7 +40,7 @@ impl Located {
         let original = self.snippet.code.lines().nth(code_line).unwrap_or_default();
         let shown = original.trim_start();
         let marker = if shown == "#" || shown.starts_with("# ") || shown.starts_with("##") {
-            original.len() - crate::build::generate::unhide(original).len()
+            original.len() - crate::source::hidden_lines::unhide(original).len()
         } else {
             0
         };

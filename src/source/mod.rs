@@ -4,5 +4,6 @@
 
 pub(crate) mod chapters;
 pub(crate) mod extract;
+pub(crate) mod hidden_lines;
 pub(crate) mod info_string;
 pub(crate) mod located;
