@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 
 use anyhow::Context;
 
-use crate::plan::config::{Config, ErrorPosition, Language};
+use crate::plan::config::Config;
+use crate::plan::language_table::{ErrorPosition, Language};
 use crate::run::cache::{Cache, Record, hash_str, hash_tree};
 use crate::run::judge::{judge_run, result};
 use crate::run::process::{Exit, RunRecord, RunRequest, SnippetFile};

@@ -14,7 +14,8 @@ use std::process::{Command, Stdio};
 
 use anyhow::{Context, bail};
 
-use crate::plan::config::{Config, Setup};
+use crate::plan::config::Config;
+use crate::plan::language_table::Setup;
 use crate::report::progress::Progress;
 use crate::run::cache::{hash_str, hash_tree};
 

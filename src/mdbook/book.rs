@@ -43,7 +43,7 @@ pub(crate) fn load(config: &Config) -> anyhow::Result<BookSource> {
         summary_chapters(&text)
             .into_iter()
             // `./vec/layout.md` and `vec/layout.md` are one chapter, named the second way.
-            .map(|link| crate::plan::config::normalize(&config.src_dir.join(link)))
+            .map(|link| crate::plan::book_toml::normalize(&config.src_dir.join(link)))
             .collect()
     } else {
         let mut files = Vec::new();

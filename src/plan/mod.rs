@@ -2,7 +2,10 @@
 //! which snippets a run verifies, where each snippet goes (a merged module or a crate of its
 //! own), each snippet's plan (edition, timeout, cache key), and the generated workspace's place.
 
+pub(crate) mod book_toml;
 pub(crate) mod config;
+pub(crate) mod dependency_table;
+pub(crate) mod language_table;
 pub(crate) mod placement;
 pub(crate) mod select;
 pub(crate) mod snippet_plan;
