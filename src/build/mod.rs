@@ -5,3 +5,4 @@ pub(crate) mod cargo;
 pub(crate) mod generate;
 pub(crate) mod other_languages;
 pub(crate) mod setup;
+pub(crate) mod wrap;

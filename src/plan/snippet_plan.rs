@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use crate::build::generate::{HarnessParts, PlannedSnippet, module_file, snippet_file};
+use crate::build::generate::{PlannedSnippet, module_file, snippet_file};
+use crate::build::wrap::HarnessParts;
 use crate::plan::config::Config;
 use crate::plan::placement::placement;
 use crate::run::cache::Cache;

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::build::generate::{FIRST_CODE_LINE, lifted_lines};
+use crate::build::wrap::{FIRST_CODE_LINE, lifted_lines};
 use crate::run::cache::Record;
 use crate::run::compare::compare;
 use crate::run::process::{Exit, RunRecord};

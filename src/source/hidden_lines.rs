@@ -17,3 +17,7 @@ pub(crate) fn unhide(line: &str) -> String {
         line.to_owned()
     }
 }
+
+#[cfg(test)]
+#[path = "hidden_lines_tests.rs"]
+mod tests;
