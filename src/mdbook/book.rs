@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use pulldown_cmark::{Event, Parser, Tag};
 
-use crate::mdbook::include::{IncludeProblem, SourceMap, expand_includes};
+use crate::mdbook::include::{IncludeProblem, expand_includes};
+use crate::mdbook::source_map::SourceMap;
 use crate::plan::config::Config;
 use crate::snippet::{ChapterFailure, SourceSpan};
 

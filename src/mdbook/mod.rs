@@ -5,5 +5,7 @@
 
 pub(crate) mod book;
 pub(crate) mod include;
+pub(crate) mod include_directive;
 pub(crate) mod preprocessor;
 pub(crate) mod render;
+pub(crate) mod source_map;
