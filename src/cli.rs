@@ -6,8 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::plan::config::Config;
-use crate::plan::select::{Partition, Selection};
+use crate::plan::{Config, Partition, Selection};
 
 #[derive(Debug, Parser)]
 #[command(name = "mdbook-snippets", version, about)]

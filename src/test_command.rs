@@ -8,12 +8,12 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::cli::{Format, TestArgs};
-use crate::plan::config::Config;
+use crate::plan::Config;
 use crate::report::terminal;
 use crate::verify::{UnstoredResults, VerifyOptions, verify};
 
 pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
-    crate::run::containment::stop_on_signals()?;
+    crate::run::stop_on_signals()?;
     let mut config = Config::from_book_toml(&args.book_dir)?;
     args.apply(&mut config);
     let book = crate::mdbook::book::load(&config)?;
@@ -39,9 +39,9 @@ pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
     if let Some(error) = tool_error {
         return Err(error);
     }
-    if crate::report::bless::overwrite_requested(args.bless) {
+    if crate::report::overwrite_requested(args.bless) {
         let changed =
-            crate::report::bless::bless_book(&config.book_root, &report.snippets, &report.results)?;
+            crate::report::bless_book(&config.book_root, &report.snippets, &report.results)?;
         for path in &changed {
             eprintln!("blessed the expected output in {}", path.display());
         }

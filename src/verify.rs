@@ -9,22 +9,19 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::build::cargo as build;
-use crate::build::generate::module_file;
+use crate::build::module_file;
 use crate::build::other_languages::{self, LanguagePlan};
-use crate::mdbook::book::BookSource;
-use crate::plan::config::Config;
-use crate::plan::select::{Selection, check_selection, select, selection_reports};
-use crate::plan::snippet_plan::{Plan, named_edition, plan};
-use crate::plan::workspace::Workspace;
-use crate::report::progress::Progress;
-use crate::run::cache::{Cache, Record};
-use crate::run::judge;
+use crate::mdbook::BookSource;
+use crate::plan::{
+    Config, Plan, Selection, Workspace, check_selection, named_edition, plan, select,
+    selection_reports,
+};
+use crate::report::Progress;
 use crate::run::mutants::{self, Subject};
-use crate::run::process::{JobSlots, RunRequest, run_all};
+use crate::run::{Cache, JobSlots, Record, RunRequest, judge, run_all};
 use crate::snippet::MutantResult;
 use crate::snippet::{ChapterFailure, Outcome, Snippet, SnippetResult};
-use crate::source::chapters::{extract_book, note_default_edition, note_unmarked, unknown_words};
-use crate::source::located::Located;
+use crate::source::{Located, extract_book, note_default_edition, note_unmarked, unknown_words};
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct VerifyOptions {

@@ -12,8 +12,8 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use crate::build::wrap::{HarnessParts, Root, snippet_module};
-pub(crate) use crate::plan::placement::Placement;
-use crate::source::hidden_lines::unhide;
+pub(crate) use crate::plan::Placement;
+use crate::source::unhide;
 
 /// One snippet as the generator needs it.
 #[derive(Debug, Clone)]

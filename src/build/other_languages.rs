@@ -8,14 +8,11 @@ use std::collections::BTreeMap;
 
 use anyhow::Context;
 
-use crate::plan::config::Config;
-use crate::plan::language_table::{ErrorPosition, Language};
-use crate::run::cache::{Cache, Record, hash_str, hash_tree};
+use crate::plan::{Config, ErrorPosition, Language};
 use crate::run::judge::{judge_run, result};
-use crate::run::process::{Exit, RunRecord, RunRequest, SnippetFile};
+use crate::run::{Cache, Exit, Record, RunRecord, RunRequest, SnippetFile, hash_str, hash_tree};
 use crate::snippet::{Failure, FailureKind, Outcome, SnippetResult, SourceSpan};
-use crate::source::info_string::merge_harness_attributes;
-use crate::source::located::Located;
+use crate::source::{Located, merge_harness_attributes};
 
 /// What the pipeline runs for one snippet of a declared language.
 #[derive(Debug, Clone)]

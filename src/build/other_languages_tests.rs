@@ -4,8 +4,8 @@ use expect_test::{Expect, expect};
 
 use super::{remap, unhide};
 use crate::snippet::LanguageSyntax;
+use crate::source::Located;
 use crate::source::extract::extract;
-use crate::source::located::Located;
 
 /// The one snippet of `markdown` (a `python` block, prefix `!!!`), located in `src/ch.md`.
 fn located(markdown: &str) -> Located {

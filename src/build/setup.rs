@@ -14,10 +14,9 @@ use std::process::{Command, Stdio};
 
 use anyhow::{Context, bail};
 
-use crate::plan::config::Config;
-use crate::plan::language_table::Setup;
-use crate::report::progress::Progress;
-use crate::run::cache::{hash_str, hash_tree};
+use crate::plan::{Config, Setup};
+use crate::report::Progress;
+use crate::run::{hash_str, hash_tree};
 
 /// Runs the setup of each language in `languages` (names of `config.languages`) that has one
 /// and whose key changed since its last successful run. `state_dir` keeps the keys.

@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use crate::source::hidden_lines::unhide;
+use crate::source::unhide;
 
 /// Lines every snippet file starts with, before the user's code.
 const PREFIX_LINES: usize = 3;

@@ -9,3 +9,8 @@ pub(crate) mod include_directive;
 pub(crate) mod preprocessor;
 pub(crate) mod render;
 pub(crate) mod source_map;
+
+// What the other stages use; inside the stage, files name each other directly.
+pub(crate) use book::BookSource;
+pub(crate) use render::{OpeningFence, line_start};
+pub(crate) use source_map::SourceMap;

@@ -22,7 +22,7 @@ use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::Book;
 
 use crate::mdbook::render::{Reader, failure_html, render_chapter};
-use crate::plan::config::Config;
+use crate::plan::Config;
 use crate::snippet::{LanguageSyntax, Outcome, Snippet, SnippetResult};
 use crate::source::extract::extract;
 use crate::verify::{Report, VerifyOptions, verify};
@@ -44,7 +44,7 @@ pub(crate) fn supports_exit_code(renderer: &str) -> ExitCode {
 
 /// Preprocessor mode: `[ctx, book]` on stdin, the book on stdout. Exit 1 when a snippet failed.
 pub(crate) fn run() -> anyhow::Result<ExitCode> {
-    crate::run::containment::stop_on_signals()?;
+    crate::run::stop_on_signals()?;
     let stdout = StdoutGuard::redirect_to_stderr()?;
     let (ctx, mut book) = mdbook_preprocessor::parse_input(std::io::stdin().lock())
         .context("reading mdBook's [context, book] JSON from stdin")?;
@@ -61,10 +61,7 @@ pub(crate) fn run() -> anyhow::Result<ExitCode> {
     let report = verify(&source, &config, &VerifyOptions::default())?;
     let failed = report.failed();
     if failed > 0 {
-        eprint!(
-            "{}",
-            crate::report::terminal::human(&report, &config.book_root)
-        );
+        eprint!("{}", crate::report::human(&report, &config.book_root));
         if mode == BuildMode::Strict {
             return Ok(ExitCode::FAILURE);
         }
@@ -73,10 +70,7 @@ pub(crate) fn run() -> anyhow::Result<ExitCode> {
              under the snippets; `mdbook build` fails on them"
         );
     } else {
-        eprintln!(
-            "mdbook-snippets: {}",
-            crate::report::terminal::summary(&report)
-        );
+        eprintln!("mdbook-snippets: {}", crate::report::summary(&report));
     }
     render_book(
         &mut book,
@@ -178,12 +172,12 @@ pub(crate) fn render_book(
     if mode == BuildMode::Served {
         for result in &report.results {
             if let Outcome::Failed(failure) = &result.outcome {
-                let text = crate::report::terminal::failure_text(result, failure, book_root);
+                let text = crate::report::failure_text(result, failure, book_root);
                 failure_reports.insert(result.id.clone(), text);
             }
         }
         for failure in &report.chapter_failures {
-            let text = crate::report::terminal::chapter_failure_text(failure, book_root);
+            let text = crate::report::chapter_failure_text(failure, book_root);
             chapter_reports
                 .entry(failure.chapter_path.clone())
                 .or_default()

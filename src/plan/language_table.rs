@@ -106,7 +106,7 @@ pub(crate) fn language(
     // A fence starting with one of these is Rust (rustdoc's attributes) or an expected block.
     let reserved = ["rust", "text", "output"];
     if reserved.contains(&name.as_str())
-        || crate::source::info_string::ACTED_ON.contains(&name.as_str())
+        || crate::source::ACTED_ON.contains(&name.as_str())
         || name.is_empty()
         || name.contains(|c: char| c == ',' || c.is_whitespace())
     {

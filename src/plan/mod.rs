@@ -10,3 +10,12 @@ pub(crate) mod placement;
 pub(crate) mod select;
 pub(crate) mod snippet_plan;
 pub(crate) mod workspace;
+
+// What the other stages use; inside the stage, files name each other directly.
+pub(crate) use book_toml::normalize;
+pub(crate) use config::{Config, UnknownAttributes};
+pub(crate) use language_table::{ErrorPosition, FILE_PLACEHOLDER, Language, Setup};
+pub(crate) use placement::Placement;
+pub(crate) use select::{Partition, Selection, check_selection, select, selection_reports};
+pub(crate) use snippet_plan::{Plan, named_edition, plan};
+pub(crate) use workspace::Workspace;

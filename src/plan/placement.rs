@@ -63,7 +63,7 @@ pub(crate) fn placement(
 /// snippet, it is only slower to build).
 pub(crate) fn needs_crate_root(code: &str, edition: &str) -> bool {
     code.lines().any(|line| {
-        let line = crate::source::hidden_lines::unhide(line);
+        let line = crate::source::unhide(line);
         let code = line.split("//").next().unwrap_or_default();
         let trimmed = code.trim_start();
         let names_crate_root = code.match_indices("crate::").any(|(at, _)| {

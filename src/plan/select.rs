@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::snippet::ChapterFailure;
-use crate::source::located::Located;
+use crate::source::Located;
 
 /// What the command line asked for; the default selects every snippet.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

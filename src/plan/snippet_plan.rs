@@ -4,13 +4,11 @@
 
 use std::time::Duration;
 
-use crate::build::generate::{PlannedSnippet, module_file, snippet_file};
-use crate::build::wrap::HarnessParts;
+use crate::build::{HarnessParts, PlannedSnippet, module_file, snippet_file};
 use crate::plan::config::Config;
 use crate::plan::placement::placement;
-use crate::run::cache::Cache;
-use crate::source::info_string::merge_harness_attributes;
-use crate::source::located::Located;
+use crate::run::Cache;
+use crate::source::{Located, merge_harness_attributes};
 
 /// What the pipeline needs to know about one snippet to build, run and cache it.
 #[derive(Debug, Clone)]

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use anyhow::{Context, bail};
 
-use crate::build::generate::{CrateSettings, HarnessDependency};
+use crate::build::{CrateSettings, HarnessDependency};
 use crate::plan::config::Config;
 use crate::run::cache;
 

@@ -4,3 +4,8 @@
 pub(crate) mod bless;
 pub(crate) mod progress;
 pub(crate) mod terminal;
+
+// What the other stages use; inside the stage, files name each other directly.
+pub(crate) use bless::{bless_book, overwrite_requested};
+pub(crate) use progress::Progress;
+pub(crate) use terminal::{chapter_failure_text, failure_text, human, summary};

@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
-use crate::mdbook::book::BookSource;
-use crate::plan::config::UnknownAttributes;
+use crate::mdbook::BookSource;
+use crate::plan::UnknownAttributes;
 use crate::snippet::{
     ChapterFailure, Failure, FailureKind, LanguageSyntax, Outcome, Snippet, SnippetResult,
     SourceSpan,

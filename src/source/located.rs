@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::mdbook::source_map::SourceMap;
+use crate::mdbook::SourceMap;
 use crate::snippet::{Failure, Snippet, SourceSpan};
 
 /// A snippet, its spans mapped to the source files, and how to map its code lines.
