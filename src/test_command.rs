@@ -9,7 +9,7 @@ use anyhow::Context;
 
 use crate::cli::{Format, TestArgs};
 use crate::plan::Config;
-use crate::report::terminal;
+use crate::report::{github, junit, terminal};
 use crate::verify::{UnstoredResults, VerifyOptions, verify};
 
 pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
@@ -33,7 +33,7 @@ pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
     };
     let mut out = terminal::human(&report, &config.book_root);
     if args.format() == Format::Github {
-        out.push_str(&terminal::github_annotations(&report));
+        out.push_str(&github::github_annotations(&report));
     }
     print_report(&out)?;
     if let Some(error) = tool_error {
@@ -47,7 +47,7 @@ pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(path) = &args.junit {
-        std::fs::write(path, terminal::junit(&report)?)
+        std::fs::write(path, junit::junit(&report)?)
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(if report.failed() == 0 {

@@ -2,6 +2,8 @@
 //! snippets run, and the overwrite mode (`--bless`) that rewrites expected outputs.
 
 pub(crate) mod bless;
+pub(crate) mod github;
+pub(crate) mod junit;
 pub(crate) mod progress;
 pub(crate) mod terminal;
 

@@ -1,14 +1,12 @@
-//! Presenting a [`Report`]: the terminal report (each failure as a rustc-style excerpt of the
+//! Presenting a [`Report`] on the terminal: each failure as a rustc-style excerpt of the
 //! Markdown source, then under `--mutants` `mutants: K killed, S survived`, then
-//! `N passed, M failed[, K skipped]`), GitHub workflow annotations, and JUnit XML (through
-//! `quick-junit`). A survived mutant is a failure of its own, at its snippet's fence.
+//! `N passed, M failed[, K skipped]`. A survived mutant is a failure of its own, at its
+//! snippet's fence. The other formats (`github`, `junit`) name failures as this one does.
 
 use std::fmt::Write;
 use std::path::Path;
 
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
-use anyhow::Context as _;
-use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 
 use crate::snippet::{ChapterFailure, Failure, FailureKind, Outcome, SnippetResult, SourceSpan};
 use crate::snippet::{MutantResult, Verdict};
@@ -73,7 +71,7 @@ pub(crate) fn failure_text(result: &SnippetResult, failure: &Failure, book_root:
 }
 
 /// The mutants that survived, each with why.
-fn survivors(report: &Report) -> Vec<(&MutantResult, &str)> {
+pub(super) fn survivors(report: &Report) -> Vec<(&MutantResult, &str)> {
     report
         .mutants
         .iter()
@@ -86,7 +84,7 @@ fn survivors(report: &Report) -> Vec<(&MutantResult, &str)> {
 }
 
 /// `mutant NAME survived`: outside checks look for these words.
-fn survived(mutant: &MutantResult) -> String {
+pub(super) fn survived(mutant: &MutantResult) -> String {
     format!("mutant {} survived", mutant.name)
 }
 
@@ -143,7 +141,7 @@ fn failure_line(out: &mut String, span: &SourceSpan, note: &str) {
     writeln!(out, "    {}:{} ({note})", span.path.display(), span.line).unwrap();
 }
 
-fn kind_name(kind: FailureKind) -> &'static str {
+pub(super) fn kind_name(kind: FailureKind) -> &'static str {
     match kind {
         FailureKind::Compile => "does not compile",
         FailureKind::CompileFailMismatch => "compile_fail mismatch",
@@ -200,115 +198,6 @@ fn excerpt_at(span: &SourceSpan, title: &str, label: &str, book_root: &Path) -> 
             .annotation(AnnotationKind::Primary.span(start..end).label(label)),
     );
     Renderer::plain().render(&[group])
-}
-
-/// `::error file=...,line=...::message` lines for GitHub Actions.
-pub(crate) fn github_annotations(report: &Report) -> String {
-    let mut out = String::new();
-    for failure in &report.chapter_failures {
-        let title = "chapter not verified";
-        annotation(&mut out, &failure.span, title, &failure.message);
-    }
-    for result in &report.results {
-        if let Outcome::Failed(failure) = &result.outcome {
-            let title = format!("snippet {}", kind_name(failure.kind));
-            annotation(&mut out, &failure.span, &title, &failure.message);
-        }
-    }
-    for (mutant, why) in survivors(report) {
-        annotation(&mut out, &mutant.span, &survived(mutant), why);
-    }
-    out
-}
-
-/// Appends one `::error` line pointing at `span`.
-fn annotation(out: &mut String, span: &SourceSpan, title: &str, message: &str) {
-    writeln!(
-        out,
-        "::error file={},line={},col={},title={}::{}",
-        escape_property(&span.path.display().to_string()),
-        span.line,
-        span.column,
-        escape_property(title),
-        escape_data(message)
-    )
-    .unwrap();
-}
-
-fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-fn escape_property(text: &str) -> String {
-    escape_data(text).replace(':', "%3A").replace(',', "%2C")
-}
-
-/// A JUnit XML document (written by `quick-junit`) with one test case per snippet, named
-/// `path:line`, and one per chapter that could not be verified.
-pub(crate) fn junit(report: &Report) -> anyhow::Result<String> {
-    let mut suite = TestSuite::new("mdbook-snippets");
-    suite.set_time(report.duration);
-    for result in &report.results {
-        let status = match &result.outcome {
-            Outcome::Passed => TestCaseStatus::success(),
-            Outcome::Skipped => TestCaseStatus::skipped(),
-            Outcome::Failed(failure) => failed(kind_name(failure.kind), &failure.message),
-        };
-        let name = format!("{}:{}", result.span.path.display(), result.span.line);
-        let mut case = TestCase::new(name, status);
-        case.set_classname(result.span.path.display().to_string());
-        if !result.stdout.is_empty() {
-            case.set_system_out(result.stdout.as_str());
-        }
-        suite.add_test_case(case);
-    }
-    for failure in &report.chapter_failures {
-        let span = &failure.span;
-        let name = format!("{}:{}", span.path.display(), span.line);
-        let mut case = TestCase::new(name, failed("chapter not verified", &failure.message));
-        case.set_classname(failure.chapter_path.display().to_string());
-        suite.add_test_case(case);
-    }
-    for mutant in report.mutants.iter().flatten() {
-        suite.add_test_case(mutant_case(mutant));
-    }
-    let mut junit = quick_junit::Report::new("mdbook-snippets");
-    junit.set_time(report.duration);
-    junit.add_test_suite(suite);
-    junit.to_string().context("writing the JUnit XML report")
-}
-
-/// A mutant run as a JUnit test case, `src/ch1.md:3 mutant NAME`: passed when the mutant was
-/// killed (how, in its output), failed when it survived.
-fn mutant_case(mutant: &MutantResult) -> TestCase {
-    let span = &mutant.span;
-    let name = format!(
-        "{}:{} mutant {}",
-        span.path.display(),
-        span.line,
-        mutant.name
-    );
-    let (status, output) = match &mutant.verdict {
-        Verdict::Killed(failure) => (
-            TestCaseStatus::success(),
-            format!("killed: {}\n{}", kind_name(failure.kind), failure.message),
-        ),
-        Verdict::Survived(why) => (failed("mutant survived", why), mutant.stdout.clone()),
-    };
-    let mut case = TestCase::new(name, status);
-    case.set_classname(span.path.display().to_string());
-    if !output.is_empty() {
-        case.set_system_out(output);
-    }
-    case
-}
-
-fn failed(kind: &str, message: &str) -> TestCaseStatus {
-    let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-    status.set_message(kind).set_description(message);
-    status
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@ use std::time::Duration;
 use expect_test::expect;
 
 use super::*;
+use crate::report::github::github_annotations;
+use crate::report::junit::junit;
 use crate::snippet::{ChapterFailure, SourceSpan};
 
 fn span(line: usize, column: usize) -> SourceSpan {
