@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
-use crate::build::cargo as build;
+use crate::build::cargo;
 use crate::build::module_file;
 use crate::build::other_languages::{self, LanguagePlan};
 use crate::mdbook::BookSource;
@@ -432,18 +432,18 @@ fn build_and_run(
         workspace.crate_dir.display()
     ));
     let planned: Vec<_> = plans.iter().map(|plan| plan.planned.clone()).collect();
-    let built = build::build(&planned, workspace, !options.cold_build_without_incremental)?;
+    let built = cargo::build(&planned, workspace, !options.cold_build_without_incremental)?;
     let mut finished = Vec::new();
     let mut to_run = Vec::new();
     for (plan, outcome) in plans.into_iter().zip(built) {
         match outcome {
-            build::Built::Record(record) => {
+            cargo::Built::Record(record) => {
                 let result =
                     judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
                 progress.finished(&result);
                 finished.push((plan, (record, result)));
             }
-            build::Built::Executable { program, args } => to_run.push((plan, program, args)),
+            cargo::Built::Executable { program, args } => to_run.push((plan, program, args)),
         }
     }
     let requests: Vec<RunRequest> = to_run

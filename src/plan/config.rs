@@ -15,6 +15,7 @@ use serde::Deserialize;
 use crate::plan::book_toml::{existing_dir, normalize, table_error};
 use crate::plan::dependency_table;
 use crate::plan::language_table::{self, Language};
+use crate::source::UnknownAttributes;
 
 /// The resolved configuration of a verification run.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,18 +72,6 @@ impl Config {
             })
             .collect()
     }
-}
-
-/// What a bare info-string word the verifier does not know does.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum UnknownAttributes {
-    /// As rustdoc: the word is ignored; one that resembles an attribute we act on
-    /// (`should-panic`) is a warning naming the line.
-    #[default]
-    Ignore,
-    /// Every unknown word is an error naming the line (for books that own all their words).
-    Error,
 }
 
 /// `[preprocessor.snippets]` as written. mdBook's own keys are accepted and left alone.

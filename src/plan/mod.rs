@@ -13,7 +13,7 @@ pub(crate) mod workspace;
 
 // What the other stages use; inside the stage, files name each other directly.
 pub(crate) use book_toml::normalize;
-pub(crate) use config::{Config, UnknownAttributes};
+pub(crate) use config::Config;
 pub(crate) use language_table::{ErrorPosition, FILE_PLACEHOLDER, Language, Setup};
 pub(crate) use placement::Placement;
 pub(crate) use select::{Partition, Selection, check_selection, select, selection_reports};

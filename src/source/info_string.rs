@@ -1,6 +1,9 @@
 //! The info string of a fenced block (```` ```rust,should_panic,revision=both ````): whether the
 //! block is a snippet, an expected-output block or neither, and the snippet's [`Attributes`].
-//! Tokens are separated by commas or whitespace, as rustdoc does.
+//! Tokens are separated by commas or whitespace, as rustdoc does. What becomes of a word the
+//! verifier does not know is an [`UnknownAttributes`] policy, which `book.toml` sets.
+
+use serde::Deserialize;
 
 use crate::snippet::{Attributes, LanguageSyntax, SnippetLanguage, UnknownWord};
 
@@ -269,6 +272,18 @@ fn host_matches(fragment: &str) -> bool {
 
 fn is_error_code(token: &str) -> bool {
     token.len() == 5 && token.starts_with('E') && token[1..].chars().all(|c| c.is_ascii_digit())
+}
+
+/// What a bare info-string word the verifier does not know does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum UnknownAttributes {
+    /// As rustdoc: the word is ignored; one that resembles an attribute we act on
+    /// (`should-panic`) is a warning naming the line.
+    #[default]
+    Ignore,
+    /// Every unknown word is an error naming the line (for books that own all their words).
+    Error,
 }
 
 #[cfg(test)]
