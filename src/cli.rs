@@ -6,8 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::config::Config;
-use crate::select::{Partition, Selection};
+use crate::plan::{Config, Partition, Selection};
 
 #[derive(Debug, Parser)]
 #[command(name = "mdbook-snippets", version, about)]

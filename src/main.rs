@@ -2,35 +2,16 @@
 //! `main` only dispatches: errors reach stderr once, `{:#}`-formatted, and pick the exit code
 //! (0 every snippet passed, 1 some snippet failed, 2 the tool could not do its job).
 
-mod bless;
-mod book;
 mod build;
-mod cache;
-mod chapters;
 mod cli;
-mod compare;
-mod config;
-mod containment;
-mod extract;
-mod generate;
-mod include;
-mod judge;
-mod language;
-mod located;
-mod mutants;
-mod placement;
+mod mdbook;
 mod plan;
-mod preprocessor;
-mod progress;
-mod render;
 mod report;
 mod run;
-mod select;
-mod setup;
 mod snippet;
+mod source;
 mod test_command;
 mod verify;
-mod workspace;
 
 use std::process::ExitCode;
 
@@ -41,11 +22,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(cli::Command::Test(args)) => test_command::run(&args),
         Some(cli::Command::Supports { renderer }) => {
-            Ok(preprocessor::supports_exit_code(&renderer))
+            Ok(mdbook::preprocessor::supports_exit_code(&renderer))
         }
-        None => preprocessor::run(),
+        None => mdbook::preprocessor::run(),
     };
-    containment::hold_exit_while_stopping();
+    run::containment::hold_exit_while_stopping();
     match result {
         Ok(code) => code,
         Err(error) => {

@@ -203,3 +203,25 @@ pub(crate) struct ChapterFailure {
     pub span: SourceSpan,
     pub message: String,
 }
+
+/// What one mutant run showed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct MutantResult {
+    /// The id of the snippet that claims to kill the mutant.
+    pub snippet_id: String,
+    /// The snippet's opening fence.
+    pub span: SourceSpan,
+    /// The mutant, as in `kills=NAME`.
+    pub name: String,
+    pub verdict: Verdict,
+    /// What the mutant run printed (empty when the snippet does not run).
+    pub stdout: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// The run failed by one of the usual rules, with this failure.
+    Killed(Failure),
+    /// The run passed, or the snippet does not run at all: why the mutant survived.
+    Survived(String),
+}

@@ -8,15 +8,15 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::cli::{Format, TestArgs};
-use crate::config::Config;
-use crate::report;
+use crate::plan::Config;
+use crate::report::{github, junit, terminal};
 use crate::verify::{UnstoredResults, VerifyOptions, verify};
 
 pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
-    crate::containment::stop_on_signals()?;
+    crate::run::stop_on_signals()?;
     let mut config = Config::from_book_toml(&args.book_dir)?;
     args.apply(&mut config);
-    let book = crate::book::load(&config)?;
+    let book = crate::mdbook::book::load(&config)?;
     let options = VerifyOptions {
         selection: args.selection(),
         progress: !args.quiet,
@@ -31,23 +31,23 @@ pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
             (unstored.report, Some(unstored.error))
         }
     };
-    let mut out = report::human(&report, &config.book_root);
+    let mut out = terminal::human(&report, &config.book_root);
     if args.format() == Format::Github {
-        out.push_str(&report::github_annotations(&report));
+        out.push_str(&github::github_annotations(&report));
     }
     print_report(&out)?;
     if let Some(error) = tool_error {
         return Err(error);
     }
-    if crate::bless::overwrite_requested(args.bless) {
+    if crate::report::overwrite_requested(args.bless) {
         let changed =
-            crate::bless::bless_book(&config.book_root, &report.snippets, &report.results)?;
+            crate::report::bless_book(&config.book_root, &report.snippets, &report.results)?;
         for path in &changed {
             eprintln!("blessed the expected output in {}", path.display());
         }
     }
     if let Some(path) = &args.junit {
-        std::fs::write(path, report::junit(&report)?)
+        std::fs::write(path, junit::junit(&report)?)
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(if report.failed() == 0 {

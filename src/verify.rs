@@ -4,47 +4,24 @@
 //! Every snippet ends as a [`SnippetResult`]; `Err` is only the tool failing.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
-use crate::cache::{Cache, Record};
-use crate::chapters::{extract_book, note_default_edition, note_unmarked, unknown_words};
-use crate::config::Config;
-use crate::generate::module_file;
-use crate::include::{IncludeProblem, SourceMap};
-use crate::language::{self, LanguagePlan};
-use crate::located::Located;
-use crate::mutants::{self, MutantResult, Subject};
-use crate::plan::{Plan, named_edition, plan};
-use crate::progress::Progress;
-use crate::run::{JobSlots, RunRequest, run_all};
-use crate::select::{Selection, check_selection, select, selection_reports};
+use crate::build::cargo;
+use crate::build::module_file;
+use crate::build::other_languages::{self, LanguagePlan};
+use crate::mdbook::BookSource;
+use crate::plan::{
+    Config, Plan, Selection, Workspace, check_selection, named_edition, plan, select,
+    selection_reports,
+};
+use crate::report::Progress;
+use crate::run::mutants::{self, Subject};
+use crate::run::{Cache, JobSlots, Record, RunRequest, judge, run_all};
+use crate::snippet::MutantResult;
 use crate::snippet::{ChapterFailure, Outcome, Snippet, SnippetResult};
-use crate::workspace::Workspace;
-use crate::{build, judge};
-
-/// The chapters to verify.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct BookSource {
-    pub chapters: Vec<ChapterSource>,
-    /// The chapters that could not be loaded (not UTF-8).
-    pub failures: Vec<ChapterFailure>,
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct ChapterSource {
-    /// Relative to the book root, e.g. `src/ch1.md`.
-    pub path: PathBuf,
-    /// The chapter's Markdown, includes expanded.
-    pub text: String,
-    /// Where each line of `text` came from, when includes were expanded here; `None` means
-    /// line `n` of `text` is line `n` of `path`.
-    pub source_map: Option<SourceMap>,
-    /// The directives of `text` left as written or expanded to nothing, at their offsets.
-    pub include_problems: Vec<IncludeProblem>,
-}
+use crate::source::{Located, extract_book, note_default_edition, note_unmarked, unknown_words};
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct VerifyOptions {
@@ -204,7 +181,7 @@ pub(crate) fn verify(
             .filter_map(|plan| Some(located[plan.index].snippet.language.as_ref()?.name.as_str()))
             .collect();
         let setup_state = workspace.cache_dir.with_file_name("setup");
-        crate::setup::prepare(config, &languages_needed, &setup_state, &progress)?;
+        crate::build::setup::prepare(config, &languages_needed, &setup_state, &progress)?;
         // Other languages need no build: they run while cargo builds the Rust snippets, and
         // beside the Rust runs within the same `jobs`.
         let slots = JobSlots::new(config.jobs);
@@ -316,13 +293,13 @@ fn plan_languages(
     if indices.is_empty() {
         return Ok(Vec::new());
     }
-    let inputs = language::inputs_hashes(config)?;
+    let inputs = other_languages::inputs_hashes(config)?;
     Ok(indices
         .iter()
         .filter_map(|&index| {
             let name = &located[index].snippet.language.as_ref()?.name;
             let declared = config.languages.iter().find(|l| &l.name == name)?;
-            language::plan(
+            other_languages::plan(
                 &located[index],
                 index,
                 declared,
@@ -340,7 +317,7 @@ fn language_result(located: &[Located], plan: &LanguagePlan, record: &Record) ->
         .file
         .as_ref()
         .expect("a language snippet has a file");
-    language::judge(
+    other_languages::judge(
         &located[plan.index],
         record,
         &file.name,
@@ -357,7 +334,7 @@ fn run_languages(
 ) -> anyhow::Result<Vec<(LanguagePlan, (Record, SnippetResult))>> {
     let requests: Vec<RunRequest> = plans.iter().map(|plan| plan.request.clone()).collect();
     let runs = run_all(&requests, slots, &|index, record| {
-        let record = language::record(&plans[index], record.clone());
+        let record = other_languages::record(&plans[index], record.clone());
         progress.finished(&language_result(located, &plans[index], &record));
     });
     plans
@@ -365,7 +342,7 @@ fn run_languages(
         .zip(runs)
         .map(|(plan, run)| {
             let run = run.with_context(|| format!("running {}", plan.request.program.display()))?;
-            let record = language::record(plan, run);
+            let record = other_languages::record(plan, run);
             let result = language_result(located, plan, &record);
             Ok((plan.clone(), (record, result)))
         })
@@ -455,18 +432,18 @@ fn build_and_run(
         workspace.crate_dir.display()
     ));
     let planned: Vec<_> = plans.iter().map(|plan| plan.planned.clone()).collect();
-    let built = build::build(&planned, workspace, !options.cold_build_without_incremental)?;
+    let built = cargo::build(&planned, workspace, !options.cold_build_without_incremental)?;
     let mut finished = Vec::new();
     let mut to_run = Vec::new();
     for (plan, outcome) in plans.into_iter().zip(built) {
         match outcome {
-            build::Built::Record(record) => {
+            cargo::Built::Record(record) => {
                 let result =
                     judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
                 progress.finished(&result);
                 finished.push((plan, (record, result)));
             }
-            build::Built::Executable { program, args } => to_run.push((plan, program, args)),
+            cargo::Built::Executable { program, args } => to_run.push((plan, program, args)),
         }
     }
     let requests: Vec<RunRequest> = to_run

@@ -1,0 +1,475 @@
+//! Builds the generated crate with `cargo build --message-format=json` (read with
+//! `cargo_metadata`) and turns cargo's messages into the executables built and the compile
+//! errors, each attributed to the file (so the snippet) it is in. Broken merged snippets are
+//! dropped and the rest built once more; an error in a dependency is the tool's error, naming
+//! the crate.
+
+use std::collections::{HashMap, HashSet};
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, bail};
+use cargo_metadata::Message;
+use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel, DiagnosticSpan};
+
+use crate::build::generate::{GeneratedCrate, Placement, PlannedSnippet, generate, module_file};
+use crate::plan::Workspace;
+use crate::run::Record;
+
+/// What building did for one snippet.
+#[derive(Debug)]
+pub(crate) enum Built {
+    /// Built; run it as `PROGRAM ARGS`.
+    Executable { program: PathBuf, args: Vec<String> },
+    /// Nothing to run: a `no_run` snippet that compiled, a `compile_fail` snippet either way,
+    /// or a snippet that did not compile.
+    Record(Record),
+}
+
+/// How many times one verification builds at most: the first build, and one per compiler phase
+/// whose errors can hide those of a later one.
+const MAX_BUILDS: usize = 5;
+
+/// Generates the crate for `snippets`, builds it, and while some merged snippets are broken,
+/// builds the others again without them (one broken module would otherwise keep its whole
+/// binary from linking). Returns one [`Built`] per snippet, in order. `incremental: false` builds a crate
+/// that does not exist yet without rustc's incremental state (see [`cargo_build`]).
+pub(crate) fn build(
+    snippets: &[PlannedSnippet],
+    workspace: &Workspace,
+    incremental: bool,
+) -> anyhow::Result<Vec<Built>> {
+    let mut broken: HashMap<usize, Vec<CompileError>> = HashMap::new();
+    let incremental = incremental || workspace.crate_dir.join("Cargo.toml").is_file();
+    let mut attempt = 0;
+    let output = loop {
+        attempt += 1;
+        let active: Vec<usize> = (0..snippets.len())
+            .filter(|index| !broken.contains_key(index))
+            .collect();
+        let planned: Vec<PlannedSnippet> = active
+            .iter()
+            .map(|&index| snippets[index].clone())
+            .collect();
+        let generated = generate(&planned, &workspace.settings);
+        write_crate(
+            &workspace.crate_dir,
+            &generated,
+            workspace.lock_file.as_deref(),
+        )?;
+        let output = cargo_build(&workspace.crate_dir, &workspace.target_dir, incremental)?;
+        // A full disk fails every snippet's build the same way: the tool's error, not theirs.
+        if let Some(line) = out_of_disk_space(&output, &workspace.target_dir) {
+            bail!(
+                "out of disk space while building the snippets in {}: {line}",
+                workspace.target_dir.display()
+            );
+        }
+        if let Some(error) = output.dependency_errors.first() {
+            bail!(
+                "the dependency `{}` of the snippets does not build (from `harness` or \
+                 [preprocessor.snippets.dependencies] in book.toml):\n{}",
+                error.crate_name,
+                error.rendered
+            );
+        }
+        let files: HashMap<PathBuf, usize> = active
+            .iter()
+            .map(|&index| (module_file(&snippets[index]), index))
+            .collect();
+        let mut newly_broken = HashSet::new();
+        for error in &output.errors {
+            let Some(&index) = error.file.as_ref().and_then(|file| files.get(file)) else {
+                continue;
+            };
+            // A snippet alone in its target breaks nothing else: no need to build again.
+            if snippets[index].placement == Placement::Merged {
+                newly_broken.insert(index);
+            }
+            if snippets[index].placement != Placement::CompileFail {
+                broken.entry(index).or_default().push(error.clone());
+            }
+        }
+        // rustc reports errors phase by phase (resolution, then types, then borrows, then
+        // what only monomorphization finds), so dropping the broken snippets can reveal others.
+        if newly_broken.is_empty() || attempt == MAX_BUILDS {
+            break (output, generated, files);
+        }
+    };
+    let (output, generated, files) = output;
+    let module_of: HashMap<&str, _> = generated
+        .modules
+        .iter()
+        .map(|module| (module.id.as_str(), module))
+        .collect();
+
+    // A failed build that no snippet explains is the tool's problem (a harness that does not
+    // build, a dependency that cannot be resolved), not the book's.
+    let runnable_built = generated.modules.iter().any(|module| {
+        !module.target.starts_with("cf-") && output.executables.contains_key(&module.target)
+    });
+    let has_runnable = snippets
+        .iter()
+        .any(|snippet| snippet.placement != Placement::CompileFail);
+    if has_runnable && !runnable_built && broken.is_empty() && output.errors.is_empty() {
+        bail!(
+            "the generated crate at {} did not build, and no snippet is to blame:\n{}",
+            workspace.crate_dir.display(),
+            tail(&output.cargo_stderr, 40)
+        );
+    }
+
+    let mut built = Vec::new();
+    for (index, snippet) in snippets.iter().enumerate() {
+        let own_errors: Vec<CompileError> = output
+            .errors
+            .iter()
+            .filter(|error| error.file.as_ref().and_then(|file| files.get(file)) == Some(&index))
+            .cloned()
+            .collect();
+        if let Some(errors) = broken.get(&index) {
+            // Errors of the last build, when it saw the snippet again (a target of its own).
+            let errors = if own_errors.is_empty() {
+                errors
+            } else {
+                &own_errors
+            };
+            built.push(Built::Record(did_not_compile(errors)));
+            continue;
+        }
+        let module = module_of.get(snippet.id.as_str());
+        let target = module.map_or("", |module| module.target.as_str());
+        let executable = output.executables.get(target);
+        let compile_fail = snippet.placement == Placement::CompileFail;
+        built.push(match (compile_fail, executable) {
+            (true, Some(_)) => Built::Record(Record::Compiled),
+            (true, None) if !own_errors.is_empty() => Built::Record(did_not_compile(&own_errors)),
+            // rustdoc does not link a `no_run` snippet (it stops at metadata), so a library
+            // only the reader's machine has (`#[link(name = "extlib")]`) does not fail it; a
+            // snippet alone in its binary is judged the same way.
+            (false, None)
+                if snippet.no_run
+                    && snippet.placement == Placement::OwnBinary
+                    && only_link_errors(&output.errors, target) =>
+            {
+                Built::Record(Record::Compiled)
+            }
+            (_, None) => {
+                // Its binary failed for a reason outside any snippet (a linker error, say).
+                let others: Vec<&CompileError> = output
+                    .errors
+                    .iter()
+                    .filter(|error| error.target == target)
+                    .collect();
+                let message = if others.is_empty() {
+                    tail(&output.cargo_stderr, 20)
+                } else {
+                    others.iter().map(|error| error.rendered.as_str()).collect()
+                };
+                Built::Record(Record::BinaryFailed {
+                    message: format!("the binary holding this snippet did not build:\n{message}"),
+                })
+            }
+            (false, Some(_)) if snippet.no_run => Built::Record(Record::Compiled),
+            (false, Some(executable)) => Built::Executable {
+                program: executable.clone(),
+                args: module.map(|module| module.args.clone()).unwrap_or_default(),
+            },
+        });
+    }
+    Ok(built)
+}
+
+/// What says the disk is full, if anything does: a line of cargo's, rustc's or the linker's
+/// output with `No space left on device` (ENOSPC), or a linker that crashed with a bus error
+/// (how ENOSPC reaches a linker writing its output through `mmap`, as lld does) while the
+/// target directory's file system has almost nothing free.
+fn out_of_disk_space(output: &BuildOutput, target_dir: &Path) -> Option<String> {
+    let rendered = output.errors.iter().map(|error| error.rendered.as_str());
+    let dependencies = output
+        .dependency_errors
+        .iter()
+        .map(|error| error.rendered.as_str());
+    let mut lines = std::iter::once(output.cargo_stderr.as_str())
+        .chain(rendered)
+        .chain(dependencies)
+        .flat_map(str::lines);
+    if let Some(line) = lines
+        .clone()
+        .find(|line| line.contains("No space left on device"))
+    {
+        return Some(line.trim().to_owned());
+    }
+    let crash = lines.find(|line| line.contains("terminated with signal 7"))?;
+    let stats = rustix::fs::statvfs(target_dir).ok()?;
+    let free = stats.f_bavail.saturating_mul(stats.f_frsize);
+    (free < ALMOST_FULL).then(|| {
+        format!(
+            "No space left on device: {} ({free} bytes free)",
+            crash.trim()
+        )
+    })
+}
+
+/// Free bytes under which a crashed linker is taken for a full disk.
+const ALMOST_FULL: u64 = 16 << 20;
+
+/// Whether every error of `target` is the linker's (and there is one).
+fn only_link_errors(errors: &[CompileError], target: &str) -> bool {
+    let mut of_target = errors
+        .iter()
+        .filter(|error| error.target == target)
+        .peekable();
+    of_target.peek().is_some()
+        && of_target.all(|error| error.file.is_none() && error.message.starts_with("linking with"))
+}
+
+fn did_not_compile(errors: &[CompileError]) -> Record {
+    Record::DidNotCompile {
+        codes: errors
+            .iter()
+            .filter_map(|error| error.code.clone())
+            .collect(),
+        message: errors.iter().map(|error| error.rendered.as_str()).collect(),
+    }
+}
+
+fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+/// Writes the generated files, touching only those whose content changed (so cargo rebuilds
+/// only what changed) and removing files of snippets no longer there.
+fn write_crate(
+    dir: &Path,
+    generated: &GeneratedCrate,
+    lock_file: Option<&Path>,
+) -> anyhow::Result<()> {
+    let wanted: HashSet<PathBuf> = generated
+        .files
+        .iter()
+        .map(|(path, _)| dir.join(path))
+        .collect();
+    if dir.is_dir() {
+        for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+            let path = entry
+                .with_context(|| format!("reading {}", dir.display()))?
+                .path();
+            let is_package = path
+                .file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| {
+                    name.starts_with('e') && name[1..].chars().all(|c| c.is_ascii_digit())
+                });
+            if path.is_dir() && is_package {
+                remove_unwanted(&path, &wanted)?;
+            }
+        }
+    }
+    for (relative, content) in &generated.files {
+        let path = dir.join(relative);
+        if std::fs::read_to_string(&path).is_ok_and(|existing| existing == *content) {
+            continue;
+        }
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        std::fs::write(&path, content).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(lock_file) = lock_file {
+        copy_lock(lock_file, dir)?;
+    }
+    Ok(())
+}
+
+/// Starts the generated crate's `Cargo.lock` from the book's workspace lock, so shared
+/// dependencies resolve to the same versions (and artifacts). Copied only when that lock
+/// changed since the last copy: cargo adds what only the snippets need to the copy, and
+/// copying it over again on every run would make it resolve those once more each time.
+fn copy_lock(lock_file: &Path, dir: &Path) -> anyhow::Result<()> {
+    let source =
+        std::fs::read(lock_file).with_context(|| format!("reading {}", lock_file.display()))?;
+    let marker = dir.join(".mdbook-snippets-lock-source");
+    let target = dir.join("Cargo.lock");
+    let copied_from = std::fs::read(&marker).ok();
+    if target.is_file() && copied_from.as_deref() == Some(source.as_slice()) {
+        return Ok(());
+    }
+    std::fs::write(&target, &source).with_context(|| format!("writing {}", target.display()))?;
+    std::fs::write(&marker, &source).with_context(|| format!("writing {}", marker.display()))
+}
+
+fn remove_unwanted(dir: &Path, wanted: &HashSet<PathBuf>) -> anyhow::Result<()> {
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let path = entry
+            .with_context(|| format!("reading {}", dir.display()))?
+            .path();
+        if path.is_dir() {
+            remove_unwanted(&path, wanted)?;
+        } else if !wanted.contains(&path) {
+            std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// What one `cargo build` produced.
+#[derive(Debug, Default)]
+pub(crate) struct BuildOutput {
+    /// Target name -> the executable (binaries, and test targets built as tests).
+    pub executables: HashMap<String, PathBuf>,
+    /// Compile errors of the generated crate (warnings are left out).
+    pub errors: Vec<CompileError>,
+    /// Compile errors of other packages: the harness, a dependency of the book.
+    pub dependency_errors: Vec<DependencyError>,
+    /// Cargo's own text (stderr): what explains a failure with no compile error of ours, such as
+    /// a dependency that cannot be resolved.
+    pub cargo_stderr: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CompileError {
+    /// The cargo target being compiled.
+    pub target: String,
+    /// The primary span's file, relative to the generated crate's root; `None` when the error
+    /// has no span (a linker error, say).
+    pub file: Option<PathBuf>,
+    pub line: usize,
+    pub column: usize,
+    /// `E0425`, when rustc gave one.
+    pub code: Option<String>,
+    /// The one-line message.
+    pub message: String,
+    /// rustc's full rendering, source excerpt included.
+    pub rendered: String,
+}
+
+/// An error compiling a crate the snippets depend on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DependencyError {
+    /// The crate (target) name, e.g. `helper`.
+    pub crate_name: String,
+    pub rendered: String,
+}
+
+/// Runs cargo on the crate at `crate_dir`, building into `target_dir`. `Err` only when cargo
+/// cannot be started; a failed build is an `Ok` with errors.
+///
+/// `incremental: false` is for a crate `mdbook-snippets test` builds for the first time:
+/// writing rustc's incremental state costs a third of a cold build and only pays off when the
+/// crate is built again (one snippet edited under `mdbook serve`, or the next `test` after an
+/// edit, which build incrementally). Cargo does not fingerprint the setting, so switching never
+/// rebuilds anything; a `CARGO_INCREMENTAL` the user set wins.
+pub(crate) fn cargo_build(
+    crate_dir: &Path,
+    target_dir: &Path,
+    incremental: bool,
+) -> anyhow::Result<BuildOutput> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let manifest = crate_dir.join("Cargo.toml");
+    let mut command = Command::new(&cargo);
+    command
+        .args([
+            "build",
+            "--workspace",
+            "--bins",
+            "--tests",
+            "--keep-going",
+            "--message-format=json",
+        ])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .env("CARGO_TARGET_DIR", target_dir)
+        .env_remove("RUSTC_WORKSPACE_WRAPPER")
+        .stdin(Stdio::null());
+    if !incremental && std::env::var_os("CARGO_INCREMENTAL").is_none() {
+        command.env("CARGO_INCREMENTAL", "0");
+    }
+    let output = command
+        .output()
+        .with_context(|| format!("running cargo build for {}", manifest.display()))?;
+    let mut build = parse_messages(&output.stdout, crate_dir);
+    build.cargo_stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    Ok(build)
+}
+
+/// The span that places an error in the generated code: the primary one, or, when that is in a
+/// macro's definition elsewhere (std's `panic!`, `vec!`), the call site it expanded from in our
+/// files, or else any span of the error in our files. Our files are the relative paths (cargo
+/// names std's and dependencies' files absolutely).
+fn in_generated_code(diagnostic: &Diagnostic) -> Option<&DiagnosticSpan> {
+    let ours = |span: &DiagnosticSpan| Path::new(&span.file_name).is_relative();
+    let primary = diagnostic.spans.iter().find(|span| span.is_primary)?;
+    let mut span = primary;
+    loop {
+        if ours(span) {
+            return Some(span);
+        }
+        match &span.expansion {
+            Some(expansion) => span = &expansion.span,
+            None => break,
+        }
+    }
+    diagnostic
+        .spans
+        .iter()
+        .find(|span| ours(span))
+        .or(Some(primary))
+}
+
+/// Reads cargo's JSON messages. Ours are those of targets under `crate_dir` (canonical, as
+/// cargo reports it); errors of other packages are dependency errors.
+pub(crate) fn parse_messages(stdout: &[u8], crate_dir: &Path) -> BuildOutput {
+    let mut build = BuildOutput::default();
+    for message in Message::parse_stream(BufReader::new(stdout)).flatten() {
+        match message {
+            Message::CompilerArtifact(artifact) => {
+                if let Some(executable) = artifact.executable {
+                    build
+                        .executables
+                        .insert(artifact.target.name, executable.into_std_path_buf());
+                }
+            }
+            Message::CompilerMessage(message) => {
+                let diagnostic = message.message;
+                if diagnostic.level != DiagnosticLevel::Error || is_summary(&diagnostic) {
+                    continue;
+                }
+                let ours = message.target.src_path.as_std_path().starts_with(crate_dir);
+                if !ours {
+                    build.dependency_errors.push(DependencyError {
+                        crate_name: message.target.name,
+                        rendered: diagnostic.rendered.unwrap_or(diagnostic.message),
+                    });
+                    continue;
+                }
+                let primary = in_generated_code(&diagnostic);
+                build.errors.push(CompileError {
+                    target: message.target.name,
+                    file: primary.map(|span| PathBuf::from(&span.file_name)),
+                    line: primary.map_or(0, |span| span.line_start),
+                    column: primary.map_or(0, |span| span.column_start),
+                    code: diagnostic.code.map(|code| code.code),
+                    message: diagnostic.message,
+                    rendered: diagnostic.rendered.unwrap_or_default(),
+                });
+            }
+            _ => {}
+        }
+    }
+    build
+}
+
+/// rustc's closing "aborting due to 2 previous errors" says nothing about a place.
+fn is_summary(diagnostic: &Diagnostic) -> bool {
+    diagnostic.spans.is_empty()
+        && (diagnostic.message.starts_with("aborting due to")
+            || diagnostic.message.starts_with("could not compile"))
+}
+
+#[cfg(test)]
+#[path = "cargo_tests.rs"]
+mod tests;

@@ -1,0 +1,109 @@
+//! A declared language's `setup`: the command that prepares its environment (a venv, a
+//! `node_modules`), run from the book root before the first snippet of the language that must
+//! run, and again only when what it depends on changes. What it depends on is its key: the
+//! command, the content of its program when that is a file, and the content of each
+//! `setup-inputs` path; the key of the last successful run is kept in
+//! `<target>/mdbook-snippets/setup/`. Languages that name the same command share one run.
+//! Its output goes to stderr as progress (stdout, which may carry the book, is never touched).
+//! A setup that fails is one error naming the command and its languages, before any snippet
+//! of theirs runs.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, bail};
+
+use crate::plan::{Config, Setup};
+use crate::report::Progress;
+use crate::run::{hash_str, hash_tree};
+
+/// Runs the setup of each language in `languages` (names of `config.languages`) that has one
+/// and whose key changed since its last successful run. `state_dir` keeps the keys.
+pub(crate) fn prepare(
+    config: &Config,
+    languages: &[&str],
+    state_dir: &Path,
+    progress: &Progress,
+) -> anyhow::Result<()> {
+    // Setups by command, in the order the book declares the languages, each with its languages.
+    let mut setups: BTreeMap<&[String], (&Setup, Vec<&str>)> = BTreeMap::new();
+    for language in &config.languages {
+        if let Some(setup) = &language.setup
+            && languages.contains(&language.name.as_str())
+        {
+            setups
+                .entry(&setup.command)
+                .or_insert((setup, Vec::new()))
+                .1
+                .push(&language.name);
+        }
+    }
+    for (setup, names) in setups.values() {
+        let key = key(setup, &config.book_root)?;
+        // One stamp per book and command: the same command in another book is another setup.
+        let stamp = state_dir.join(hash_str(&format!(
+            "{}\0{}",
+            config.book_root.display(),
+            setup.command.join("\0")
+        )));
+        if std::fs::read_to_string(&stamp).is_ok_and(|kept| kept == key) {
+            continue;
+        }
+        let names = names
+            .iter()
+            .map(|name| format!("`{name}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        progress.suspend(|| run(setup, &names, &config.book_root))?;
+        std::fs::create_dir_all(state_dir)
+            .with_context(|| format!("creating {}", state_dir.display()))?;
+        std::fs::write(&stamp, key).with_context(|| format!("writing {}", stamp.display()))?;
+    }
+    Ok(())
+}
+
+/// The hash of what `setup`, run in `book_root`, depends on.
+fn key(setup: &Setup, book_root: &Path) -> anyhow::Result<String> {
+    let mut parts = format!("{}\n{:?}\n", book_root.display(), setup.command);
+    let program = Path::new(&setup.command[0]);
+    if program.is_absolute() && program.is_file() {
+        parts.push_str(&format!("program {}\n", hash_path(program)?));
+    }
+    for input in &setup.inputs {
+        parts.push_str(&format!("{} {}\n", input.display(), hash_path(input)?));
+    }
+    Ok(hash_str(&parts))
+}
+
+fn hash_path(path: &Path) -> anyhow::Result<String> {
+    if path.is_dir() {
+        hash_tree(path)
+    } else {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        Ok(hash_str(&String::from_utf8_lossy(&bytes)))
+    }
+}
+
+fn run(setup: &Setup, names: &str, book_root: &Path) -> anyhow::Result<()> {
+    eprintln!("mdbook-snippets: setting up {names}: {}", setup.shown);
+    let stderr = std::io::stderr();
+    let as_stdout = std::os::fd::AsFd::as_fd(&stderr)
+        .try_clone_to_owned()
+        .context("duplicating stderr")?;
+    let status = Command::new(&setup.command[0])
+        .args(&setup.command[1..])
+        .current_dir(book_root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(as_stdout))
+        .status()
+        .with_context(|| format!("running the setup of {names}: `{}`", setup.shown))?;
+    if !status.success() {
+        bail!(
+            "the setup of {names} failed: `{}` {status} (its output is above; it runs from the \
+             book root, as `setup` in book.toml says); no snippet of {names} was run",
+            setup.shown
+        );
+    }
+    Ok(())
+}

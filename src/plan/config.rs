@@ -1,0 +1,236 @@
+//! What the verifier will do for one book: the `[preprocessor.snippets]` table of `book.toml`
+//! (plus `[book] src` and `[rust] edition`), checked and resolved to absolute paths. Command-line
+//! flags refine it afterwards (see `cli`); nothing else reads `book.toml`. Paths are made
+//! canonical here, so `..`, absolute paths and symlinks all name the same files later. Two
+//! tables inside it are concerns of their own: `dependencies` (`dependency_table`) and
+//! `languages.NAME` (`language_table`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use serde::Deserialize;
+
+use crate::plan::book_toml::{existing_dir, normalize, table_error};
+use crate::plan::dependency_table;
+use crate::plan::language_table::{self, Language};
+use crate::source::UnknownAttributes;
+
+/// The resolved configuration of a verification run.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Config {
+    /// The directory holding `book.toml`, canonical (symlinks resolved), so every path derived
+    /// from it compares equal to the paths cargo and rustc report.
+    pub book_root: PathBuf,
+    /// `[book] src`, absolute (default `<book_root>/src`), `..` resolved.
+    pub src_dir: PathBuf,
+    /// `harness = "snippets"`: the harness crate's directory, canonical.
+    pub harness: Option<PathBuf>,
+    /// `[preprocessor.snippets.dependencies]`: crates every snippet can use, in Cargo's
+    /// dependency syntax, `path`s made canonical.
+    pub dependencies: BTreeMap<String, toml::Value>,
+    /// `default-attributes = ["revision=2025-11-25"]`: merged under each snippet's own harness
+    /// attributes (a snippet's own value for a key wins).
+    pub default_attributes: Vec<String>,
+    /// `unknown-attributes = "error"`: a bare info-string word that is not an attribute fails
+    /// its chapter instead of being ignored (rustdoc ignores it; default `"ignore"`).
+    pub unknown_attributes: UnknownAttributes,
+    /// The edition of snippets without an `editionNNNN` attribute, when the book names one:
+    /// `edition` here, else `[rust] edition`. Without it, snippets take the harness crate's
+    /// edition when there is a harness, else 2015 (mdBook's default: `mdbook test` then passes
+    /// rustdoc no `--edition`, and rustdoc's default is 2015); see [`DEFAULT_EDITION`].
+    pub edition: Option<String>,
+    /// Per-snippet wall-clock limit (`timeout`, seconds; default 60).
+    pub timeout: Duration,
+    /// Bytes of stdout and of stderr kept per snippet; past it the snippet is stopped and fails
+    /// (`output-limit`; default 1 MiB).
+    pub output_limit: usize,
+    /// Snippet processes run at once (`jobs`; default: the number of CPUs).
+    pub jobs: usize,
+    /// Where the generated crate, its build and the cache go; `None` means "work it out"
+    /// (`CARGO_TARGET_DIR`, else the harness workspace's `target/`, else `<book_root>/target`).
+    pub target_dir: Option<PathBuf>,
+    /// Reuse results of unchanged snippets (see `cache`).
+    pub use_cache: bool,
+    /// `[preprocessor.snippets.languages.NAME]`: the other languages whose snippets are run, in
+    /// name order.
+    pub languages: Vec<Language>,
+    /// `pass-env = ["NAME", ...]`: variables of the verifier's environment that snippets get
+    /// besides those that pass by default (see `run`).
+    pub pass_env: Vec<String>,
+}
+
+impl Config {
+    /// The declared languages as extraction needs them.
+    pub(crate) fn language_syntaxes(&self) -> Vec<crate::snippet::LanguageSyntax> {
+        self.languages
+            .iter()
+            .map(|language| crate::snippet::LanguageSyntax {
+                name: language.name.clone(),
+                hidden: language.hidden.clone(),
+            })
+            .collect()
+    }
+}
+
+/// `[preprocessor.snippets]` as written. mdBook's own keys are accepted and left alone.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct Table {
+    // mdBook's keys.
+    #[allow(dead_code)]
+    command: Option<toml::Value>,
+    #[allow(dead_code)]
+    after: Option<toml::Value>,
+    #[allow(dead_code)]
+    before: Option<toml::Value>,
+    #[allow(dead_code)]
+    renderers: Option<toml::Value>,
+    #[allow(dead_code)]
+    optional: Option<toml::Value>,
+    // Ours.
+    harness: Option<String>,
+    dependencies: Option<BTreeMap<String, toml::Value>>,
+    default_attributes: Option<Vec<String>>,
+    unknown_attributes: Option<UnknownAttributes>,
+    edition: Option<String>,
+    timeout: Option<u64>,
+    output_limit: Option<u64>,
+    jobs: Option<u64>,
+    languages: Option<toml::Value>,
+    pass_env: Option<Vec<String>>,
+}
+
+impl Config {
+    /// Reads `<book_root>/book.toml`.
+    pub(crate) fn from_book_toml(book_root: &Path) -> anyhow::Result<Config> {
+        let path = book_root.join("book.toml");
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        Config::from_book_toml_str(book_root, &text)
+            .with_context(|| format!("in {}", path.display()))
+    }
+
+    /// Parses the text of a `book.toml` that lives in `book_root` the way mdBook 0.5 reads it:
+    /// with its own configuration type (so a file `mdbook build` rejects, say an unknown `[book]`
+    /// key, is rejected here with mdBook's message, "Invalid configuration file" and the reason),
+    /// then its `MDBOOK_*` environment overrides.
+    pub(crate) fn from_book_toml_str(book_root: &Path, text: &str) -> anyhow::Result<Config> {
+        let mut book_config: mdbook_preprocessor::config::Config = text.parse()?;
+        book_config.update_from_env()?;
+        Config::from_mdbook(book_root, &book_config)
+    }
+
+    /// The verifier's configuration from mdBook's: `[preprocessor.snippets]`, `[book] src` and
+    /// `[rust] edition`, for `mdbook-snippets test` and for the preprocessor (whose context holds
+    /// the configuration mdBook read).
+    pub(crate) fn from_mdbook(
+        book_root: &Path,
+        book_config: &mdbook_preprocessor::config::Config,
+    ) -> anyhow::Result<Config> {
+        let table: toml::Table = book_config
+            .get("preprocessor.snippets")
+            .context("reading [preprocessor.snippets]")?
+            .unwrap_or_default();
+        let rust_edition = book_config
+            .rust
+            .edition
+            .map(|edition| serde_json::to_value(edition).context("reading [rust] edition"))
+            .transpose()?
+            .and_then(|value| value.as_str().map(str::to_owned));
+        Config::from_table(
+            book_root,
+            &book_config.book.src,
+            rust_edition.as_deref(),
+            &table,
+        )
+    }
+
+    /// Builds a configuration from the `[preprocessor.snippets]` table (as the preprocessor gets
+    /// it from mdBook's context: `ctx.config.get::<toml::Table>("preprocessor.snippets")`),
+    /// `[book] src` and `[rust] edition`. Unknown keys are an error naming the key; so is a
+    /// path (`harness`, a dependency's `path`) that does not exist.
+    pub(crate) fn from_table(
+        book_root: &Path,
+        src: &Path,
+        rust_edition: Option<&str>,
+        table: &toml::Table,
+    ) -> anyhow::Result<Config> {
+        let table: Table = toml::Value::Table(table.clone())
+            .try_into()
+            .map_err(|error: toml::de::Error| table_error(&error, "[preprocessor.snippets]"))?;
+        let book_root = std::fs::canonicalize(book_root)
+            .with_context(|| format!("resolving the book root {}", book_root.display()))?;
+        let harness = match &table.harness {
+            None => None,
+            Some(path) => Some(existing_dir(&book_root, path, "harness")?),
+        };
+        let mut dependencies = BTreeMap::new();
+        for (name, spec) in table.dependencies.unwrap_or_default() {
+            dependencies.insert(
+                name.clone(),
+                dependency_table::dependency(&book_root, &name, spec)?,
+            );
+        }
+        let edition = table.edition.or(rust_edition.map(str::to_owned));
+        if let Some(edition) = &edition {
+            check_edition(edition)?;
+        }
+        let positive = |value: Option<u64>, key: &str| match value {
+            Some(0) => bail!("`{key}` must be a positive integer, found 0"),
+            other => Ok(other),
+        };
+        let timeout = Duration::from_secs(positive(table.timeout, "timeout")?.unwrap_or(60));
+        let output_limit =
+            positive(table.output_limit, "output-limit")?.unwrap_or(1 << 20) as usize;
+        let jobs = match positive(table.jobs, "jobs")? {
+            Some(jobs) => jobs as usize,
+            None => std::thread::available_parallelism().map_or(1, |jobs| jobs.get()),
+        };
+        let mut languages = Vec::new();
+        let declared = match table.languages {
+            None => toml::Table::new(),
+            Some(toml::Value::Table(declared)) => declared,
+            Some(other) => bail!(
+                "`languages` must be a table of [preprocessor.snippets.languages.NAME] tables, \
+                 found {}",
+                other.type_str()
+            ),
+        };
+        for (name, spec) in declared {
+            languages.push(language_table::language(&book_root, name, spec)?);
+        }
+        Ok(Config {
+            languages,
+            src_dir: normalize(&book_root.join(src)),
+            book_root,
+            harness,
+            dependencies,
+            default_attributes: table.default_attributes.unwrap_or_default(),
+            unknown_attributes: table.unknown_attributes.unwrap_or_default(),
+            edition,
+            timeout,
+            output_limit,
+            jobs,
+            target_dir: None,
+            use_cache: true,
+            pass_env: table.pass_env.unwrap_or_default(),
+        })
+    }
+}
+
+/// The edition of a book that names none and has no harness: mdBook's and rustdoc's.
+pub(crate) const DEFAULT_EDITION: &str = "2015";
+
+/// Accepts the editions cargo knows.
+pub(crate) fn check_edition(edition: &str) -> anyhow::Result<()> {
+    match edition {
+        "2015" | "2018" | "2021" | "2024" => Ok(()),
+        other => bail!("unknown edition `{other}` (expected 2015, 2018, 2021 or 2024)"),
+    }
+}
+
+#[cfg(test)]
+#[path = "config_tests.rs"]
+mod tests;

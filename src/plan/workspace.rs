@@ -1,0 +1,333 @@
+//! Where the generated crate goes and what it links, worked out from the book's configuration
+//! and the file system: the target dir, the harness crate's package and library names, the
+//! harness workspace's `Cargo.lock` and `[profile]` tables, and the environment fingerprint the
+//! cache keys start from.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, bail};
+
+use crate::build::{CrateSettings, HarnessDependency};
+use crate::plan::config::Config;
+use crate::run::cache;
+
+#[derive(Debug)]
+pub(crate) struct Workspace {
+    pub target_dir: PathBuf,
+    /// `<target>/mdbook-snippets/<book key>/`: the generated crate, canonical (cargo reports
+    /// paths that way, and they are compared with it).
+    pub crate_dir: PathBuf,
+    /// `<target>/mdbook-snippets/cache/`.
+    pub cache_dir: PathBuf,
+    pub settings: CrateSettings,
+    /// The lock file of the workspace the harness (else the book) lives in, the starting point
+    /// of the generated crate's own lock so versions match; `None` outside a workspace (the
+    /// generated crate keeps a lock of its own).
+    pub lock_file: Option<PathBuf>,
+    /// The environment part of every cache key.
+    pub fingerprint: String,
+}
+
+impl Workspace {
+    pub(crate) fn discover(config: &Config) -> anyhow::Result<Workspace> {
+        let harness = match &config.harness {
+            Some(path) => Some(harness_dependency(path)?),
+            None => None,
+        };
+        let workspace_root = match &harness {
+            Some(harness) => Some(workspace_root(&harness.path)?.unwrap_or(harness.path.clone())),
+            None => workspace_root(&config.book_root)?,
+        };
+        let target_dir = match (&config.target_dir, std::env::var_os("CARGO_TARGET_DIR")) {
+            (Some(dir), _) => dir.clone(),
+            (None, Some(dir)) => PathBuf::from(dir),
+            (None, None) => workspace_root
+                .as_deref()
+                .unwrap_or(&config.book_root)
+                .join("target"),
+        };
+        let book_key = &cache::hash_str(&config.book_root.to_string_lossy())[..10];
+        let crate_dir = target_dir.join("mdbook-snippets").join(book_key);
+        std::fs::create_dir_all(&crate_dir)
+            .with_context(|| format!("creating {}", crate_dir.display()))?;
+        let crate_dir = std::fs::canonicalize(&crate_dir)
+            .with_context(|| format!("resolving {}", crate_dir.display()))?;
+        let target_dir = std::fs::canonicalize(&target_dir)
+            .with_context(|| format!("resolving {}", target_dir.display()))?;
+        let lock_file = workspace_root
+            .as_ref()
+            .map(|root| root.join("Cargo.lock"))
+            .filter(|lock| lock.is_file());
+        let profiles = match &workspace_root {
+            Some(root) => profiles(&root.join("Cargo.toml"))?,
+            None => String::new(),
+        };
+
+        let mut fingerprint = format!(
+            "mdbook-snippets {} {}\n",
+            env!("CARGO_PKG_VERSION"),
+            build_identity()
+        );
+        fingerprint.push_str(&rustc_version()?);
+        fingerprint.push_str(&format!(
+            "RUSTFLAGS={:?}\n",
+            std::env::var("RUSTFLAGS").unwrap_or_default()
+        ));
+        fingerprint.push_str(&profiles);
+        // What a snippet can read of the verifier's environment (`pass-env`) can change what it
+        // does; the values only as hashes.
+        for name in &config.pass_env {
+            let value = std::env::var_os(name).map(|value| value.to_string_lossy().into_owned());
+            let value = value.as_deref().map(cache::hash_str);
+            fingerprint.push_str(&format!("pass-env {name} = {value:?}\n"));
+        }
+        if let Some(harness) = &harness {
+            fingerprint.push_str(&format!("harness {}\n", cache::hash_tree(&harness.path)?));
+        }
+        for (name, spec) in &config.dependencies {
+            fingerprint.push_str(&format!("dependency {name} = {spec}\n"));
+            if let Some(path) = spec.get("path").and_then(|path| path.as_str()) {
+                fingerprint.push_str(&format!("  tree {}\n", cache::hash_tree(Path::new(path))?));
+            }
+        }
+        if let Some(lock) = &lock_file {
+            let text = std::fs::read_to_string(lock)
+                .with_context(|| format!("reading {}", lock.display()))?;
+            fingerprint.push_str(&format!("lock {}\n", cache::hash_str(&text)));
+        }
+
+        let merged_binaries = merged_binaries(config, harness.as_ref());
+        Ok(Workspace {
+            cache_dir: target_dir.join("mdbook-snippets").join("cache"),
+            crate_dir,
+            target_dir,
+            settings: CrateSettings {
+                package_name: format!("snippets-{book_key}"),
+                harness,
+                dependencies: config.dependencies.clone(),
+                merged_binaries,
+                profiles,
+            },
+            lock_file,
+            fingerprint,
+        })
+    }
+}
+
+/// Over how many binaries the merged snippets of an edition are spread. rustc's front end
+/// (expansion, type and borrow checking) is one thread per crate: snippets that are programs of
+/// their own over external crates (`#[tokio::main] async fn main`, `json!`) spend most of their
+/// build there, and on a book of 60 such snippets two binaries on two cores built ~20% faster
+/// than one (measured with `scripts/bench-books.sh`). Snippets run by a harness's
+/// `snippet_main` instantiate the same large generic code in every binary instead, and splitting
+/// them measured 35% slower; std-only books gained nothing (their crate-root and
+/// `compile_fail` binaries already fill the cores). So: one binary per CPU only for a book with
+/// `dependencies` and no `snippet_main`.
+fn merged_binaries(config: &Config, harness: Option<&HarnessDependency>) -> usize {
+    let wraps_with_harness = harness.is_some_and(|harness| harness.snippet_main);
+    if config.dependencies.is_empty() || wraps_with_harness {
+        1
+    } else {
+        config.jobs.clamp(1, 4)
+    }
+}
+
+/// An exclusive lock on a generated crate directory, held while the crate is written, built and
+/// run: two runs on one book at once (`mdbook serve` and `mdbook-snippets test`, say) would
+/// otherwise rewrite each other's module files mid-build. Released when dropped.
+#[derive(Debug)]
+pub(crate) struct CrateLock {
+    _file: std::fs::File,
+}
+
+impl Workspace {
+    /// Takes the lock on [`Workspace::crate_dir`], saying on stderr when another run holds it
+    /// and this one waits.
+    pub(crate) fn lock(&self) -> anyhow::Result<CrateLock> {
+        lock_dir(&self.crate_dir)
+    }
+}
+
+/// Locks `dir/.mdbook-snippets.lock` with `flock`, creating both as needed.
+pub(crate) fn lock_dir(dir: &Path) -> anyhow::Result<CrateLock> {
+    use rustix::fs::{FlockOperation, flock};
+
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let path = dir.join(".mdbook-snippets.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    match flock(&file, FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => return Ok(CrateLock { _file: file }),
+        Err(rustix::io::Errno::WOULDBLOCK) => eprintln!(
+            "waiting for {} (another mdbook-snippets run is building this book)",
+            path.display()
+        ),
+        Err(error) => {
+            return Err(std::io::Error::from(error))
+                .with_context(|| format!("locking {}", path.display()));
+        }
+    }
+    loop {
+        match flock(&file, FlockOperation::LockExclusive) {
+            Ok(()) => return Ok(CrateLock { _file: file }),
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(error) => {
+                return Err(std::io::Error::from(error))
+                    .with_context(|| format!("locking {}", path.display()));
+            }
+        }
+    }
+}
+
+/// Reads the harness crate's manifest for its package and library names.
+fn harness_dependency(path: &Path) -> anyhow::Result<HarnessDependency> {
+    let manifest = path.join("Cargo.toml");
+    if !manifest.is_file() {
+        bail!(
+            "harness crate not found: {} does not exist (set by `harness` in [preprocessor.snippets])",
+            manifest.display()
+        );
+    }
+    let text = std::fs::read_to_string(&manifest)
+        .with_context(|| format!("reading {}", manifest.display()))?;
+    let table: toml::Table =
+        toml::from_str(&text).with_context(|| format!("parsing {}", manifest.display()))?;
+    let Some(package_name) = table
+        .get("package")
+        .and_then(|package| package.get("name"))
+        .and_then(|name| name.as_str())
+    else {
+        bail!("{} has no `package.name`", manifest.display());
+    };
+    let lib = table.get("lib");
+    let lib_name = lib
+        .and_then(|lib| lib.get("name"))
+        .and_then(|name| name.as_str())
+        .map_or_else(|| package_name.replace('-', "_"), str::to_owned);
+    let lib_file = path.join(
+        lib.and_then(|lib| lib.get("path"))
+            .and_then(|path| path.as_str())
+            .unwrap_or("src/lib.rs"),
+    );
+    let lib_text = std::fs::read_to_string(&lib_file)
+        .with_context(|| format!("reading the harness library {}", lib_file.display()))?;
+    let (prelude, snippet_main) = harness_parts(&lib_text);
+    let edition = match table
+        .get("package")
+        .and_then(|package| package.get("edition"))
+    {
+        Some(toml::Value::String(edition)) => Some(edition.clone()),
+        // `edition.workspace = true`: the workspace's `[workspace.package] edition`.
+        Some(toml::Value::Table(_)) => workspace_edition(path)?,
+        _ => None,
+    };
+    Ok(HarnessDependency {
+        package_name: package_name.to_owned(),
+        lib_name,
+        path: path.to_path_buf(),
+        prelude,
+        snippet_main,
+        edition,
+    })
+}
+
+/// `[workspace.package] edition` of the workspace `dir` lives in.
+fn workspace_edition(dir: &Path) -> anyhow::Result<Option<String>> {
+    let Some(root) = workspace_root(dir)? else {
+        return Ok(None);
+    };
+    let manifest = root.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest)
+        .with_context(|| format!("reading {}", manifest.display()))?;
+    let table: toml::Table =
+        toml::from_str(&text).with_context(|| format!("parsing {}", manifest.display()))?;
+    Ok(table
+        .get("workspace")
+        .and_then(|workspace| workspace.get("package"))
+        .and_then(|package| package.get("edition"))
+        .and_then(|edition| edition.as_str())
+        .map(str::to_owned))
+}
+
+/// Which parts of the harness protocol a harness library's root file provides: a `prelude`
+/// module, and `snippet_main` (defined or re-exported there). A harness with neither is just a
+/// dependency. Read from the source, before building, so the generated code can rely on it.
+fn harness_parts(lib_text: &str) -> (bool, bool) {
+    let code: String = lib_text
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let prelude = code.contains("mod prelude") || code.contains(" as prelude");
+    let re_exported = code.contains("pub use")
+        && code
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|word| word == "snippet_main");
+    let snippet_main = code.contains("fn snippet_main") || re_exported;
+    (prelude, snippet_main)
+}
+
+/// The nearest directory at or above `dir` whose manifest has a `[workspace]` table.
+fn workspace_root(dir: &Path) -> anyhow::Result<Option<PathBuf>> {
+    for dir in dir.ancestors() {
+        let manifest = dir.join("Cargo.toml");
+        if let Ok(text) = std::fs::read_to_string(&manifest) {
+            let table: toml::Table =
+                toml::from_str(&text).with_context(|| format!("parsing {}", manifest.display()))?;
+            if table.contains_key("workspace") {
+                return Ok(Some(dir.to_path_buf()));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The `[profile.*]` tables of a workspace manifest, as TOML text.
+fn profiles(manifest: &Path) -> anyhow::Result<String> {
+    let text = std::fs::read_to_string(manifest)
+        .with_context(|| format!("reading {}", manifest.display()))?;
+    let table: toml::Table =
+        toml::from_str(&text).with_context(|| format!("parsing {}", manifest.display()))?;
+    let Some(profile) = table.get("profile") else {
+        return Ok(String::new());
+    };
+    let mut only_profiles = toml::Table::new();
+    only_profiles.insert("profile".to_owned(), profile.clone());
+    toml::to_string(&only_profiles).context("writing the profile tables")
+}
+
+/// This build of the tool, so results recorded by another build (an upgrade, a rebuild from
+/// changed sources at the same version) are not taken for its own: the executable's size and
+/// modification time, which every build and install renews. Empty when the executable cannot
+/// be looked at (the version alone then keys the cache).
+fn build_identity() -> String {
+    let Some(metadata) = std::env::current_exe().and_then(std::fs::metadata).ok() else {
+        return String::new();
+    };
+    let modified = metadata
+        .modified()
+        .ok()
+        .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |since| since.as_nanos());
+    format!("build {} {modified}", metadata.len())
+}
+
+fn rustc_version() -> anyhow::Result<String> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let output = Command::new(&rustc)
+        .arg("-vV")
+        .output()
+        .with_context(|| format!("running {} -vV", rustc.to_string_lossy()))?;
+    if !output.status.success() {
+        bail!(
+            "`rustc -vV` failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}

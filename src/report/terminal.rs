@@ -1,0 +1,205 @@
+//! Presenting a [`Report`] on the terminal: each failure as a rustc-style excerpt of the
+//! Markdown source, then under `--mutants` `mutants: K killed, S survived`, then
+//! `N passed, M failed[, K skipped]`. A survived mutant is a failure of its own, at its
+//! snippet's fence. The other formats (`github`, `junit`) name failures as this one does.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+
+use crate::snippet::{ChapterFailure, Failure, FailureKind, Outcome, SnippetResult, SourceSpan};
+use crate::snippet::{MutantResult, Verdict};
+use crate::verify::Report;
+
+/// The terminal report. Source excerpts are read from the files under `book_root`; a file that
+/// cannot be read just goes without an excerpt.
+pub(crate) fn human(report: &Report, book_root: &Path) -> String {
+    let mut out = String::new();
+    for failure in &report.chapter_failures {
+        out.push_str(&chapter_failure_text(failure, book_root));
+        out.push('\n');
+    }
+    let failures: Vec<(&SnippetResult, &Failure)> = report
+        .results
+        .iter()
+        .filter_map(|result| match &result.outcome {
+            Outcome::Failed(failure) => Some((result, failure)),
+            _ => None,
+        })
+        .collect();
+    for (result, failure) in &failures {
+        out.push_str(&failure_text(result, failure, book_root));
+        out.push('\n');
+    }
+    let survivors = survivors(report);
+    for (mutant, why) in &survivors {
+        out.push_str(&survivor_text(mutant, why, book_root));
+        out.push('\n');
+    }
+    if !failures.is_empty() || !report.chapter_failures.is_empty() || !survivors.is_empty() {
+        out.push_str("failures:\n");
+        for failure in &report.chapter_failures {
+            failure_line(&mut out, &failure.span, "chapter not verified");
+        }
+        for (result, failure) in &failures {
+            let note = format!("{}, {}", kind_name(failure.kind), result.id);
+            failure_line(&mut out, &failure.span, &note);
+        }
+        for (mutant, _) in &survivors {
+            let note = format!("{}, {}", survived(mutant), mutant.snippet_id);
+            failure_line(&mut out, &mutant.span, &note);
+        }
+        out.push('\n');
+    }
+    writeln!(out, "finished in {:.2}s", report.duration.as_secs_f64()).unwrap();
+    if let Some((killed, survived)) = report.mutant_counts() {
+        writeln!(out, "mutants: {killed} killed, {survived} survived").unwrap();
+    }
+    writeln!(out, "{}", summary(report)).unwrap();
+    out
+}
+
+/// One snippet's failure as the terminal report shows it: the excerpt of the Markdown with the
+/// message's first line as its label, then the rest of the message. Also what `mdbook serve`
+/// shows in the page (see `render`).
+pub(crate) fn failure_text(result: &SnippetResult, failure: &Failure, book_root: &Path) -> String {
+    let mut out = excerpt(result, failure, book_root);
+    out.push('\n');
+    push_message_body(&mut out, &failure.message);
+    out
+}
+
+/// The mutants that survived, each with why.
+pub(super) fn survivors(report: &Report) -> Vec<(&MutantResult, &str)> {
+    report
+        .mutants
+        .iter()
+        .flatten()
+        .filter_map(|mutant| match &mutant.verdict {
+            Verdict::Survived(why) => Some((mutant, why.as_str())),
+            Verdict::Killed(_) => None,
+        })
+        .collect()
+}
+
+/// `mutant NAME survived`: outside checks look for these words.
+pub(super) fn survived(mutant: &MutantResult) -> String {
+    format!("mutant {} survived", mutant.name)
+}
+
+/// A survived mutant as the terminal report shows it: an excerpt at its snippet's fence.
+fn survivor_text(mutant: &MutantResult, why: &str, book_root: &Path) -> String {
+    let title = format!("snippet {} {}", mutant.snippet_id, survived(mutant));
+    let mut out = excerpt_at(&mutant.span, &title, &survived(mutant), book_root);
+    out.push('\n');
+    writeln!(out, "  {why}").unwrap();
+    out
+}
+
+/// A chapter that could not be verified, as the terminal report shows it.
+pub(crate) fn chapter_failure_text(failure: &ChapterFailure, book_root: &Path) -> String {
+    let title = format!("chapter {} not verified", failure.chapter_path.display());
+    let label = failure.message.lines().next().unwrap_or_default();
+    let mut out = excerpt_at(&failure.span, &title, label, book_root);
+    out.push('\n');
+    push_message_body(&mut out, &failure.message);
+    out.push_str("  none of this chapter's snippets ran\n");
+    out
+}
+
+/// `3 passed, 1 failed`, followed by `, 2 skipped` only when some were skipped. Outside checks
+/// parse this line: its shape is a fixed interface.
+pub(crate) fn summary(report: &Report) -> String {
+    let mut line = format!(
+        "{} passed, {} failed",
+        report.count(|outcome| matches!(outcome, Outcome::Passed)),
+        report.failed(),
+    );
+    let skipped = report.count(|outcome| matches!(outcome, Outcome::Skipped));
+    if skipped > 0 {
+        write!(line, ", {skipped} skipped").unwrap();
+    }
+    line
+}
+
+/// Appends the lines of a failure's message after the first, indented: the first line is already
+/// the excerpt's label, and is said once.
+fn push_message_body(out: &mut String, message: &str) {
+    let body = message.trim_end().lines().skip(1);
+    for line in body {
+        if line.is_empty() {
+            out.push('\n');
+        } else {
+            writeln!(out, "  {line}").unwrap();
+        }
+    }
+}
+
+/// Appends one `    path:line (note)` line of the closing `failures:` list.
+fn failure_line(out: &mut String, span: &SourceSpan, note: &str) {
+    writeln!(out, "    {}:{} ({note})", span.path.display(), span.line).unwrap();
+}
+
+pub(super) fn kind_name(kind: FailureKind) -> &'static str {
+    match kind {
+        FailureKind::Compile => "does not compile",
+        FailureKind::CompileFailMismatch => "compile_fail mismatch",
+        FailureKind::Run => "failed at run time",
+        FailureKind::Timeout => "timed out",
+        FailureKind::OutputMismatch => "output differs",
+        FailureKind::Attribute => "unknown attribute",
+        FailureKind::Include => "cannot include",
+    }
+}
+
+fn excerpt(result: &SnippetResult, failure: &Failure, book_root: &Path) -> String {
+    let title = format!("snippet {} {}", result.id, kind_name(failure.kind));
+    let label = failure.message.lines().next().unwrap_or_default();
+    excerpt_at(&failure.span, &title, label, book_root)
+}
+
+/// A rustc-style excerpt of the file around `span` (invalid UTF-8 shown as U+FFFD).
+fn excerpt_at(span: &SourceSpan, title: &str, label: &str, book_root: &Path) -> String {
+    let Ok(bytes) = std::fs::read(book_root.join(&span.path)) else {
+        return format!(
+            "error: {title}\n --> {}:{}:{}\n",
+            span.path.display(),
+            span.line,
+            span.column
+        );
+    };
+    let source = String::from_utf8_lossy(&bytes);
+    // A few lines of context on each side of the failing line.
+    let lines: Vec<&str> = source.split_inclusive('\n').collect();
+    let failing = span.line.clamp(1, lines.len().max(1)) - 1;
+    let first = failing.saturating_sub(2);
+    let last = (failing + 3).min(lines.len());
+    let window: String = lines.get(first..last).unwrap_or_default().concat();
+    let offset: usize = lines[first..failing].iter().map(|line| line.len()).sum();
+    let line_text = lines
+        .get(failing)
+        .copied()
+        .unwrap_or_default()
+        .trim_end_matches('\n');
+    let column = (span.column.max(1) - 1).min(line_text.len());
+    let column = (0..=column)
+        .rev()
+        .find(|&index| line_text.is_char_boundary(index))
+        .unwrap_or(0);
+    let start = offset + column;
+    let end = (offset + line_text.len()).max(start);
+    let path = span.path.display().to_string();
+    let group = Level::ERROR.primary_title(title).element(
+        Snippet::source(window.as_str())
+            .line_start(first + 1)
+            .fold(false)
+            .path(path.as_str())
+            .annotation(AnnotationKind::Primary.span(start..end).label(label)),
+    );
+    Renderer::plain().render(&[group])
+}
+
+#[cfg(test)]
+#[path = "terminal_tests.rs"]
+mod tests;

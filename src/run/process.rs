@@ -1,0 +1,406 @@
+//! Runs built snippets, one process each, `jobs` at a time (one limit for all of a run's
+//! snippets, whatever their language). Each process gets a fresh temporary
+//! working directory, a closed stdin, a clean environment (what a program needs, the
+//! `MDBOOK_SNIPPETS_*` family and the book's `pass-env`), the harness environment
+//! (`MDBOOK_SNIPPETS_ATTRS`, `MDBOOK_SNIPPETS_ARTIFACTS`) and its own process group. A timeout,
+//! an output flood or the end of the snippet ends every process it started, however it
+//! detached (`containment`), and output is read only until the deadline.
+
+use std::io::Read;
+use std::os::fd::AsFd;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use rustix::event::{PollFd, PollFlags, poll};
+use rustix::process::{Pid, Signal, kill_process_group};
+
+use crate::snippet::{Artifact, ArtifactKind};
+
+/// One snippet process to start: `program args...`.
+#[derive(Debug, Clone)]
+pub(crate) struct RunRequest {
+    pub program: PathBuf,
+    /// `{file}` in an argument is replaced with the path of `file`, when there is one.
+    pub args: Vec<String>,
+    /// The source file of a snippet of a declared language, written into the snippet's
+    /// temporary directory (beside its working directory, which starts empty) before it starts.
+    pub file: Option<SnippetFile>,
+    /// The value of `MDBOOK_SNIPPETS_ATTRS`.
+    pub harness_attributes: String,
+    /// `pass-env`: variables of the verifier's environment the snippet gets besides those that
+    /// pass by default.
+    pub pass_env: Vec<String>,
+    pub timeout: Duration,
+    /// Bytes kept of stdout, and of stderr; more stops the process.
+    pub output_limit: usize,
+    /// The value of `MDBOOK_SNIPPETS_MUTANT` on a mutant run (`test --mutants`); every other run
+    /// goes without the variable, even when the verifier's own environment has it.
+    pub mutant: Option<String>,
+}
+
+/// A snippet's code as a file: `name` (`src_ch1_md_2.py`) and its text.
+#[derive(Debug, Clone)]
+pub(crate) struct SnippetFile {
+    pub name: String,
+    pub content: String,
+}
+
+/// What a snippet process did.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct RunRecord {
+    pub exit: Exit,
+    pub stdout: String,
+    pub stderr: String,
+    pub artifacts: Vec<Artifact>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) enum Exit {
+    Code(i32),
+    Signal(i32),
+    TimedOut(Duration),
+    /// Printed more than the output limit (bytes) on stdout or stderr.
+    OutputLimit(usize),
+}
+
+/// How many snippet processes may run at once, shared by every [`run_all`] of a verification
+/// (Rust snippets and those of other languages run side by side, within one `--jobs`).
+pub(crate) struct JobSlots {
+    free: Mutex<usize>,
+    freed: Condvar,
+    jobs: usize,
+}
+
+impl JobSlots {
+    pub(crate) fn new(jobs: usize) -> JobSlots {
+        let jobs = jobs.max(1);
+        JobSlots {
+            free: Mutex::new(jobs),
+            freed: Condvar::new(),
+            jobs,
+        }
+    }
+
+    /// Runs `work` once a slot is free.
+    fn with_slot<T>(&self, work: impl FnOnce() -> T) -> T {
+        let mut free = self.free.lock().expect("no panics while locked");
+        while *free == 0 {
+            free = self.freed.wait(free).expect("no panics while locked");
+        }
+        *free -= 1;
+        drop(free);
+        let result = work();
+        *self.free.lock().expect("no panics while locked") += 1;
+        self.freed.notify_one();
+        result
+    }
+}
+
+/// Runs every request, at most `slots` allow at once, calling `on_done` as each finishes (for
+/// progress). Results come back in request order; an `Err` is a process that could not be
+/// started at all.
+pub(crate) fn run_all(
+    requests: &[RunRequest],
+    slots: &JobSlots,
+    on_done: &(dyn Fn(usize, &RunRecord) + Sync),
+) -> Vec<anyhow::Result<RunRecord>> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<anyhow::Result<RunRecord>>>> =
+        Mutex::new(requests.iter().map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..slots.jobs.min(requests.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(request) = requests.get(index) else {
+                        break;
+                    };
+                    let result = slots.with_slot(|| run(request));
+                    if let Ok(record) = &result {
+                        on_done(index, record);
+                    }
+                    results.lock().expect("no panics while locked")[index] = Some(result);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .expect("no panics while locked")
+        .into_iter()
+        .map(|result| result.expect("every request ran"))
+        .collect()
+}
+
+/// Runs one snippet process to completion, timeout or output limit. Whatever happened, every
+/// process the snippet started is gone when this returns (see `containment`), and it returns
+/// by the deadline even if a process it could not end keeps the output pipes open.
+pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
+    let scratch = tempfile::Builder::new()
+        .prefix("mdbook-snippets-")
+        .tempdir()
+        .context("creating a temporary directory for a snippet")?;
+    let work_dir = scratch.path().join("work");
+    let artifacts_dir = scratch.path().join("artifacts");
+    let code_dir = scratch.path().join("code");
+    for dir in [&work_dir, &artifacts_dir, &code_dir] {
+        std::fs::create_dir(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut args = request.args.clone();
+    if let Some(file) = &request.file {
+        let path = code_dir.join(&file.name);
+        std::fs::write(&path, &file.content)
+            .with_context(|| format!("writing {}", path.display()))?;
+        let path = path.to_string_lossy();
+        for arg in &mut args {
+            *arg = arg.replace(crate::plan::FILE_PLACEHOLDER, &path);
+        }
+    }
+    let mut command = Command::new(&request.program);
+    command
+        .args(&args)
+        .current_dir(&work_dir)
+        .env_clear()
+        .envs(passed_environment(&request.pass_env))
+        .env("MDBOOK_SNIPPETS_ATTRS", &request.harness_attributes)
+        .env("MDBOOK_SNIPPETS_ARTIFACTS", &artifacts_dir)
+        // Panics print the same text on every machine: no backtrace.
+        .env("RUST_BACKTRACE", "0")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // Last, so that nothing set before it (an inherited value, a cleared environment) wins.
+    set_mutant_variable(&mut command, request.mutant.as_deref());
+    // No deadline when the timeout is too large for the clock (`--timeout 18446744073709551615`).
+    let deadline = Instant::now().checked_add(request.timeout);
+    let (mut child, contained) = crate::run::containment::start(&mut command, scratch.path())
+        .with_context(|| format!("starting {}", request.program.display()))?;
+    let group = contained.group();
+    let flooded = AtomicBool::new(false);
+    let stdout = child.stdout.take().expect("piped");
+    let stderr = child.stderr.take().expect("piped");
+
+    let (status, stdout, stderr) = std::thread::scope(|scope| {
+        let limit = request.output_limit;
+        let flooded = &flooded;
+        let stdout = scope.spawn(move || read_capped(stdout, limit, deadline, group, flooded));
+        let stderr = scope.spawn(move || read_capped(stderr, limit, deadline, group, flooded));
+        let status = wait_with_deadline(&mut child, deadline);
+        // Whatever happened, nothing of the snippet outlives it: its group, then (once the
+        // first process is reaped) whatever left the group.
+        kill_group(group);
+        let status = match status {
+            Ok(Some(status)) => Ok(Some(status)),
+            Ok(None) => child.kill().and_then(|()| child.wait()).map(|_| None),
+            Err(error) => Err(error),
+        };
+        contained.end();
+        let stdout = stdout.join().expect("reader does not panic");
+        let stderr = stderr.join().expect("reader does not panic");
+        (status, stdout, stderr)
+    });
+    let status = status.with_context(|| format!("waiting for {}", request.program.display()))?;
+    let (stdout, stdout_ended) = stdout;
+    let (stderr, stderr_ended) = stderr;
+    let exit = if flooded.load(Ordering::SeqCst) {
+        Exit::OutputLimit(request.output_limit)
+    } else {
+        match status {
+            // A pipe still open at the deadline: something of the snippet was still running.
+            _ if !(stdout_ended && stderr_ended) => Exit::TimedOut(request.timeout),
+            None => Exit::TimedOut(request.timeout),
+            Some(status) => {
+                use std::os::unix::process::ExitStatusExt;
+                match (status.code(), status.signal()) {
+                    (Some(code), _) => Exit::Code(code),
+                    (None, Some(signal)) => Exit::Signal(signal),
+                    (None, None) => Exit::Code(-1),
+                }
+            }
+        }
+    };
+    Ok(RunRecord {
+        exit,
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        artifacts: read_artifacts(&artifacts_dir)?,
+    })
+}
+
+/// The variables a snippet gets from the verifier's environment: what a program needs to run
+/// (and what cargo sets for a program it runs), the `MDBOOK_SNIPPETS_*` family, and the names
+/// the book lists in `pass-env`. Nothing else: what a snippet prints is published, and a
+/// book's build may run with tokens in its environment.
+fn passed_environment(pass_env: &[String]) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+    std::env::vars_os()
+        .filter(|(name, _)| {
+            name.to_str()
+                .is_some_and(|name| passes(name) || pass_env.iter().any(|listed| listed == name))
+        })
+        .collect()
+}
+
+/// Whether a variable passes by default (see [`passed_environment`]).
+fn passes(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "PATH",
+        "HOME",
+        "USER",
+        "LOGNAME",
+        "SHELL",
+        "LANG",
+        "LANGUAGE",
+        "TERM",
+        "TZ",
+        "TMPDIR",
+        "RUST_BACKTRACE",
+        // What cargo sets for a program it runs (`cargo run`, `cargo test`, so rustdoc's
+        // doctests see them), and what cargo and rustup need to be found again.
+        "CARGO",
+        "CARGO_HOME",
+        "CARGO_MANIFEST_DIR",
+        "CARGO_MANIFEST_PATH",
+        "CARGO_CRATE_NAME",
+        "CARGO_BIN_NAME",
+        "CARGO_PRIMARY_PACKAGE",
+        "CARGO_TARGET_TMPDIR",
+        "RUSTUP_HOME",
+        "RUSTUP_TOOLCHAIN",
+    ];
+    const PREFIXES: &[&str] = &["LC_", "MDBOOK_SNIPPETS_", "CARGO_PKG_"];
+    NAMES.contains(&name) || PREFIXES.iter().any(|prefix| name.starts_with(prefix))
+}
+
+/// `Some(status)` when the process exits before `deadline`, `None` when it is still running.
+fn wait_with_deadline(
+    child: &mut std::process::Child,
+    deadline: Option<Instant>,
+) -> std::io::Result<Option<std::process::ExitStatus>> {
+    let mut pause = Duration::from_millis(1);
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        let now = Instant::now();
+        if deadline.is_some_and(|deadline| now >= deadline) {
+            return Ok(None);
+        }
+        let left = deadline.map_or(pause, |deadline| deadline - now);
+        std::thread::sleep(pause.min(left));
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
+}
+
+/// Kills every process of the group we created for a snippet. ESRCH (the group is already gone)
+/// is the usual, harmless outcome, so the result is not looked at.
+fn kill_group(group: Pid) {
+    let _ = kill_process_group(group, Signal::KILL);
+}
+
+/// Reads a pipe to its end or to the deadline, keeping at most `limit` bytes; past the limit
+/// the process group is killed so that a flood ends quickly. Returns what was kept and whether
+/// the pipe ended (false: something still held it open at the deadline).
+fn read_capped(
+    pipe: impl Read + AsFd,
+    limit: usize,
+    deadline: Option<Instant>,
+    group: Pid,
+    flooded: &AtomicBool,
+) -> (Vec<u8>, bool) {
+    let mut pipe = pipe;
+    let mut kept = Vec::new();
+    let mut buffer = [0u8; 8192];
+    // Past the deadline, what is already in the pipe is still read (a snippet that printed and
+    // exited just in time), up to one pipe buffer.
+    let mut late_budget: usize = 1 << 16;
+    loop {
+        let wait = deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
+        if wait.is_some_and(|wait| wait.is_zero()) && late_budget == 0 {
+            return (kept, false);
+        }
+        let timeout = wait.map(|wait| rustix::event::Timespec {
+            tv_sec: wait.as_secs().try_into().unwrap_or(i64::MAX),
+            tv_nsec: wait.subsec_nanos().into(),
+        });
+        let mut fds = [PollFd::new(&pipe, PollFlags::IN)];
+        match poll(&mut fds, timeout.as_ref()) {
+            Ok(0) => {
+                // The deadline passed with nothing to read.
+                return (kept, false);
+            }
+            Ok(_) => {}
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return (kept, true),
+        }
+        match pipe.read(&mut buffer) {
+            Ok(0) | Err(_) => return (kept, true),
+            Ok(read) => {
+                if wait.is_some_and(|wait| wait.is_zero()) {
+                    late_budget = late_budget.saturating_sub(read);
+                }
+                let room = limit.saturating_sub(kept.len());
+                kept.extend_from_slice(&buffer[..read.min(room)]);
+                if read > room && !flooded.swap(true, Ordering::SeqCst) {
+                    kill_group(group);
+                }
+            }
+        }
+    }
+}
+
+/// The harness's files, in file-name order: `*.txt` and `*.svg`; other files are not shown.
+pub(crate) fn read_artifacts(dir: &Path) -> anyhow::Result<Vec<Artifact>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("reading {}", dir.display()))?;
+    paths.sort();
+    let mut artifacts = Vec::new();
+    for path in paths {
+        let kind = match path.extension().and_then(|extension| extension.to_str()) {
+            Some("txt") => ArtifactKind::Text,
+            Some("svg") => ArtifactKind::Svg,
+            _ => continue,
+        };
+        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+        artifacts.push(Artifact {
+            title: artifact_title(&stem),
+            kind,
+            content: String::from_utf8_lossy(&bytes).into_owned(),
+        });
+    }
+    Ok(artifacts)
+}
+
+/// `10-wire_transcript` -> `wire transcript`.
+fn artifact_title(stem: &str) -> String {
+    let digits = stem.chars().take_while(char::is_ascii_digit).count();
+    let stem = match stem[digits..].strip_prefix('-') {
+        Some(rest) if digits > 0 => rest,
+        _ => stem,
+    };
+    stem.replace('_', " ")
+}
+
+/// The environment variable that names the mutant of a mutant run.
+pub(crate) const MUTANT_VARIABLE: &str = "MDBOOK_SNIPPETS_MUTANT";
+
+/// Sets `MDBOOK_SNIPPETS_MUTANT` on a mutant run's command, and removes it from every other
+/// run, so that a value in the verifier's own environment never changes (nor, cached, stands
+/// for) a snippet's own run.
+fn set_mutant_variable(command: &mut Command, mutant: Option<&str>) {
+    match mutant {
+        Some(name) => command.env(MUTANT_VARIABLE, name),
+        None => command.env_remove(MUTANT_VARIABLE),
+    };
+}
+
+#[cfg(test)]
+#[path = "process_tests.rs"]
+mod tests;
