@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Import circles between the files of a Rust crate.
 
-    python3 scripts/import-cycles.py [--edges] DIR...
+    python3 scripts/import-cycles.py [--edges] [--folders] DIR...
 
 Each DIR is a crate's source folder (`src`, `testserver/src`, `snippets/src`). From each crate
 root in it (`lib.rs`, `main.rs`, `bin/*.rs`) the script follows `mod NAME;` declarations (and
@@ -14,6 +14,9 @@ its children's users. `mod NAME;` itself is not an import.
 It prints every set of two or more files that import one another (a strongly connected
 component of the file graph), with the lines that make the circle, and exits 1 if there is
 one; 0 and `no import circles in N files` otherwise. `--edges` prints every file-to-file edge.
+`--folders` reads each top-level folder of DIR (a pipeline stage: `src/run/`, `src/plan/`) as one
+node, and each file at the top of DIR as its own: then a circle is two stages that import each
+other, though no two of their files do.
 
 Standard library only; a heuristic reader, not a compiler: comments, strings and char literals
 are blanked before reading, and names it cannot resolve (macros, prelude items, other crates)
@@ -265,7 +268,8 @@ def sccs(nodes, edges):
 
 def main(argv):
     show_edges = "--edges" in argv
-    dirs = [a for a in argv if a != "--edges"]
+    folders = "--folders" in argv
+    dirs = [a for a in argv if a not in ("--edges", "--folders")]
     if not dirs:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
@@ -281,16 +285,25 @@ def main(argv):
             nodes = {m.file for m in mods.values()}
             files += len(nodes)
             edges = edges_of(mods)
+            if folders:
+                stage = lambda f: d / f.relative_to(d).parts[0]
+                nodes = {stage(f) for f in nodes}
+                merged = {}
+                for (a, b), ls in edges.items():
+                    if stage(a) != stage(b):
+                        merged.setdefault((stage(a), stage(b)), []).extend(f"{a.relative_to(d)}:{n}" for n in ls)
+                edges = merged
             if show_edges:
                 for (a, b), ls in sorted(edges.items()):
-                    print(f"{a} -> {b} (line {', '.join(map(str, sorted(set(ls))))})")
+                    print(f"{a} -> {b} (line {', '.join(map(str, sorted(set(ls), key=str)))})")
             for comp in sccs(nodes, edges):
                 circles += 1
-                print(f"circle of {len(comp)} files from {root}:")
+                print(f"circle of {len(comp)} {'folders' if folders else 'files'} from {root}:")
                 inside = set(comp)
                 for (a, b), ls in sorted(edges.items()):
                     if a in inside and b in inside:
-                        print(f"  {a}:{min(ls)} -> {b}")
+                        where = f"{a}:{min(ls)}" if not folders else f"{a} ({sorted(set(ls))[0]}, {len(set(ls))} use(s))"
+                        print(f"  {where} -> {b}")
     if circles:
         print(f"{circles} import circle(s)")
         return 1

@@ -78,6 +78,22 @@ class ImportCycles(unittest.TestCase):
         code, out = run(root)
         self.assertEqual(code, 0, out)
 
+    def test_folders_mode_finds_two_stages_that_import_each_other(self):
+        # no two files import each other, but plan/ uses build/ and build/ uses plan/
+        root = crate({
+            "main.rs": "mod plan;\nmod build;\nfn main() {}\n",
+            "plan/mod.rs": "mod a;\nmod b;\n",
+            "plan/a.rs": "pub struct A;\n",
+            "plan/b.rs": "use crate::build::c::C;\npub struct B(C);\n",
+            "build/mod.rs": "pub mod c;\nmod d;\n",
+            "build/c.rs": "pub struct C;\n",
+            "build/d.rs": "use crate::plan::a::A;\npub struct D(A);\n",
+        })
+        self.assertEqual(run(root)[0], 0)
+        out = subprocess.run([sys.executable, SCRIPT, "--folders", str(root)], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 1, out.stdout)
+        self.assertIn("circle of 2 folders", out.stdout)
+
     def test_names_from_other_crates_are_ignored(self):
         root = crate({
             "lib.rs": "mod a;\npub use other_crate::thing;\npub struct Top;\nfn g() { a::f(); }\n",
