@@ -434,6 +434,7 @@ echo \"\${MY_SECRET_TOKEN:-}\" > leaked
     if command -v mdbook >/dev/null; then
         MY_SECRET_TOKEN=$secret CARGO_TARGET_DIR=$TARGET-$name timeout -k 1 60 mdbook build "$dir" \
             >"$WORK/$name-build" 2>&1 || fail "mdbook build failed: $(tail -c 300 "$WORK/$name-build")"
+        ! grep -qrF -- "$secret" "$dir/book" || fail "the secret's value is on the rendered page"
         grep -q "token=unset" "$dir/book/a.html" || fail "the rendered page lacks the snippet's output"
         page="rendered page"
     fi
