@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Hostile input against the `mcp-testserver` binary: the attacks of issue 16 (items 9-12), each
 # bounded in count and time, on loopback only. Prints one line per attack,
-# `NAME: ok (what was checked)` or `NAME: FAILED (why)`, and exits 1 if any failed.
+# `NAME: ok (what was checked)` or `NAME: FAILED (why)`, and exits 1 if any failed. Beside each
+# refusal an attack checks its control (the valid request is served; a timeout drops a connection
+# after it, not at once), so a stand-in that refuses or closes everything, or is no server at all
+# (`/bin/true`, `/bin/false`), fails every attack.
 #
 # usage: scripts/soak-server.sh [PATH-TO-mcp-testserver]
 #   default: target/release/mcp-testserver, else target/debug/mcp-testserver (build one with
