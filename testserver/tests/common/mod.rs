@@ -98,6 +98,8 @@ macro_rules! every_rule_test {
             tasks_2025_lifecycle,
             tasks_2026_extension,
             task_progress_follows_the_revision,
+            a_terminal_task_frees_its_progress_token,
+            a_2026_task_request_frees_its_progress_token_once_answered,
             task_ids_are_opaque_and_deterministic,
         );
     };
