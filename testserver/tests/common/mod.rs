@@ -86,6 +86,7 @@ macro_rules! every_rule_test {
             progress_only_with_token_strictly_increasing_never_after_response,
             reused_progress_token_is_a_violation,
             parse_error_answers_null_id_and_keeps_serving,
+            a_violation_flood_is_kept_bounded,
             invalid_request_and_unknown_method,
             unknown_tool_and_bad_arguments_are_invalid_params,
             giant_message_is_rejected_and_serving_continues,
