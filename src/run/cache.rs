@@ -6,6 +6,7 @@
 //! harness workspace's `Cargo.lock` and profiles). Compile results are stored, runs only when they passed; the
 //! expected block is not part of the key, since a record is judged against it afresh each time.
 
+use std::collections::BTreeSet;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -148,7 +149,7 @@ enum Nested {
 
 fn hash_files(dir: &Path, nested: Nested) -> anyhow::Result<String> {
     let mut files = Vec::new();
-    collect_files(dir, dir, nested, &mut files)?;
+    collect_files(dir, dir, nested, &mut BTreeSet::new(), &mut files)?;
     files.sort();
     let mut hasher = Sha256::new();
     for relative in files {
@@ -166,12 +167,21 @@ pub(crate) fn hash_str(text: &str) -> String {
     hex(&Sha256::digest(text.as_bytes()))
 }
 
+/// Collects the files under `dir`, following symbolic links: a linked directory is walked once
+/// (a link back to a directory already walked, a loop, is not), and a dangling link is left out
+/// (it holds nothing a build could read; once it points at something, that is hashed).
 fn collect_files(
     root: &Path,
     dir: &Path,
     nested: Nested,
+    walked: &mut BTreeSet<PathBuf>,
     files: &mut Vec<PathBuf>,
 ) -> anyhow::Result<()> {
+    if let Ok(canonical) = std::fs::canonicalize(dir)
+        && !walked.insert(canonical)
+    {
+        return Ok(());
+    }
     let entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
     for entry in entries {
         let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
@@ -180,11 +190,14 @@ fn collect_files(
             continue;
         }
         let path = entry.path();
-        if entry.file_type()?.is_dir() {
+        let Ok(metadata) = std::fs::metadata(&path) else {
+            continue;
+        };
+        if metadata.is_dir() {
             if nested == Nested::Skip && path.join("Cargo.toml").is_file() {
                 continue;
             }
-            collect_files(root, &path, nested, files)?;
+            collect_files(root, &path, nested, walked, files)?;
         } else {
             files.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
         }
