@@ -16,7 +16,7 @@ use crate::plan::{
     Config, Plan, Selection, Workspace, check_selection, named_edition, plan, select,
     selection_reports,
 };
-use crate::report::Progress;
+use crate::progress::Progress;
 use crate::run::mutants::{self, Subject};
 use crate::run::{Cache, JobSlots, Record, RunRequest, judge, run_all};
 use crate::snippet::MutantResult;

@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use anyhow::{Context, bail};
 
 use crate::plan::{Config, Setup};
-use crate::report::Progress;
+use crate::progress::Progress;
 use crate::run::{hash_str, hash_tree};
 
 /// Runs the setup of each language in `languages` (names of `config.languages`) that has one
