@@ -4,6 +4,7 @@
 
 mod build;
 mod cli;
+mod config;
 mod mdbook;
 mod plan;
 mod preprocessor;

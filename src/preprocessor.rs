@@ -21,7 +21,7 @@ use anyhow::Context as _;
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::Book;
 
-use crate::plan::Config;
+use crate::config::Config;
 use crate::report::render::{Reader, failure_html, render_chapter};
 use crate::snippet::{LanguageSyntax, Outcome, Snippet, SnippetResult};
 use crate::source::extract::extract;

@@ -78,6 +78,20 @@ pub(crate) struct ExpectedOutput {
     pub span: SourceSpan,
 }
 
+/// The bare attributes the verifier acts on: an unknown word close to one of them is a likely
+/// typo (rustdoc's `invalid_codeblock_attributes` lint catches the same near-misses).
+pub(crate) const ACTED_ON: &[&str] = &[
+    "ignore",
+    "no_run",
+    "should_panic",
+    "compile_fail",
+    "test_harness",
+    "edition2015",
+    "edition2018",
+    "edition2021",
+    "edition2024",
+];
+
 /// The info-string attributes, rustdoc's and ours.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Attributes {

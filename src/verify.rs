@@ -11,10 +11,10 @@ use anyhow::Context;
 use crate::build::cargo;
 use crate::build::module_file;
 use crate::build::other_languages::{self, LanguagePlan};
+use crate::config::Config;
 use crate::mdbook::BookSource;
 use crate::plan::{
-    Config, Plan, Selection, Workspace, check_selection, named_edition, plan, select,
-    selection_reports,
+    Plan, Selection, Workspace, check_selection, named_edition, plan, select, selection_reports,
 };
 use crate::progress::Progress;
 use crate::run::mutants::{self, Subject};

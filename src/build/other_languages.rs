@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use anyhow::Context;
 
-use crate::plan::{Config, ErrorPosition, Language};
+use crate::config::{Config, ErrorPosition, Language};
 use crate::run::judge::{judge_run, result};
 use crate::run::{Cache, Exit, Record, RunRecord, RunRequest, SnippetFile, hash_str, hash_tree};
 use crate::snippet::{Failure, FailureKind, Outcome, SnippetResult, SourceSpan};

@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 
 use anyhow::{Context, bail};
 
-use crate::plan::{Config, Setup};
+use crate::config::{Config, Setup};
 use crate::progress::Progress;
 use crate::run::{hash_str, hash_tree};
 

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::build::{HarnessParts, PlannedSnippet, module_file, snippet_file};
-use crate::plan::config::Config;
+use crate::config::Config;
 use crate::plan::placement::placement;
 use crate::run::Cache;
 use crate::source::{Located, merge_harness_attributes};
@@ -44,7 +44,7 @@ pub(crate) fn plan(
     let attributes = &snippet.attributes;
     let edition = attributes.edition.clone().unwrap_or_else(|| {
         named_edition(config, harness)
-            .unwrap_or(crate::plan::config::DEFAULT_EDITION)
+            .unwrap_or(crate::config::DEFAULT_EDITION)
             .to_owned()
     });
     let harness_attributes =

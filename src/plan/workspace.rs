@@ -9,7 +9,7 @@ use std::process::Command;
 use anyhow::{Context, bail};
 
 use crate::build::{CrateSettings, HarnessDependency};
-use crate::plan::config::Config;
+use crate::config::Config;
 use crate::run::cache;
 
 #[derive(Debug)]

@@ -157,7 +157,7 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
             .with_context(|| format!("writing {}", path.display()))?;
         let path = path.to_string_lossy();
         for arg in &mut args {
-            *arg = arg.replace(crate::plan::FILE_PLACEHOLDER, &path);
+            *arg = arg.replace(crate::config::FILE_PLACEHOLDER, &path);
         }
     }
     let mut command = Command::new(&request.program);
