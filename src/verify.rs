@@ -10,7 +10,6 @@ use anyhow::Context;
 
 use crate::build::cargo;
 use crate::build::module_file;
-use crate::build::other_languages::{self, LanguagePlan};
 use crate::config::Config;
 use crate::mdbook::BookSource;
 use crate::plan::{
@@ -18,6 +17,7 @@ use crate::plan::{
 };
 use crate::progress::Progress;
 use crate::run::mutants::{self, Subject};
+use crate::run::other_languages::{self, LanguagePlan};
 use crate::run::{Cache, JobSlots, Record, RunRequest, judge, run_all};
 use crate::snippet::MutantResult;
 use crate::snippet::{ChapterFailure, Outcome, Snippet, SnippetResult};

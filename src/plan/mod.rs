@@ -1,4 +1,4 @@
-//! Planning: what a run will do, before anything is built. The configuration (`book.toml`),
+//! Planning: what a run will do, before anything is built, from the configuration (`config/`):
 //! which snippets a run verifies, where each snippet goes (a merged module or a crate of its
 //! own), each snippet's plan (edition, timeout, cache key), and the generated workspace's place.
 
@@ -11,4 +11,4 @@ pub(crate) mod workspace;
 pub(crate) use placement::Placement;
 pub(crate) use select::{Partition, Selection, check_selection, select, selection_reports};
 pub(crate) use snippet_plan::{Plan, named_edition, plan};
-pub(crate) use workspace::Workspace;
+pub(crate) use workspace::{CrateSettings, HarnessParts, Workspace};

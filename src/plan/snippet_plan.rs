@@ -4,9 +4,10 @@
 
 use std::time::Duration;
 
-use crate::build::{HarnessParts, PlannedSnippet, module_file, snippet_file};
+use crate::build::{PlannedSnippet, module_file, snippet_file};
 use crate::config::Config;
 use crate::plan::placement::placement;
+use crate::plan::workspace::HarnessParts;
 use crate::run::Cache;
 use crate::source::{Located, merge_harness_attributes};
 
