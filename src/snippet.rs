@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// A position in a book source file.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -238,4 +239,22 @@ pub(crate) enum Verdict {
     Killed(Failure),
     /// The run passed, or the snippet does not run at all: why the mutant survived.
     Survived(String),
+}
+
+/// What a snippet process did.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct RunRecord {
+    pub exit: Exit,
+    pub stdout: String,
+    pub stderr: String,
+    pub artifacts: Vec<Artifact>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) enum Exit {
+    Code(i32),
+    Signal(i32),
+    TimedOut(Duration),
+    /// Printed more than the output limit (bytes) on stdout or stderr.
+    OutputLimit(usize),
 }

@@ -14,4 +14,4 @@ pub(crate) mod process;
 // What the other stages use; inside the stage, files name each other directly.
 pub(crate) use cache::{Cache, Record, hash_str, hash_tree};
 pub(crate) use containment::stop_on_signals;
-pub(crate) use process::{Exit, JobSlots, RunRecord, RunRequest, SnippetFile, run_all};
+pub(crate) use process::{JobSlots, RunRequest, SnippetFile, run_all};

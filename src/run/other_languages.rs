@@ -10,8 +10,8 @@ use anyhow::Context;
 
 use crate::config::{Config, ErrorPosition, Language};
 use crate::run::judge::{judge_run, result};
-use crate::run::{Cache, Exit, Record, RunRecord, RunRequest, SnippetFile, hash_str, hash_tree};
-use crate::snippet::{Failure, FailureKind, Outcome, SnippetResult, SourceSpan};
+use crate::run::{Cache, Record, RunRequest, SnippetFile, hash_str, hash_tree};
+use crate::snippet::{Exit, Failure, FailureKind, Outcome, RunRecord, SnippetResult, SourceSpan};
 use crate::source::{Located, merge_harness_attributes};
 
 /// What the pipeline runs for one snippet of a declared language.
