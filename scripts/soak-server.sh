@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Hostile input against the `mcp-testserver` binary: the attacks of issue 16 (items 9-12), each
 # bounded in count and time, on loopback only. Prints one line per attack,
-# `NAME: ok (what was checked)` or `NAME: FAILED (why)`, and exits 1 if any failed.
+# `NAME: ok (what was checked)` or `NAME: FAILED (why)`, and exits 1 if any failed. Beside each
+# refusal an attack checks its control (the valid request is served; a timeout drops a connection
+# after it, not at once), so a stand-in that refuses or closes everything, or is no server at all
+# (`/bin/true`, `/bin/false`), fails every attack.
 #
 # usage: scripts/soak-server.sh [PATH-TO-mcp-testserver]
 #   default: target/release/mcp-testserver, else target/debug/mcp-testserver (build one with
@@ -138,18 +141,27 @@ def _():
             body = '{"jsonrpc":"2.0","id":%s,"method":"tools/list"}' % bad
             status, _, text = server.post(body, {"mcp-session-id": session})
             check(status == 400 and error_code(text) == -32600, f"id {bad}: {status} {text}")
-    return f"{len(BAD_IDS)} ids (object, array, float, bool, 2^64, 1e30): 400 with -32600 at once"
+        # The control: the same request with a valid id is served (not everything refused).
+        status, _, text = server.post('{"jsonrpc":"2.0","id":5,"method":"tools/list"}',
+                                      {"mcp-session-id": session})
+        check(status == 200 and '"id":5' in text.replace(" ", "") and "result" in text,
+              f"id 5 (valid): {status} {text[:200]}")
+    return f"{len(BAD_IDS)} ids (object, array, float, bool, 2^64, 1e30): 400 with -32600 at once; id 5 served"
 
 
 @attack("invalid-id-2026")
 def _():
     with Server() as server:
+        valid = json.dumps({"jsonrpc": "2.0", "id": 0, "method": "tools/list",
+                            "params": {"_meta": META}})
         for bad in BAD_IDS:
-            body = json.dumps({"jsonrpc": "2.0", "id": 0, "method": "tools/list",
-                               "params": {"_meta": META}}).replace('"id": 0', f'"id": {bad}')
+            body = valid.replace('"id": 0', f'"id": {bad}')
             status, _, text = server.post(body, modern_headers("tools/list"))
             check(status == 400 and error_code(text) == -32600, f"id {bad}: {status} {text}")
-    return f"{len(BAD_IDS)} ids, stateless: 400 with -32600 at once"
+        # The control: the same request with a valid id is served.
+        status, _, text = server.post(valid, modern_headers("tools/list"))
+        check(status == 200 and "result" in text, f"id 0 (valid): {status} {text[:200]}")
+    return f"{len(BAD_IDS)} ids, stateless: 400 with -32600 at once; id 0 served"
 
 
 @attack("empty-body")
@@ -160,7 +172,11 @@ def _():
             for headers in [{"mcp-session-id": session}, modern_headers("tools/list")]:
                 status, _, text = server.post(body, headers)
                 check(status == 400 and error_code(text) == -32700, f"{body!r}: {status} {text}")
-    return "empty and blank bodies, both revisions: 400 with -32700"
+        # The control: a body, with the same headers, is served.
+        status, _, text = server.post('{"jsonrpc":"2.0","id":1,"method":"ping"}',
+                                      {"mcp-session-id": session})
+        check(status == 200 and "result" in text, f"a ping in the session: {status} {text[:200]}")
+    return "empty and blank bodies, both revisions: 400 with -32700; a ping served"
 
 
 @attack("id-without-method")
@@ -221,7 +237,11 @@ def _():
                            b"Content-Length: %d\r\n\r\n" % len(raw) + raw)
             head = stream.recv(64)
         check(head.startswith(b"HTTP/1.1 400"), f"no Host header: {head!r}")
-    return "Host/Origin [::1]evil.com and kin: 403; no Host header: 400"
+        # The control: loopback Host and Origin are served (not every request refused).
+        local = f"127.0.0.1:{server.port}"
+        status, session, _ = server.post(body, {"Host": local, "Origin": f"http://{local}"})
+        check(status == 200 and session, f"Host/Origin {local}: {status}")
+    return "Host/Origin [::1]evil.com and kin: 403; no Host header: 400; loopback Host and Origin served"
 
 
 @attack("fd-exhaustion")
@@ -229,6 +249,17 @@ def _():
     with Server("--read-timeout", "2", prefix=["prlimit", "--nofile=64:64"]) as server:
         idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(80)]
         time.sleep(0.3)
+        # Still open before the read timeout (a server closing every connection at once would
+        # pass the checks below).
+        early = 0
+        for stream in idle:
+            stream.setblocking(False)
+            try:
+                early += stream.recv(1) == b""
+            except BlockingIOError:
+                pass
+            stream.setblocking(True)
+        check(early == 0, f"{early} of 80 idle connections closed within 0.3 s, before the read timeout")
         before, started = server.cpu_seconds(), time.monotonic()
         time.sleep(1.5)
         used, wall = server.cpu_seconds() - before, time.monotonic() - started
@@ -267,6 +298,8 @@ def _():
             waited = time.monotonic() - started
         check(received == b"" or received.startswith(b"HTTP/1.1 408"), f"got {received!r}")
         check(waited < 3, f"a half-sent head was held for {waited:.1f} s")
+        # Dropped by the timeout, not at once (a server closing every connection would pass).
+        check(waited > 0.7, f"a half-sent head was dropped after {waited:.2f} s, before the timeout")
     return f"a half-sent head is dropped after {waited:.1f} s (read timeout 1 s)"
 
 
@@ -280,7 +313,7 @@ def _():
             head = stream.recv(64)
             waited = time.monotonic() - started
         check(head.startswith(b"HTTP/1.1 408"), f"got {head!r}")
-        check(waited < 3, f"answered after {waited:.1f} s")
+        check(0.7 < waited < 3, f"answered after {waited:.2f} s (read timeout 1 s)")
     return f"a body stalled after 4 of 100 bytes: 408 after {waited:.1f} s"
 
 

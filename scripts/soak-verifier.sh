@@ -4,6 +4,12 @@
 # `NAME: FAILED (why)` (`NAME: skipped (why)` only where the machine cannot stage the attack:
 # a tmpfs needs root or user namespaces). Exit 1 if any attack failed.
 #
+# No attack trusts the exit code alone: each also checks what it is about (a verdict, pass and
+# fail, in the report; a marker file only a snippet that really ran writes; the pids of what it
+# detached, gone; a secret absent where it must not be and present where it should), so each
+# FAILs against a stand-in binary (`/bin/true`, `/bin/false`, or a script that exits with the
+# code an attack expects and does nothing).
+#
 # Usage: scripts/soak-verifier.sh [PATH-TO-mdbook-snippets]   (default: target/debug/, built
 # if missing). Bounded: every run has a `timeout`, snippets sleep at most 40 s and are expected
 # to be killed long before; nothing touches the network; everything lives in one temporary
@@ -42,6 +48,10 @@ attack() {
     shift 2
     outcome=$("$function" "$name" "$@")
     status=$?
+    # One line, whatever a failure quotes (a report, stderr): whitespace runs become one space.
+    outcome=$(tr -s '[:space:]' ' ' <<<"$outcome")
+    outcome=${outcome% }
+    ((${#outcome} <= 600)) || outcome="${outcome:0:600}..."
     took=$(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $started }")
     case $status in
         0) echo "$name: ok ($outcome; $took s)" ;;
@@ -72,6 +82,16 @@ EOF
     [[ ${4:-} == nosummary ]] || echo "- [A](a.md)" >"$dir/src/SUMMARY.md"
     printf '%s' "$3" >"$dir/src/a.md"
     echo "$dir"
+}
+
+# Fails the attack unless the report $2 (default $OUT) says `$1` (e.g. "1 passed, 1 failed").
+verdicts() {
+    grep -q "^$1\$" <<<"${2-$OUT}" || fail "expected \"$1\", got exit $CODE: $(tail -c 300 <<<"${2-$OUT}") $(tail -c 300 <<<"$ERR")"
+}
+
+# Fails the attack unless the snippet that writes marker file $1 ran.
+ran() {
+    [[ -e $1 ]] || fail "the snippet writing $(basename "$1") never ran (exit $CODE: $(tail -c 200 <<<"$OUT"))"
 }
 
 # Whether pid $1 is running (present and not a zombie).
@@ -123,6 +143,7 @@ parent done
 ")
     verify "$dir" 30 --no-cache
     [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
+    verdicts "1 passed, 0 failed"
     ! slower_than 4 || fail "took ${SECONDS_TAKEN}s for timeout=5"
     left=$(gone "$dir/pid") || fail "$left"
     echo "setsid child sleeping 40 s with stdout open: passed in ${SECONDS_TAKEN}s, child gone"
@@ -140,6 +161,7 @@ while [ ! -s $WORK/$name/pid ]; do sleep 0.01; done
     verify "$dir" 30 --no-cache
     [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
     left=$(gone "$dir/pid") || fail "$left after the verifier exited"
+    verdicts "1 passed, 0 failed"
     echo "double fork, setsid, stdout closed: gone when the verifier exits"
 }
 
@@ -161,7 +183,7 @@ while :; do sleep 0.1; done
 }
 
 attack_many_detached() {
-    local name=$1 dir left=0 pid_file
+    local name=$1 dir left=0 pid_file written
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
@@ -171,21 +193,39 @@ echo spawned
 \`\`\`
 ")
     verify "$dir" 30 --no-cache
+    written=$(find "$dir" -maxdepth 1 -name 'pid*' -size +0 | wc -l)
     for pid_file in "$dir"/pid*; do
+        [[ -e $pid_file ]] || continue
         gone "$pid_file" >/dev/null || left=$((left + 1))
     done
     [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
+    ((written == 20)) || fail "$written of 20 children started"
+    verdicts "1 passed, 0 failed"
     ((left == 0)) || fail "$left of 20 still running"
     echo "20 setsid children holding stdout: all gone, ${SECONDS_TAKEN}s"
 }
 
+# Three snippets, two at a time: the first detaches a child that sleeps 40 s and returns at
+# once; the second's detached child prints "late child" after 0.5 s, which its expected output
+# needs, so the first run's end must not kill it; the third is the second with a wrong expected
+# output, so that a blanket pass is caught. Both detached children must be gone afterwards.
 attack_parallel_attribution() {
-    local name=$1 dir
+    local name=$1 dir left line
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-setsid sleep 40 &
+setsid sh -c 'echo \$\$ > $WORK/$name/pid-first; exec sleep 40' &
+while [ ! -s $WORK/$name/pid-first ]; do sleep 0.01; done
 echo first
+\`\`\`
+
+\`\`\`sh
+setsid sh -c 'echo \$\$ > $WORK/$name/pid-second; sleep 0.5; echo late child' &
+sleep 1
+\`\`\`
+
+\`\`\`text,output
+late child
 \`\`\`
 
 \`\`\`sh
@@ -194,12 +234,17 @@ sleep 1
 \`\`\`
 
 \`\`\`text,output
-late child
+not this
 \`\`\`
 ")
     verify "$dir" 30 --no-cache --jobs 2
-    [[ $CODE == 0 ]] || fail "exit $CODE: $OUT"
-    echo "ending one snippet did not kill the detached child of the one beside it"
+    [[ $CODE == 1 ]] || fail "exit $CODE, expected 1: $OUT $ERR"
+    verdicts "2 passed, 1 failed"
+    line=$(grep -n '^```text,output' "$dir/src/a.md" | sed -n 2p | cut -d: -f1)
+    grep -q "src/a.md:$line (output differs" <<<"$OUT" || fail "not the third snippet failed: $OUT"
+    left=$(gone "$dir/pid-first") || fail "first snippet's child: $left"
+    left=$(gone "$dir/pid-second") || fail "second snippet's child: $left"
+    echo "--jobs 2: the late child of one run kept its output while the other ended, the wrong one failed, both detached children gone"
 }
 
 # Sends signal $2 to a verifier running a snippet that loops and has detached a child; expects
@@ -218,9 +263,10 @@ while :; do sleep 0.1; done
     verifier=$!
     for _ in $(seq 500); do
         [[ -s $dir/pid-child && -s $dir/pid-main ]] && break
+        kill -0 "$verifier" 2>/dev/null || break
         sleep 0.02
     done
-    kill -"$signal" "$verifier"
+    kill -"$signal" "$verifier" 2>/dev/null
     for _ in $(seq 500); do
         kill -0 "$verifier" 2>/dev/null || break
         sleep 0.02
@@ -235,19 +281,50 @@ while :; do sleep 0.1; done
     echo "exit $code, the looping snippet and its setsid child gone, no partial cache entry"
 }
 
+# A huge timeout means no deadline: a snippet that sleeps 1 s passes after it (not at once), the
+# one with a wrong expected output still fails, and nothing panics.
 attack_huge_timeouts() {
-    local name=$1 dir cli
+    local name=$1 dir run
     dir=$(sh_book "$name" "timeout = 9223372036854775807" "# A
 
 \`\`\`sh,timeout=18446744073709551615
+sleep 1
 echo fine
+touch $WORK/$name/ran-attribute
+\`\`\`
+
+\`\`\`text,output
+fine
+\`\`\`
+
+\`\`\`sh
+sleep 1
+touch $WORK/$name/ran-default
+\`\`\`
+
+\`\`\`sh
+echo right
+\`\`\`
+
+\`\`\`text,output
+wrong
 \`\`\`
 ")
-    verify "$dir" 30 --no-cache --timeout 18446744073709551615
-    cli=$CODE
-    verify "$dir" 30 --no-cache
-    [[ $cli == 0 && $CODE == 0 ]] || fail "exit $cli (--timeout), $CODE (book.toml + attribute): $ERR"
-    echo "--timeout 2^64-1, timeout = 2^63-1 in book.toml, timeout=2^64-1 attribute: no panic, passed"
+    for run in "--timeout 18446744073709551615" "book.toml"; do
+        rm -f "$dir"/ran-*
+        if [[ $run == book.toml ]]; then
+            verify "$dir" 30 --no-cache
+        else
+            verify "$dir" 30 --no-cache --timeout 18446744073709551615
+        fi
+        ! grep -q panicked <<<"$ERR" || fail "$run: $ERR"
+        [[ $CODE == 1 ]] || fail "$run: exit $CODE, expected 1: $OUT $ERR"
+        verdicts "2 passed, 1 failed"
+        ran "$dir/ran-attribute"
+        ran "$dir/ran-default"
+        slower_than 0.9 || fail "$run: passed in ${SECONDS_TAKEN}s, though a snippet sleeps 1 s"
+    done
+    echo "--timeout 2^64-1, timeout = 2^63-1 in book.toml, timeout=2^64-1 attribute: no panic; 1 s snippets ran and passed, a wrong output failed"
 }
 
 attack_zero_jobs_and_timeout() {
@@ -255,14 +332,20 @@ attack_zero_jobs_and_timeout() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-echo fine
+touch $WORK/$name/ran
 \`\`\`
 ")
     verify "$dir" 30 --jobs 0
     jobs=$CODE
+    grep -q -- "--jobs" <<<"$ERR" || fail "--jobs 0: exit $CODE, no error naming --jobs: $ERR"
     verify "$dir" 30 --timeout 0
+    grep -q -- "--timeout" <<<"$ERR" || fail "--timeout 0: exit $CODE, no error naming --timeout: $ERR"
     [[ $jobs == 2 && $CODE == 2 ]] || fail "exit $jobs (--jobs 0), $CODE (--timeout 0)"
-    echo "--jobs 0 and --timeout 0 refused with exit 2"
+    [[ ! -e $dir/ran ]] || fail "the snippet ran though the arguments were refused"
+    # The positive control: the same book, arguments accepted, runs the snippet.
+    verify "$dir" 30 --jobs 1 --timeout 1
+    ran "$dir/ran"
+    echo "--jobs 0 and --timeout 0 refused with exit 2 and an error naming them, nothing run; --jobs 1 --timeout 1 ran"
 }
 
 attack_symlink_cycle() {
@@ -270,66 +353,105 @@ attack_symlink_cycle() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-echo a
+touch $WORK/$name/ran-a
 \`\`\`
 " nosummary)
     mkdir -p "$dir/src/part"
+    # A chapter in a real subdirectory: found once (not again through the links), and its
+    # wrong expected output fails, so the scan's chapters were really verified.
+    # shellcheck disable=SC2016 # backticks of Markdown, not a command.
+    printf '# B\n\n```sh\ntouch %s\necho b\n```\n\n```text,output\nnot b\n```\n' \
+        "$dir/ran-b" >"$dir/src/part/b.md"
     ln -s .. "$dir/src/part/up"
     ln -s ../.. "$dir/src/part/top"
     ln -s / "$dir/src/root"
     verify "$dir" 30 --no-cache
-    [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
-    grep -q "1 passed" <<<"$OUT" || fail "exit $CODE: $OUT $ERR"
-    echo "two cycles and a link to / under src: scan ended, ${SECONDS_TAKEN}s"
+    [[ $CODE == 1 ]] || fail "exit $CODE, expected 1: $OUT $ERR"
+    verdicts "1 passed, 1 failed"
+    grep -q "src/part/b.md:8 (output differs" <<<"$OUT" || fail "not part/b.md failed: $OUT"
+    ran "$dir/ran-a"
+    ran "$dir/ran-b"
+    echo "two cycles and a link to / under src: scan ended in ${SECONDS_TAKEN}s, each chapter verified once (a pass, a fail)"
 }
 
+# The same 400,000 lines against `...` + 1,000 of them + the true last line (must pass), and +
+# a last line the output does not have (must fail: backtracking's worst case for a mismatch).
 attack_long_output_ellipsis() {
-    local name=$1 dir
+    local name=$1 dir line ticks
+    ticks=$(yes tick | head -n 1000)
     dir=$(sh_book "$name" "output-limit = 16777216" "# A
 
 \`\`\`sh
 yes tick | head -n 400000
+echo end
 \`\`\`
 
 \`\`\`text,output
 ...
-$(yes tick | head -n 1000)
+$ticks
+end
+\`\`\`
+
+\`\`\`sh
+yes tick | head -n 400000
+echo end
+\`\`\`
+
+\`\`\`text,output
+...
+$ticks
+tock
 \`\`\`
 ")
     verify "$dir" 60 --no-cache
-    [[ $CODE == 0 ]] || fail "exit $CODE after ${SECONDS_TAKEN}s"
+    [[ $CODE == 1 ]] || fail "exit $CODE after ${SECONDS_TAKEN}s, expected 1: $(tail -c 300 <<<"$OUT") $ERR"
+    verdicts "1 passed, 1 failed"
+    line=$(grep -n '^```text,output' "$dir/src/a.md" | sed -n 2p | cut -d: -f1)
+    grep -q "src/a.md:$line (output differs" <<<"$OUT" || fail "not the second snippet failed: $(tail -c 300 <<<"$OUT")"
     ! slower_than 10 || fail "took ${SECONDS_TAKEN}s"
-    echo "400,000 equal lines against ... + 1,000 of them (backtracking's worst case) verified in ${SECONDS_TAKEN}s (was 44.7 s)"
+    echo "400,000 equal lines against ... + 1,000 of them + the last line: the true one passed, a wrong one failed, in ${SECONDS_TAKEN}s together (was 44.7 s for one)"
 }
 
+# A snippet prints the whole environment and the secret. By default the secret's value must
+# appear nowhere: not in the report, the JUnit file, the page mdBook renders through the
+# preprocessor, or the cache; each of these must show the snippet's output (`token=unset`), so
+# that its absence means something. Listed in `pass-env`, the snippet sees it.
 attack_secret_env() {
-    local name=$1 dir open closed
-    dir=$(sh_book "$name" "" "# A
+    local name=$1 dir open secret snippet where page
+    secret=soak-secret-$RANDOM$RANDOM$RANDOM
+    snippet="# A
 
 \`\`\`sh
+env
 echo \"token=\${MY_SECRET_TOKEN:-unset}\"
+echo \"\${MY_SECRET_TOKEN:-}\" >&2
+echo \"\${MY_SECRET_TOKEN:-}\" > leaked
 \`\`\`
-
-\`\`\`text,output
-token=unset
-\`\`\`
-")
-    MY_SECRET_TOKEN=hunter2 verify "$dir" 30 --no-cache
-    closed=$CODE
-    open=$(sh_book "$name-listed" 'pass-env = ["MY_SECRET_TOKEN"]' "# A
-
-\`\`\`sh
-echo \"token=\${MY_SECRET_TOKEN:-unset}\"
-\`\`\`
-
-\`\`\`text,output
-token=hunter2
-\`\`\`
-")
-    MY_SECRET_TOKEN=hunter2 verify "$open" 30 --no-cache
-    [[ $closed == 0 ]] || fail "the snippet saw MY_SECRET_TOKEN"
-    [[ $CODE == 0 ]] || fail "pass-env did not pass MY_SECRET_TOKEN"
-    echo "MY_SECRET_TOKEN unseen by default, seen when listed in pass-env"
+"
+    dir=$(sh_book "$name" "command = \"$BIN\"" "$snippet")
+    # The page, when mdBook is here (the preprocessor runs the snippet; its cache is $TARGET-$name).
+    page="no mdbook on PATH: no page rendered"
+    if command -v mdbook >/dev/null; then
+        MY_SECRET_TOKEN=$secret CARGO_TARGET_DIR=$TARGET-$name timeout -k 1 60 mdbook build "$dir" \
+            >"$WORK/$name-build" 2>&1 || fail "mdbook build failed: $(tail -c 300 "$WORK/$name-build")"
+        ! grep -qrF -- "$secret" "$dir/book" || fail "the secret's value is on the rendered page"
+        grep -q "token=unset" "$dir/book/a.html" || fail "the rendered page lacks the snippet's output"
+        page="rendered page"
+    fi
+    # The report, the JUnit file and the cache (a run that writes it: no --no-cache).
+    MY_SECRET_TOKEN=$secret verify "$dir" 30 --junit "$WORK/$name.xml"
+    [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
+    verdicts "1 passed, 0 failed"
+    grep -q "token=unset" "$WORK/$name.xml" || fail "the JUnit file lacks the snippet's output"
+    grep -rq "token=unset" "$TARGET" || fail "the cache lacks the snippet's output"
+    where=$(grep -rlF -- "$secret" "$dir" "$WORK/$name.xml" "$WORK/$name-build" "$TARGET-$name" \
+        "$TARGET" "$WORK/out" "$WORK/err" 2>/dev/null)
+    [[ -z $where ]] || fail "the secret's value is in $(tr '\n' ' ' <<<"$where")"
+    open=$(sh_book "$name-listed" 'pass-env = ["MY_SECRET_TOKEN"]' "$snippet")
+    MY_SECRET_TOKEN=$secret verify "$open" 30 --no-cache --junit "$WORK/$name-listed.xml"
+    [[ $CODE == 0 ]] || fail "pass-env: exit $CODE: $OUT $ERR"
+    grep -q "token=$secret" "$WORK/$name-listed.xml" || fail "pass-env did not pass MY_SECRET_TOKEN"
+    echo "a snippet printing the environment: MY_SECRET_TOKEN's value in no report, JUnit file, $page or cache; seen when listed in pass-env"
 }
 
 attack_quoted_fence() {
@@ -337,14 +459,22 @@ attack_quoted_fence() {
     dir=$(sh_book "$name" "" "# A
 
 > \`\`\`rust
+> std::fs::write(\"$WORK/$name/ran\", \"\").unwrap();
 > assert_eq!(1 + 1, 2);
 
 After the quote.
+
+> \`\`\`rust
+> assert_eq!(1 + 1, 3);
+
+After the second quote.
 ")
     verify "$dir" 120 --no-cache
-    [[ $CODE == 0 ]] || fail "exit $CODE: $OUT"
-    grep -q "1 passed, 0 failed" <<<"$OUT" || fail "exit $CODE: $OUT"
-    echo "a fence the end of its > quote closes is tested (as rustdoc), not an unterminated chapter"
+    [[ $CODE == 1 ]] || fail "exit $CODE, expected 1: $OUT $ERR"
+    verdicts "1 passed, 1 failed"
+    grep -q "src/a.md:10 (failed at run time" <<<"$OUT" || fail "not the second block failed: $OUT"
+    ran "$dir/ran"
+    echo "two fences the end of their > quote closes are tested (as rustdoc): the true assertion passed, the false one failed"
 }
 
 # The test's `support::tmpfs::test_on_tmpfs` in shell: runs the verifier on book $3 with its
@@ -374,6 +504,7 @@ attack_full_disk_cache() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
+touch $WORK/$name/ran
 echo one
 \`\`\`
 
@@ -388,6 +519,7 @@ exit 3
     grep -q "1 passed, 1 failed" <<<"$OUT" || fail "verdicts not reported: $OUT"
     grep -q "out of disk space" <<<"$ERR" || fail "error does not name the disk: $ERR"
     grep -q "leftovers: 0" <<<"$ERR" || fail "partial or empty files left: $ERR"
+    ran "$dir/ran"
     echo "full tmpfs: verdicts reported, exit 2 naming the disk, no partial file"
 }
 
@@ -398,10 +530,16 @@ attack_full_disk_build() {
     echo "- [A](a.md)" >"$dir/src/SUMMARY.md"
     # shellcheck disable=SC2016 # backticks of Markdown, not a command.
     printf '# A\n\n```rust\nprintln!("one");\n```\n' >"$dir/src/a.md"
-    in_tmpfs "$name" 300k "$dir" "" true
+    # shellcheck disable=SC2016 # $MOUNT is the inner shell's.
+    in_tmpfs "$name" 300k "$dir" "" 'echo "compiled: $(find "$MOUNT/target" -name "*.rcgu.o" | wc -l) object files" >&2'
     [[ $CODE == 2 ]] || fail "exit $CODE: $(head -c 400 <<<"$OUT") $ERR"
     grep -q "No space left on device" <<<"$ERR" || fail "error does not name the disk: $ERR"
-    echo "300 KiB target dir: exit 2 naming the disk, no snippet blamed"
+    ! grep -q "does not compile" <<<"$OUT" || fail "a snippet blamed for the full disk: $OUT"
+    # The build really ran on the small disk (a stand-in printing the message would leave it
+    # empty): rustc's object files are there.
+    grep -q "^compiled: [1-9][0-9]* object files" <<<"$ERR" ||
+        fail "nothing was compiled on the small disk: $(grep compiled <<<"$ERR")"
+        echo "300 KiB target dir: exit 2 naming the disk, no snippet blamed"
 }
 
 attack detached-child-holds-stdout attack_setsid_holding_stdout
