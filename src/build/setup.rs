@@ -15,8 +15,8 @@ use std::process::{Command, Stdio};
 use anyhow::{Context, bail};
 
 use crate::config::{Config, Setup};
+use crate::plan::{hash_str, hash_tree};
 use crate::progress::Progress;
-use crate::run::{hash_str, hash_tree};
 
 /// Runs the setup of each language in `languages` (names of `config.languages`) that has one
 /// and whose key changed since its last successful run. `state_dir` keeps the keys.

@@ -12,7 +12,7 @@ use std::process::Command;
 use anyhow::{Context, bail};
 
 use crate::config::Config;
-use crate::run::cache;
+use crate::plan::cache;
 
 #[derive(Debug)]
 pub(crate) struct Workspace {

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::build::{FIRST_CODE_LINE, lifted_lines};
-use crate::run::cache::Record;
+use crate::plan::Record;
 use crate::run::compare::compare;
 use crate::snippet::{
     Exit, Failure, FailureKind, Outcome, RunRecord, Snippet, SnippetResult, SourceSpan,

@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 use anyhow::Context;
 
 use crate::config::{Config, ErrorPosition, Language};
+use crate::plan::{Cache, Record, hash_str, hash_tree};
 use crate::run::judge::{judge_run, result};
-use crate::run::{Cache, Record, RunRequest, SnippetFile, hash_str, hash_tree};
+use crate::run::{RunRequest, SnippetFile};
 use crate::snippet::{Exit, Failure, FailureKind, Outcome, RunRecord, SnippetResult, SourceSpan};
 use crate::source::{Located, merge_harness_attributes};
 

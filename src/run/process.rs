@@ -19,7 +19,7 @@ use rustix::event::{PollFd, PollFlags, poll};
 use rustix::process::{Pid, Signal, kill_process_group};
 
 use crate::snippet::{Artifact, ArtifactKind};
-pub(crate) use crate::snippet::{Exit, RunRecord};
+use crate::snippet::{Exit, RunRecord};
 
 /// One snippet process to start: `program args...`.
 #[derive(Debug, Clone)]
