@@ -39,6 +39,14 @@ for package in $packages; do
     args+=(-p "$package")
 done
 
+# The dry run builds each package against the others through a local registry whose sources
+# cargo unpacks under $CARGO_HOME/registry/src/-HASH/NAME-VERSION, and an unpacked source that
+# already exists is reused, not unpacked again. The HASH depends on the checkout's path, so a
+# second run from the same path (a CI clone in the same directory) would build against the
+# sources of the first: remove our packages' unpacked copies from those local registries first.
+for package in $packages; do
+    rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/"$package"-[0-9]*
+done
 cargo publish --dry-run --locked --allow-dirty --quiet "${args[@]}"
 echo "package-check: cargo publish --dry-run passed for $packages" | tr '\n' ' '
 echo
