@@ -1,7 +1,8 @@
 //! One snippet's code as a file rustc compiles, sans-IO, as rustdoc wraps a doctest: in
 //! `fn main` unless it parses as items with a `fn main` among them (then doc comments that end
 //! the block document nothing and become plain comments of the same length); crate-level lines
-//! lifted to the first line of a crate root (`lifted_lines` says where); the harness's
+//! lifted to the first line of a crate root (`lifted_lines` says where), and no wrapper at all
+//! in a crate root that declares `#![no_std]` (rustdoc inserts none there); the harness's
 //! `prelude` and `snippet_main` used when it has them. The code starts at [`FIRST_CODE_LINE`]
 //! of the file, so every line injected is accounted for.
 
@@ -41,6 +42,11 @@ pub(crate) enum Root {
 #[derive(Debug, PartialEq, Eq)]
 enum Shape {
     OwnMain,
+    /// A crate root that declares `#![no_std]`: rustdoc inserts no `fn main` (its `make.rs`
+    /// checks the crate attributes for `![no_std]`, with a FIXME that it cannot handle such
+    /// doctests yet), so the code is compiled as written and, without a `fn main` of its own,
+    /// fails as under `mdbook test` (E0601).
+    NoStd,
     /// Ends in an `Ok::<(), E>(..)` expression: that is the body's result, typed by the user.
     TypedOkTail,
     /// Ends in `Ok(..)` without a type: we give the error type.
@@ -56,13 +62,15 @@ pub(crate) fn snippet_module(code: &str, harness: Option<HarnessParts<'_>>, root
     let mut lines: Vec<String> = code.lines().map(unhide).collect();
     let shape = match root {
         Root::Test => Shape::OwnMain,
+        Root::Binary if declares_no_std(&lines) => Shape::NoStd,
         _ => shape(&lines),
     };
-    if shape != Shape::OwnMain {
+    let wrapped = !matches!(shape, Shape::OwnMain | Shape::NoStd);
+    if wrapped {
         plain_trailing_doc_comments(&mut lines);
     }
     let mut out = String::from(ALLOW_LINE);
-    if root == Root::Binary && shape != Shape::OwnMain {
+    if root == Root::Binary && wrapped {
         // Crate-level lines cannot sit inside `fn main`; they move to the first line (keeping
         // every other line where it was) and leave a blank line behind. `lifted_lines` says
         // where each one went, for positions.
@@ -92,6 +100,10 @@ pub(crate) fn snippet_module(code: &str, harness: Option<HarnessParts<'_>>, root
             String::new(),
         ),
         (Shape::OwnMain, _) => ("// (the snippet's own fn main)".to_owned(), String::new()),
+        (Shape::NoStd, _) => (
+            "// (#![no_std]: no fn main inserted, as rustdoc inserts none)".to_owned(),
+            String::new(),
+        ),
         (Shape::TypedOkTail, Some(lib)) => (
             format!("pub fn main() {{ ::{lib}::snippet_main(|| async move {{"),
             "}) }".to_owned(),
@@ -139,6 +151,15 @@ pub(crate) fn snippet_module(code: &str, harness: Option<HarnessParts<'_>>, root
 
 /// The first line of every snippet file, before any lifted crate-level line.
 const ALLOW_LINE: &str = "#![allow(unused, redundant_semicolons, unreachable_code)]";
+
+/// Whether the code declares `#![no_std]` among its crate attributes, as rustdoc tests it: the
+/// text `![no_std]` in an inner attribute (so `#![cfg_attr(x, no_std)]` is not one).
+fn declares_no_std(lines: &[String]) -> bool {
+    lines.iter().any(|line| {
+        let line = line.trim_start();
+        line.starts_with("#![") && line.contains("![no_std]")
+    })
+}
 
 /// A line rustdoc moves out of its `fn main` wrapper to the crate's top.
 fn is_crate_level(line: &str) -> bool {

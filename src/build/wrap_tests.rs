@@ -156,6 +156,38 @@ fn crate_root_lines_are_lifted_in_a_binary_of_its_own() {
     );
 }
 
+/// rustdoc inserts no `fn main` into a crate declaring `#![no_std]` (hidden or not), so neither
+/// do we: the code stays as written, nothing lifted; `#![cfg_attr(.., no_std)]` is not that.
+#[test]
+fn a_no_std_crate_root_gets_no_fn_main() {
+    check_file(
+        "# #![no_std]\nextern crate std;\nstd::println!(\"x\");\n",
+        None,
+        Root::Binary,
+        expect![[r#"
+            #![allow(unused, redundant_semicolons, unreachable_code)]
+            // (no harness prelude)
+            // (#![no_std]: no fn main inserted, as rustdoc inserts none)
+            #![no_std]
+            extern crate std;
+            std::println!("x");
+        "#]],
+    );
+    check_file(
+        "#![cfg_attr(any(), no_std)]\nlet x = 1;\n",
+        None,
+        Root::Binary,
+        expect![[r#"
+            #![allow(unused, redundant_semicolons, unreachable_code)] #![cfg_attr(any(), no_std)]
+            // (no harness prelude)
+            pub fn main() {
+
+            let x = 1;
+            }
+        "#]],
+    );
+}
+
 #[test]
 fn test_harness_code_is_never_wrapped() {
     check_file(

@@ -1,7 +1,8 @@
 //! Our verdicts against rustdoc's own: each chapter here is verified by us and by
 //! `rustdoc --test` (what `mdbook test` runs), and every block must get the same verdict: which
 //! blocks are tested, `fn main` wrapping, `should_panic`, doc comments on nothing, hidden crate
-//! attributes, errors inside std macros, and the 2015 edition of a book that names none.
+//! attributes, errors inside std macros, the 2015 edition of a book that names none, and
+//! `#![no_std]` blocks, which rustdoc does not wrap.
 
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -322,4 +323,23 @@ fn a_book_without_an_edition_is_2015_as_for_mdbook_test() {
          compiles them; set one in book.toml (`[rust]` `edition = \"2021\"`) or on the block \
          (```rust,edition2021)",
     );
+}
+
+/// rustdoc inserts no `fn main` into a block whose crate attributes declare `#![no_std]`
+/// (found on rust-lang/cargo's book: `#![no_std]` with `#[cfg(feature = "std")] extern crate
+/// std;` and a `pub fn`, which `mdbook test` fails with E0601 and we passed): such a block
+/// passes only with a `fn main` of its own, and `compile_fail` on one without holds.
+#[test]
+fn a_no_std_block_gets_no_fn_main_as_in_rustdoc() {
+    let chapter = "# no_std\n\n\
+        ```rust\n#![no_std]\n\n#[cfg(feature = \"std\")]\nextern crate std;\n\npub fn f() {}\n```\n\n\
+        ```rust\n# #![no_std]\nextern crate std;\nfn main() { std::println!(\"own main\"); }\n```\n\n\
+        ```rust\n#![no_std]\nextern crate std;\nstd::println!(\"not wrapped\");\n```\n\n\
+        ```rust,compile_fail\n#![no_std]\npub fn g() {}\n```\n\n\
+        ```rust\n#![cfg_attr(any(), no_std)]\nlet wrapped = 1;\n```\n";
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2021"));
+    output.code(1);
+    expect![[r#"{3: "failed", 12: "passed", 18: "failed", 24: "passed", 29: "passed"}"#]]
+        .assert_eq(&format!("{ours:?}"));
+    output.stdout_contains("E0601");
 }
