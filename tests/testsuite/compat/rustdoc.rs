@@ -279,6 +279,63 @@ fn doc_comments_that_document_nothing_pass_as_in_rustdoc() {
     }
 }
 
+/// Any outer attribute that ends a block attaches to nothing, and rustdoc leaves it out as it
+/// leaves out doc comments (found on rust-lang/rustup's dev guide: a block of only
+/// `#[tracing::instrument(..)]`, which `mdbook test` passes and we failed); one before a `}` of
+/// the block's own fails for both.
+const ATTRIBUTES_ON_NOTHING: &str = r##"# Attributes
+
+```rust
+#[tracing::instrument(level = "trace", err(level = "trace"), skip_all)]
+```
+
+```rust
+fn f() {}
+#[inline]
+```
+
+```rust
+let z = 2;
+#[cfg_attr(
+    any(),
+    inline
+)] // why
+/// and a doc comment
+```
+
+```rust
+fn main() {}
+#[inline] #[cold]
+```
+
+```rust
+#![allow(unused)]
+fn main() {}
+#[nonexistent_attribute]
+```
+
+```rust
+fn h() {
+#[inline]
+}
+```
+
+```rust
+let s = "#[inline]";
+assert_eq!(s.len(), 9);
+```
+"##;
+
+#[test]
+fn attributes_that_end_a_block_pass_as_in_rustdoc() {
+    for edition in ["2015", "2024"] {
+        let (output, ours) = same_verdicts_as_rustdoc(ATTRIBUTES_ON_NOTHING, Some(edition));
+        output.code(1);
+        expect![[r#"{3: "passed", 7: "passed", 12: "passed", 21: "passed", 26: "passed", 32: "failed", 38: "passed"}"#]]
+            .assert_eq(&format!("{ours:?}"));
+    }
+}
+
 /// An error in a hidden crate attribute is at the attribute's own line, in the report and in
 /// rustc's excerpt, though the attribute is lifted out of the `fn main` wrapper as rustdoc lifts
 /// it (rustdoc names that line too).
