@@ -104,7 +104,7 @@ where
         let registrations = end_run();
         let seen: Vec<_> = registrations
             .iter()
-            .flat_map(|registration| registration.violations.list())
+            .flat_map(|registration| registration.violations.reported())
             .collect();
         for violation in &seen {
             if !attributes.expected_violations.contains(&violation.rule) {

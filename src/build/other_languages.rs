@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use anyhow::Context;
 
+use crate::build::setup::setup_key;
 use crate::plan::{Config, ErrorPosition, Language};
 use crate::run::judge::{judge_run, result};
 use crate::run::{Cache, Exit, Record, RunRecord, RunRequest, SnippetFile, hash_str, hash_tree};
@@ -81,13 +82,19 @@ pub(crate) fn plan(
     })
 }
 
-/// The hash of each language's `inputs` (what its snippets import from the repository), by name.
+/// The hash of each language's environment, by name: its `inputs` (what its snippets import
+/// from the repository) and the key of its `setup` (the command, its program's content, each
+/// `setup-inputs` path's content), so a change that runs the setup again (other pins, another
+/// setup script) also runs the snippets again, and no verdict made in another environment is
+/// re-used.
 pub(crate) fn inputs_hashes(config: &Config) -> anyhow::Result<BTreeMap<String, String>> {
     let mut hashes = BTreeMap::new();
     for language in &config.languages {
         let mut parts = String::new();
-        let setup_inputs = language.setup.iter().flat_map(|setup| &setup.inputs);
-        for input in language.inputs.iter().chain(setup_inputs) {
+        if let Some(setup) = &language.setup {
+            parts.push_str(&format!("setup {}\n", setup_key(setup, &config.book_root)?));
+        }
+        for input in &language.inputs {
             let hash = if input.is_dir() {
                 hash_tree(input)?
             } else {

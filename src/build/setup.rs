@@ -40,7 +40,7 @@ pub(crate) fn prepare(
         }
     }
     for (setup, names) in setups.values() {
-        let key = key(setup, &config.book_root)?;
+        let key = setup_key(setup, &config.book_root)?;
         // One stamp per book and command: the same command in another book is another setup.
         let stamp = state_dir.join(hash_str(&format!(
             "{}\0{}",
@@ -63,8 +63,9 @@ pub(crate) fn prepare(
     Ok(())
 }
 
-/// The hash of what `setup`, run in `book_root`, depends on.
-fn key(setup: &Setup, book_root: &Path) -> anyhow::Result<String> {
+/// The hash of what `setup`, run in `book_root`, depends on; part of its languages' cache
+/// identity too (`other_languages::inputs_hashes`).
+pub(crate) fn setup_key(setup: &Setup, book_root: &Path) -> anyhow::Result<String> {
     let mut parts = format!("{}\n{:?}\n", book_root.display(), setup.command);
     let program = Path::new(&setup.command[0]);
     if program.is_absolute() && program.is_file() {

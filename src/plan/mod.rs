@@ -6,6 +6,7 @@ pub(crate) mod book_toml;
 pub(crate) mod config;
 pub(crate) mod dependency_table;
 pub(crate) mod language_table;
+pub(crate) mod path_packages;
 pub(crate) mod placement;
 pub(crate) mod select;
 pub(crate) mod snippet_plan;

@@ -1,7 +1,7 @@
 //! Where the generated crate goes and what it links, worked out from the book's configuration
 //! and the file system: the target dir, the harness crate's package and library names, the
 //! harness workspace's `Cargo.lock` and `[profile]` tables, and the environment fingerprint the
-//! cache keys start from.
+//! cache keys start from (which hashes every package built from local source: `path_packages`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -10,6 +10,7 @@ use anyhow::{Context, bail};
 
 use crate::build::{CrateSettings, HarnessDependency};
 use crate::plan::config::Config;
+use crate::plan::path_packages::{path_packages, workspace_root};
 use crate::run::cache;
 
 #[derive(Debug)]
@@ -82,14 +83,19 @@ impl Workspace {
             let value = value.as_deref().map(cache::hash_str);
             fingerprint.push_str(&format!("pass-env {name} = {value:?}\n"));
         }
-        if let Some(harness) = &harness {
-            fingerprint.push_str(&format!("harness {}\n", cache::hash_tree(&harness.path)?));
-        }
+        // Every package built from local source, the harness's path dependencies' path
+        // dependencies too: `Cargo.lock` pins only registry and git packages.
+        let mut local_roots: Vec<PathBuf> =
+            harness.iter().map(|harness| harness.path.clone()).collect();
         for (name, spec) in &config.dependencies {
             fingerprint.push_str(&format!("dependency {name} = {spec}\n"));
             if let Some(path) = spec.get("path").and_then(|path| path.as_str()) {
-                fingerprint.push_str(&format!("  tree {}\n", cache::hash_tree(Path::new(path))?));
+                local_roots.push(PathBuf::from(path));
             }
+        }
+        for package in path_packages(&local_roots)? {
+            let hash = cache::hash_package(&package.dir)?;
+            fingerprint.push_str(&format!("path package {} {hash}\n", package.name));
         }
         if let Some(lock) = &lock_file {
             let text = std::fs::read_to_string(lock)
@@ -270,21 +276,6 @@ fn harness_parts(lib_text: &str) -> (bool, bool) {
             .any(|word| word == "snippet_main");
     let snippet_main = code.contains("fn snippet_main") || re_exported;
     (prelude, snippet_main)
-}
-
-/// The nearest directory at or above `dir` whose manifest has a `[workspace]` table.
-fn workspace_root(dir: &Path) -> anyhow::Result<Option<PathBuf>> {
-    for dir in dir.ancestors() {
-        let manifest = dir.join("Cargo.toml");
-        if let Ok(text) = std::fs::read_to_string(&manifest) {
-            let table: toml::Table =
-                toml::from_str(&text).with_context(|| format!("parsing {}", manifest.display()))?;
-            if table.contains_key("workspace") {
-                return Ok(Some(dir.to_path_buf()));
-            }
-        }
-    }
-    Ok(None)
 }
 
 /// The `[profile.*]` tables of a workspace manifest, as TOML text.

@@ -1,10 +1,12 @@
 //! A sound cache of what snippets did, so an unchanged book re-verifies without cargo. The key
 //! of a snippet hashes everything its behaviour can depend on: its generated module (code,
 //! wrapper, edition, and its file and module name, which rustc's messages carry), its harness attributes, and the environment fingerprint (this tool's
-//! version and build, `rustc -vV`, `RUSTFLAGS`, the harness crate's sources, the harness workspace's
-//! `Cargo.lock` and profiles). Compile results are stored, runs only when they passed; the
+//! version and build, `rustc -vV`, `RUSTFLAGS`, the sources of every package built from a local
+//! directory (the harness, `dependencies` paths and their path dependencies, transitively), the
+//! harness workspace's `Cargo.lock` and profiles). Compile results are stored, runs only when they passed; the
 //! expected block is not part of the key, since a record is judged against it afresh each time.
 
+use std::collections::BTreeSet;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -123,11 +125,31 @@ impl Cache {
     }
 }
 
-/// Hashes a crate's sources: every file under `dir` except build output and VCS data, by
-/// relative path and content, in path order.
+/// Hashes a directory: every file under `dir` except build output (`target`) and hidden
+/// entries (VCS data), by relative path and content, in path order.
 pub(crate) fn hash_tree(dir: &Path) -> anyhow::Result<String> {
+    hash_files(dir, Nested::Include)
+}
+
+/// Hashes a cargo package's sources as [`hash_tree`] does, without the subdirectories that hold
+/// a `Cargo.toml` of their own: cargo takes those for other packages (hashed on their own when
+/// they are dependencies), as it does when it lists a package's files. The whole directory, not
+/// only `package.include`: that list is what is published, while a build reads whatever
+/// `mod`, `include_str!` or a build script reach.
+pub(crate) fn hash_package(dir: &Path) -> anyhow::Result<String> {
+    hash_files(dir, Nested::Skip)
+}
+
+/// Whether [`collect_files`] descends into a subdirectory that is a package of its own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Nested {
+    Include,
+    Skip,
+}
+
+fn hash_files(dir: &Path, nested: Nested) -> anyhow::Result<String> {
     let mut files = Vec::new();
-    collect_files(dir, dir, &mut files)?;
+    collect_files(dir, dir, nested, &mut BTreeSet::new(), &mut files)?;
     files.sort();
     let mut hasher = Sha256::new();
     for relative in files {
@@ -145,7 +167,21 @@ pub(crate) fn hash_str(text: &str) -> String {
     hex(&Sha256::digest(text.as_bytes()))
 }
 
-fn collect_files(root: &Path, dir: &Path, files: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+/// Collects the files under `dir`, following symbolic links: a linked directory is walked once
+/// (a link back to a directory already walked, a loop, is not), and a dangling link is left out
+/// (it holds nothing a build could read; once it points at something, that is hashed).
+fn collect_files(
+    root: &Path,
+    dir: &Path,
+    nested: Nested,
+    walked: &mut BTreeSet<PathBuf>,
+    files: &mut Vec<PathBuf>,
+) -> anyhow::Result<()> {
+    if let Ok(canonical) = std::fs::canonicalize(dir)
+        && !walked.insert(canonical)
+    {
+        return Ok(());
+    }
     let entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
     for entry in entries {
         let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
@@ -154,8 +190,14 @@ fn collect_files(root: &Path, dir: &Path, files: &mut Vec<PathBuf>) -> anyhow::R
             continue;
         }
         let path = entry.path();
-        if entry.file_type()?.is_dir() {
-            collect_files(root, &path, files)?;
+        let Ok(metadata) = std::fs::metadata(&path) else {
+            continue;
+        };
+        if metadata.is_dir() {
+            if nested == Nested::Skip && path.join("Cargo.toml").is_file() {
+                continue;
+            }
+            collect_files(root, &path, nested, walked, files)?;
         } else {
             files.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
         }

@@ -62,3 +62,31 @@ fn tree_hash_sees_content_and_skips_target() {
     std::fs::write(dir.path().join("src/lib.rs"), "pub fn b() {}").unwrap();
     assert_ne!(before, hash_tree(dir.path()).unwrap());
 }
+
+#[test]
+fn tree_hash_follows_linked_directories_and_survives_loops_and_dangling_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("module.py"), "X = 1").unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("linked")).unwrap();
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("loop")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("missing"), dir.path().join("dangling")).unwrap();
+    let before = hash_tree(dir.path()).unwrap();
+    std::fs::write(outside.path().join("module.py"), "X = 2").unwrap();
+    assert_ne!(before, hash_tree(dir.path()).unwrap());
+}
+
+#[test]
+fn package_hash_skips_nested_packages() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::create_dir_all(dir.path().join("member/src")).unwrap();
+    std::fs::write(dir.path().join("src/lib.rs"), "pub fn a() {}").unwrap();
+    std::fs::write(dir.path().join("member/Cargo.toml"), "[package]").unwrap();
+    let before = hash_package(dir.path()).unwrap();
+    // Another package's file: not this package's (hashed on its own when it is a dependency).
+    std::fs::write(dir.path().join("member/src/lib.rs"), "pub fn b() {}").unwrap();
+    assert_eq!(before, hash_package(dir.path()).unwrap());
+    std::fs::write(dir.path().join("src/lib.rs"), "pub fn c() {}").unwrap();
+    assert_ne!(before, hash_package(dir.path()).unwrap());
+}

@@ -104,3 +104,59 @@ fn the_same_snippet_under_another_id_is_not_taken_from_the_cache() {
         .code(1)
         .stdout_contains("src/b.md:3 (does not compile, src_b_md_1)");
 }
+
+#[test]
+fn a_change_to_a_transitive_path_dependency_is_built_again() {
+    // The snippet links `helper` (a `dependencies` path), which links `inner` by path: a change to
+    // `inner` must be built and run again, and an unchanged book is then a cache hit again.
+    let nonce = format!("{:?}", std::time::SystemTime::now());
+    let chapter = |value: u32| {
+        format!(
+            "```rust\n// {nonce}\nprintln!(\"{{}}\", helper::value());\n```\n\n\
+             ```text,output\n{value}\n```\n"
+        )
+    };
+    let inner = |value: u32| format!("pub const VALUE: u32 = {value};\n");
+    let book = book(&[
+        (
+            "book.toml",
+            "[book]\ntitle = \"t\"\n[rust]\nedition = \"2021\"\n\
+             [preprocessor.snippets.dependencies]\nhelper = { path = \"helper\" }\n",
+        ),
+        ("src/a.md", &chapter(1)),
+        (
+            "helper/Cargo.toml",
+            "[package]\nname = \"helper\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\ninner = { path = \"../inner\" }\n",
+        ),
+        (
+            "helper/src/lib.rs",
+            "pub fn value() -> u32 {\n    inner::VALUE\n}\n",
+        ),
+        (
+            "inner/Cargo.toml",
+            "[package]\nname = \"inner\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("inner/src/lib.rs", &inner(1)),
+    ]);
+    book.test(&[])
+        .code(0)
+        .stderr_contains("building 1 snippet(s)");
+
+    book.write("inner/src/lib.rs", &inner(2));
+    book.write("src/a.md", &chapter(2));
+    book.test(&[])
+        .code(0)
+        .stderr_contains("building 1 snippet(s)")
+        .stdout_contains("1 passed, 0 failed");
+
+    let started = std::time::Instant::now();
+    let warm = book.test(&[]);
+    warm.code(0).stdout_contains("1 passed, 0 failed");
+    assert!(!warm.stderr.contains("building"), "cargo ran again\n{warm}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+}

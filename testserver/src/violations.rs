@@ -51,10 +51,22 @@ pub mod rules {
 /// the rest are counted by rule on one more line.
 pub const REPORTED_VIOLATIONS: usize = 20;
 
-/// A shared, append-only list of violations.
+/// How many violations a log keeps in full (the first ones); later ones are only counted, by
+/// rule, so a peer that floods violations cannot make the server hold every one.
+pub const KEPT_VIOLATIONS: usize = 1000;
+
+/// A shared, append-only list of violations: the first [`KEPT_VIOLATIONS`] in full, then a
+/// count per rule.
 #[derive(Clone, Debug, Default)]
 pub struct ViolationLog {
-    entries: Arc<Mutex<Vec<Violation>>>,
+    entries: Arc<Mutex<Entries>>,
+}
+
+#[derive(Debug, Default)]
+struct Entries {
+    kept: Vec<Violation>,
+    /// Violations recorded once `kept` was full: per rule, in first-seen order, how many.
+    not_kept: Vec<(String, usize)>,
 }
 
 impl ViolationLog {
@@ -63,52 +75,97 @@ impl ViolationLog {
         ViolationLog::default()
     }
 
-    /// Records one violation.
+    /// Records one violation: in full while fewer than [`KEPT_VIOLATIONS`] are kept, else as
+    /// one more of its rule.
     pub fn record(&self, rule: &str, detail: impl Into<String>) {
-        self.lock().push(Violation {
-            rule: rule.to_owned(),
-            detail: detail.into(),
-        });
+        let mut entries = self.lock();
+        if entries.kept.len() < KEPT_VIOLATIONS {
+            entries.kept.push(Violation {
+                rule: rule.to_owned(),
+                detail: detail.into(),
+            });
+            return;
+        }
+        match entries.not_kept.iter_mut().find(|(seen, _)| seen == rule) {
+            Some((_, count)) => *count += 1,
+            None => entries.not_kept.push((rule.to_owned(), 1)),
+        }
     }
 
-    /// A snapshot of the violations so far, in order.
+    /// A snapshot of the violations kept in full (all of them, unless more than
+    /// [`KEPT_VIOLATIONS`] were recorded), in order.
     pub fn list(&self) -> Vec<Violation> {
-        self.lock().clone()
+        self.lock().kept.clone()
+    }
+
+    /// The violations recorded after the first [`KEPT_VIOLATIONS`]: per rule, in first-seen
+    /// order, how many (empty unless the log is full).
+    pub fn not_kept(&self) -> Vec<(String, usize)> {
+        self.lock().not_kept.clone()
+    }
+
+    /// How many violations were recorded, kept or not.
+    pub fn total(&self) -> usize {
+        let entries = self.lock();
+        entries.kept.len()
+            + entries
+                .not_kept
+                .iter()
+                .map(|(_, count)| count)
+                .sum::<usize>()
+    }
+
+    /// The kept violations, then one per rule counted beyond them (`RULE: and N more, not
+    /// kept ...`): every rule recorded appears, so a reader of the list misses none. Equal to
+    /// [`ViolationLog::list`] unless the log is full.
+    pub fn reported(&self) -> Vec<Violation> {
+        let entries = self.lock();
+        let mut reported = entries.kept.clone();
+        reported.extend(entries.not_kept.iter().map(|(rule, count)| Violation {
+            rule: rule.clone(),
+            detail: format!(
+                "and {count} more, not kept (the log keeps the first {KEPT_VIOLATIONS} in full)"
+            ),
+        }));
+        reported
     }
 
     /// The violations as at most `shown + 1` lines: `violation RULE: DETAIL` for the first
-    /// `shown`, then `N more violations: RULE ×COUNT, ...` (rules in first-seen order), so a
-    /// report never grows with what a peer sends.
+    /// `shown`, then `N more violations: RULE ×COUNT, ...` (rules in first-seen order, those
+    /// not kept included), so a report never grows with what a peer sends.
     pub fn report(&self, shown: usize) -> Vec<String> {
         let entries = self.lock();
         let mut lines: Vec<String> = entries
+            .kept
             .iter()
             .take(shown)
             .map(|violation| format!("violation {violation}"))
             .collect();
-        let rest = entries.get(shown..).unwrap_or_default();
-        if !rest.is_empty() {
-            let mut counts: Vec<(&str, usize)> = Vec::new();
-            for violation in rest {
-                match counts.iter_mut().find(|(rule, _)| *rule == violation.rule) {
-                    Some((_, count)) => *count += 1,
-                    None => counts.push((&violation.rule, 1)),
-                }
+        let rest = entries.kept.get(shown..).unwrap_or_default();
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        let rest = rest.iter().map(|violation| (violation.rule.as_str(), 1));
+        let not_kept = entries
+            .not_kept
+            .iter()
+            .map(|(rule, more)| (rule.as_str(), *more));
+        for (rule, more) in rest.chain(not_kept) {
+            match counts.iter_mut().find(|(seen, _)| *seen == rule) {
+                Some((_, count)) => *count += more,
+                None => counts.push((rule, more)),
             }
+        }
+        if !counts.is_empty() {
+            let total: usize = counts.iter().map(|(_, count)| count).sum();
             let counts: Vec<String> = counts
                 .iter()
                 .map(|(rule, count)| format!("{rule} ×{count}"))
                 .collect();
-            lines.push(format!(
-                "{} more violations: {}",
-                rest.len(),
-                counts.join(", ")
-            ));
+            lines.push(format!("{total} more violations: {}", counts.join(", ")));
         }
         lines
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Violation>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
         self.entries
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())

@@ -4,7 +4,8 @@
 use crate::support::book;
 
 /// A book with two languages whose snippets need `env/ready`, which only their shared `setup`
-/// makes (and counts its runs in `runs.log`); `setup-inputs` is `pins.txt`.
+/// makes (and counts its runs in `runs.log`); `setup-inputs` is `pins.txt`. A snippet finds the
+/// environment at `$ENV_DIR`.
 fn book_with_setup(setup: &str) -> crate::support::Book {
     use std::os::unix::fs::PermissionsExt as _;
     let language = |name: &str| {
@@ -29,7 +30,8 @@ fn book_with_setup(setup: &str) -> crate::support::Book {
         ),
         (
             "run.sh",
-            "#!/bin/sh\n[ -e \"$(dirname \"$0\")/env/ready\" ] || { echo 'no environment' >&2; exit 2; }\nsh \"$1\"\n",
+            "#!/bin/sh\n[ -e \"$(dirname \"$0\")/env/ready\" ] || { echo 'no environment' >&2; exit 2; }\n\
+             ENV_DIR=\"$(dirname \"$0\")/env\" sh \"$1\"\n",
         ),
         ("src/SUMMARY.md", "- [A](a.md)\n"),
         (
@@ -67,6 +69,73 @@ fn a_setup_runs_once_before_its_languages_and_again_when_its_inputs_change() {
     std::fs::write(book.path().join("pins.txt"), "v2\n").unwrap();
     book.test(&["--no-cache"]).code(0);
     assert_eq!(runs(), 2);
+}
+
+#[test]
+fn a_verdict_made_in_another_environment_is_not_reused() {
+    use std::os::unix::fs::PermissionsExt as _;
+    // The setup copies the pins into the environment; the snippet prints what it finds there.
+    let book = book_with_setup("setup = [\"./setup.sh\"]\nsetup-inputs = [\"pins.txt\"]");
+    let setup = |extra: &str| {
+        book.write(
+            "setup.sh",
+            &format!(
+                "#!/bin/sh\nmkdir -p env && cp pins.txt env/ready {extra}&& echo run >> runs.log\n"
+            ),
+        );
+        let path = book.path().join("setup.sh");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    let expect = |output: &str| {
+        book.write(
+            "src/a.md",
+            &format!(
+                "# A\n\n```first\necho ran >> \"$ENV_DIR/../snippet-runs.log\"\ncat \"$ENV_DIR/ready\"\n```\n\n\
+                 ```text,output\n{output}```\n"
+            ),
+        );
+    };
+    let count = |file: &str| {
+        std::fs::read_to_string(book.path().join(file))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    setup("");
+    expect("v1\n");
+    book.test(&[]).code(0).stdout_contains("1 passed, 0 failed");
+    assert_eq!((count("runs.log"), count("snippet-runs.log")), (1, 1));
+
+    // Other pins: the setup runs again, and so does the snippet.
+    book.write("pins.txt", "v2\n");
+    expect("v2\n");
+    let output = book.test(&[]);
+    output.code(0).stdout_contains("1 passed, 0 failed");
+    assert_eq!(
+        (count("runs.log"), count("snippet-runs.log")),
+        (2, 2),
+        "{output}"
+    );
+
+    // Another setup script (same pins): the environment differs, the verdict is not re-used.
+    setup("&& echo patched >> env/ready ");
+    expect("v2\npatched\n");
+    let output = book.test(&[]);
+    output.code(0).stdout_contains("1 passed, 0 failed");
+    assert_eq!(
+        (count("runs.log"), count("snippet-runs.log")),
+        (3, 3),
+        "{output}"
+    );
+
+    // Nothing changed: neither runs.
+    let output = book.test(&[]);
+    output.code(0).stdout_contains("1 passed, 0 failed");
+    assert_eq!(
+        (count("runs.log"), count("snippet-runs.log")),
+        (3, 3),
+        "{output}"
+    );
 }
 
 #[test]

@@ -196,11 +196,18 @@ pub(super) struct MirroredArgument {
     pub header: String,
 }
 
-/// 2026-07-28: `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` (for calls, reads, prompt gets
-/// and the tasks methods) and the `Mcp-Param-*` headers of the called tool's `mirrored`
-/// arguments must be present and equal to the body's values (otherwise -32020), and a request
-/// must carry `_meta` with its protocol version and client capabilities (otherwise -32602).
-/// Both are answered with 400; the error carries the violation rule to record.
+/// 2026-07-28: on a request, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` (for calls,
+/// reads, prompt gets and the tasks methods) and the `Mcp-Param-*` headers of the called tool's
+/// `mirrored` arguments must be present and equal to the body's values (otherwise -32020), and
+/// the request must carry `_meta` with its protocol version and client capabilities (otherwise
+/// -32602). Both are answered with 400; the error carries the violation rule to record.
+///
+/// A notification needs none of the headers: the transport page requires them of requests
+/// ("`Mcp-Method` ... All requests") and says "header requirements for notification POSTs are
+/// not defined by this revision" (*Sending Messages*). A header a notification does carry must
+/// still match its body: "Servers that process the request body **MUST** reject requests where
+/// the values specified in the headers do not match the corresponding values in the request
+/// body" (*Server Validation*).
 pub(super) fn request_metadata(
     headers: &HeaderMap,
     message: &Value,
@@ -219,10 +226,11 @@ pub(super) fn request_metadata(
     let meta_version = meta
         .and_then(|meta| meta.get(VERSION_KEY))
         .and_then(Value::as_str);
-    let Some(header_version) = header(headers, PROTOCOL_VERSION_HEADER) else {
-        return mismatch("the MCP-Protocol-Version header is missing".to_owned());
-    };
     let is_request = message.get("id").is_some() && message.get("method").is_some();
+    let header_version = header(headers, PROTOCOL_VERSION_HEADER);
+    if header_version.is_none() && is_request {
+        return mismatch("the MCP-Protocol-Version header is missing".to_owned());
+    }
     if is_request {
         let missing = match meta {
             None => Some(("_meta".to_owned(), rules::MISSING_PROTOCOL_VERSION)),
@@ -245,6 +253,7 @@ pub(super) fn request_metadata(
         }
     }
     if let Some(body) = meta_version
+        && let Some(header_version) = header_version
         && body != header_version
     {
         return mismatch(format!(
@@ -255,13 +264,18 @@ pub(super) fn request_metadata(
         return Ok(());
     };
     match header(headers, METHOD_HEADER) {
-        None => return mismatch("the Mcp-Method header is missing".to_owned()),
+        None if is_request => return mismatch("the Mcp-Method header is missing".to_owned()),
+        None => {}
         Some(header) if header != method => {
             return mismatch(format!(
                 "Mcp-Method header value '{header}' does not match body value '{method}'"
             ));
         }
         _ => {}
+    }
+    if !is_request {
+        // `Mcp-Name` and `Mcp-Param-*` mirror request fields only.
+        return Ok(());
     }
     let name_field = match method {
         "tools/call" | "prompts/get" => "name",

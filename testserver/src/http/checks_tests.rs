@@ -165,3 +165,53 @@ fn mirrored_arguments_come_from_x_mcp_header_annotations() {
     );
     assert!(super::mirrored_arguments(&json!({"name": "bare"})).is_empty());
 }
+
+/// The outcome of `request_metadata` for `message` with exactly `pairs` as headers.
+fn outcome(message: &Value, pairs: &[(&str, &str)]) -> String {
+    match request_metadata(&headers(pairs), message, &[]) {
+        Ok(()) => "ok".to_owned(),
+        Err((code, rule, message)) => format!("{code} {rule} {message}"),
+    }
+}
+
+/// 2026-07-28 defines the metadata headers for requests only ("header requirements for
+/// notification POSTs are not defined by this revision"), so a notification without them is
+/// accepted; one it does carry must still match the body (*Server Validation*).
+#[test]
+fn a_notification_needs_no_metadata_headers_but_those_it_has_must_match() {
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": 1}});
+    let version = ("mcp-protocol-version", "2026-07-28");
+    assert_eq!(outcome(&cancel, &[version]), "ok", "no Mcp-Method");
+    assert_eq!(
+        outcome(
+            &cancel,
+            &[version, ("mcp-method", "notifications/cancelled")]
+        ),
+        "ok"
+    );
+    assert_eq!(
+        outcome(&cancel, &[version, ("mcp-method", "tools/call")]),
+        "-32020 http-header-mismatch Header mismatch: Mcp-Method header value 'tools/call' does not match body value 'notifications/cancelled'"
+    );
+    let stamped = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 1,
+                   "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}});
+    assert_eq!(outcome(&stamped, &[]), "ok", "no header at all");
+    assert_eq!(
+        outcome(&stamped, &[("mcp-protocol-version", "2025-11-25")]),
+        "-32020 http-header-mismatch Header mismatch: MCP-Protocol-Version header value '2025-11-25' does not match body value '2026-07-28'"
+    );
+    // A request still needs both.
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}}}});
+    assert_eq!(
+        outcome(&list, &[version]),
+        "-32020 http-header-mismatch Header mismatch: the Mcp-Method header is missing"
+    );
+    assert_eq!(
+        outcome(&list, &[("mcp-method", "tools/list")]),
+        "-32020 http-header-mismatch Header mismatch: the MCP-Protocol-Version header is missing"
+    );
+}

@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 use super::calls::{Call, Outcome, ToolCallRequest};
 use super::mutants::Mutant;
 use super::session::{InFlight, Session};
+use super::task_store::OnEnd;
 use super::tasks;
 use super::tools;
 use crate::jsonrpc::{self, id_key};
@@ -62,13 +63,37 @@ impl Session {
             None if self.core.breaks(Mutant::ProgressWithoutToken) => Some(id.clone()),
             token => token,
         };
+        // Progress is not supported on tasks under 2026-07-28 (SEP-2663; the
+        // `task-progress-sent` mutant keeps the token); under 2025-11-25 a task keeps its
+        // request's token until it is terminal (the `task-progress-dropped` mutant drops it
+        // with the `CreateTaskResult`).
+        let task_progress_token = if (revision == Revision::V2026_07_28
+            && !self.core.breaks(Mutant::TaskProgressSent))
+            || self.core.breaks(Mutant::TaskProgressDropped)
+        {
+            None
+        } else {
+            progress_token.clone()
+        };
         let token = CancellationToken::new();
         let token_key = progress_token.as_ref().map(id_key);
+        // Whether the token stays active after this request is answered: for a task whose
+        // progress uses it, until the task is terminal (2025-11-25, basic/utilities/progress:
+        // "The progress token remains valid and associated with the task until the task
+        // reaches a terminal status"); a task without progress answers its request at once,
+        // which ends the only request the token was active in.
+        let task_holds_token = task && task_progress_token.is_some();
         {
             let mut state = self.lock();
+            let in_use = token_key.as_ref().is_some_and(|token_key| {
+                if !task || task_holds_token {
+                    !state.active_tokens.insert(token_key.clone())
+                } else {
+                    state.active_tokens.contains(token_key)
+                }
+            });
             // The `reused-progress-token-unflagged` mutant records no reuse.
-            if let Some(token_key) = &token_key
-                && !state.active_tokens.insert(token_key.clone())
+            if let Some(token_key) = token_key.as_ref().filter(|_| in_use)
                 && !self.core.breaks(Mutant::ReusedProgressTokenUnflagged)
             {
                 self.core.violations.record(
@@ -81,7 +106,7 @@ impl Session {
             if !task {
                 let entry = InFlight {
                     token: token.clone(),
-                    progress_token: token_key,
+                    progress_token: token_key.clone(),
                     cancelled: false,
                 };
                 state.in_flight.insert(key.clone(), entry);
@@ -94,16 +119,8 @@ impl Session {
             key,
             revision,
             token,
-            // Progress is not supported on tasks under 2026-07-28 (SEP-2663; the
-            // `task-progress-sent` mutant keeps the token); under 2025-11-25 a task keeps its
-            // request's token until it is terminal (the `task-progress-dropped` mutant drops it
-            // with the `CreateTaskResult`).
-            progress_token: if task
-                && ((revision == Revision::V2026_07_28
-                    && !self.core.breaks(Mutant::TaskProgressSent))
-                    || self.core.breaks(Mutant::TaskProgressDropped))
-            {
-                None
+            progress_token: if task {
+                task_progress_token
             } else {
                 progress_token
             },
@@ -113,7 +130,18 @@ impl Session {
             last_progress: AtomicU64::new(0),
         };
         if task {
-            tasks::start(call, tool);
+            let on_end = token_key.filter(|_| task_holds_token).map(|token_key| {
+                let session = Arc::downgrade(self);
+                Box::new(move || {
+                    // The `progress-token-never-freed` mutant keeps it active.
+                    if let Some(session) = session.upgrade()
+                        && !session.core.breaks(Mutant::ProgressTokenNeverFreed)
+                    {
+                        session.lock().active_tokens.remove(&token_key);
+                    }
+                }) as OnEnd
+            });
+            tasks::start(call, tool, on_end);
         } else {
             self.core.handlers.start(tool.name());
             call.log("started");

@@ -57,6 +57,10 @@ pub(crate) enum End {
     Error(Value),
 }
 
+/// What runs once, when a task first becomes terminal: under 2025-11-25 it frees the progress
+/// token of the request that created the task.
+pub(crate) type OnEnd = Box<dyn FnOnce() + Send>;
+
 pub(crate) struct Entry {
     pub(crate) status: Status,
     pub(crate) created: String,
@@ -68,6 +72,23 @@ pub(crate) struct Entry {
     /// Responses `tasks/update` delivered that the task has not taken yet.
     pub(crate) responses: Map<String, Value>,
     pub(crate) token: CancellationToken,
+    /// Taken and run by [`Entry::end_as`], so at most once.
+    pub(crate) on_end: Option<OnEnd>,
+}
+
+impl Entry {
+    /// Moves the task to the terminal `status` (at `now`), waiting on no input any more, and
+    /// runs its `on_end` the first time it becomes terminal, under the store's lock, so no one
+    /// sees the task terminal before it has run.
+    pub(crate) fn end_as(&mut self, status: Status, now: String) {
+        debug_assert!(status.is_terminal(), "{} is not terminal", status.as_str());
+        self.status = status;
+        self.pending.clear();
+        self.updated = now;
+        if let Some(on_end) = self.on_end.take() {
+            on_end();
+        }
+    }
 }
 
 impl std::fmt::Debug for Entry {

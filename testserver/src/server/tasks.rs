@@ -19,7 +19,7 @@ use super::calls::{Call, Outcome};
 use super::mutants::Mutant;
 use super::session::{CAPABILITIES_KEY, Core, Session, TASKS_EXTENSION};
 use super::task_id;
-use super::task_store::{End, Entry, Status, TaskStore, detailed_task, task_json};
+use super::task_store::{End, Entry, OnEnd, Status, TaskStore, detailed_task, task_json};
 use super::tools::Tool;
 use crate::jsonrpc::{self, id_key};
 use crate::revision::Revision;
@@ -57,12 +57,14 @@ pub(crate) fn extension_required(what: &str) -> RpcError {
 
 /// Creates a task for the request `id` (its `ttl` under 2025-11-25) and answers the request with
 /// its handle; the task exists before the answer is sent, so a `tasks/get` right after it finds
-/// it. `None` (and an error answer) when this server has created all the tasks it can number.
+/// it. `on_end` runs once, when the task becomes terminal (or at once, if no task is created).
+/// `None` (and an error answer) when this server has created all the tasks it can number.
 pub(crate) fn create(
     session: &Arc<Session>,
     id: Value,
     revision: Revision,
     params: &Map<String, Value>,
+    on_end: Option<OnEnd>,
 ) -> Option<TaskHandle> {
     let store = &session.core.tasks;
     // 2026-07-28 removed the `task` parameter: a server must ignore it.
@@ -84,11 +86,15 @@ pub(crate) fn create(
         pending: Map::new(),
         responses: Map::new(),
         token: token.clone(),
+        on_end: None,
     };
     session.lock().task_requests.insert(id_key(&id));
     let mut entries = store.lock();
     let Some(number) = u32::try_from(entries.len() + 1).ok() else {
         drop(entries);
+        if let Some(on_end) = on_end {
+            on_end();
+        }
         let error = (
             jsonrpc::INTERNAL_ERROR,
             "Internal error: no task ids left".into(),
@@ -97,6 +103,7 @@ pub(crate) fn create(
         session.answer(id, revision, Err(error));
         return None;
     };
+    let entry = Entry { on_end, ..entry };
     let mut task = task_json(number, &entry, revision);
     // The `task-id-integer` mutant names the task by its number, a JSON integer; the store and
     // every later answer keep the real id.
@@ -191,19 +198,24 @@ impl TaskHandle {
                     }
                     Outcome::Cancelled => (Status::Cancelled, None),
                 };
-                entry.status = status;
                 entry.end = end;
-                entry.pending.clear();
-                entry.updated = now;
+                entry.end_as(status, now);
                 Some(status.as_str())
             })
             .flatten()
     }
 }
 
-/// Starts the built-in `tool` as a task and answers the `tools/call` with the task handle.
-pub(crate) fn start(call: Call, tool: Tool) {
-    let Some(task) = create(&call.session, call.id.clone(), call.revision, &call.params) else {
+/// Starts the built-in `tool` as a task and answers the `tools/call` with the task handle;
+/// `on_end` runs once the task is terminal.
+pub(crate) fn start(call: Call, tool: Tool, on_end: Option<OnEnd>) {
+    let Some(task) = create(
+        &call.session,
+        call.id.clone(),
+        call.revision,
+        &call.params,
+        on_end,
+    ) else {
         return;
     };
     let session = call.session.clone();
@@ -294,9 +306,7 @@ fn cancel(store: &TaskStore, number: u32, revision: Revision, core: &Core) -> An
                 return Err(entry.status);
             }
             let before = answer_before.then(|| task_json(number, entry, revision));
-            entry.status = Status::Cancelled;
-            entry.pending.clear();
-            entry.updated = now;
+            entry.end_as(Status::Cancelled, now);
             entry.token.cancel();
             Ok(before.unwrap_or_else(|| task_json(number, entry, revision)))
         })

@@ -263,7 +263,7 @@ impl Tool {
             }
             Tool::Ask { question } => super::ask::ask(call, question).await,
             Tool::Violations => {
-                let violations = serde_json::to_string(&call.session.core.violations.list())
+                let violations = serde_json::to_string(&call.session.core.violations.reported())
                     .expect("violations serialize");
                 Outcome::Result(text_result(violations))
             }

@@ -86,6 +86,7 @@ macro_rules! every_rule_test {
             progress_only_with_token_strictly_increasing_never_after_response,
             reused_progress_token_is_a_violation,
             parse_error_answers_null_id_and_keeps_serving,
+            a_violation_flood_is_kept_bounded,
             invalid_request_and_unknown_method,
             unknown_tool_and_bad_arguments_are_invalid_params,
             giant_message_is_rejected_and_serving_continues,
@@ -98,6 +99,8 @@ macro_rules! every_rule_test {
             tasks_2025_lifecycle,
             tasks_2026_extension,
             task_progress_follows_the_revision,
+            a_terminal_task_frees_its_progress_token,
+            a_2026_task_request_frees_its_progress_token_once_answered,
             task_ids_are_opaque_and_deterministic,
         );
     };

@@ -129,3 +129,32 @@ async fn host_and_origin_must_be_exactly_loopback_and_host_present() {
     let reply = post(server.address, &[("Origin", "http://[::1]:3000")], &body).await;
     assert_eq!(reply.status, 200, "loopback still served: {reply:?}");
 }
+
+/// A 2026-07-28 notification POST without `Mcp-Method` (the TypeScript SDK 2.4.0's `close()`
+/// sends one) is accepted with 202 and no violation: "header requirements for notification
+/// POSTs are not defined by this revision" (basic/transports/streamable-http, *Sending
+/// Messages*). A header it does carry that contradicts the body is still a mismatch
+/// (*Server Validation*).
+#[tokio::test]
+async fn a_2026_notification_post_without_mcp_method_is_accepted_without_a_violation() {
+    let core = Arc::new(Core::default());
+    let server = serve_on_loopback(core.clone(), Limits::in_process()).await;
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": 1, "reason": "closing"}})
+    .to_string();
+    let version = ("mcp-protocol-version", "2026-07-28");
+    let reply = post(server.address, &[version], &cancel).await;
+    assert_eq!((reply.status, reply.body.as_str()), (202, ""), "{reply:?}");
+    assert_eq!(
+        core.violations.list(),
+        [],
+        "no violation for a bare notification"
+    );
+    let reply = post_modern(server.address, "notifications/cancelled", &cancel).await;
+    assert_eq!(reply.status, 202, "with a matching Mcp-Method: {reply:?}");
+    assert_eq!(core.violations.list(), []);
+    let reply = post_modern(server.address, "tools/call", &cancel).await;
+    assert_eq!((reply.status, reply.code()), (400, -32020), "{reply:?}");
+    let rules: Vec<_> = core.violations.list().into_iter().map(|v| v.rule).collect();
+    assert_eq!(rules, ["http-header-mismatch"], "a contradicting header");
+}

@@ -280,6 +280,87 @@ pub(crate) async fn task_progress_follows_the_revision(connect: Connect) {
     );
 }
 
+/// A 2025-11-25 task's progress token is free again once the task is terminal: "The progress
+/// token remains valid and associated with the task until the task reaches a terminal status"
+/// (basic/utilities/progress, item 3). So a later request may reuse the token of a completed or
+/// cancelled task, but not of a task still working.
+pub(crate) async fn a_terminal_task_frees_its_progress_token(connect: Connect) {
+    let mut conn = ready(connect, Revision::V2025_11_25).await;
+    let task = |token: &str, steps: u64| {
+        json!({"name": "slow", "arguments": {"steps": steps, "step_ms": 20},
+               "task": {"ttl": 60000}, "_meta": {"progressToken": token}})
+    };
+    let echo = |token: &str| json!({"name": "echo", "arguments": {"text": token}, "_meta": {"progressToken": token}});
+    let task_id = |created: &Value| {
+        created["result"]["task"]["taskId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no task: {created}"))
+            .to_owned()
+    };
+    // Completed.
+    let created = conn.request(json!(1), "tools/call", task("done", 2)).await;
+    let done = task_id(&created);
+    let result = conn
+        .request(json!(2), "tasks/result", json!({"taskId": done}))
+        .await;
+    assert_eq!(text(&result), "completed 2 steps");
+    let reused = conn.request(json!(3), "tools/call", echo("done")).await;
+    assert_eq!(text(&reused), "done");
+    // Cancelled with `tasks/cancel`.
+    let created = conn
+        .request(json!(4), "tools/call", task("stopped", 500))
+        .await;
+    let stopped = task_id(&created);
+    let cancelled = conn
+        .request(json!(5), "tasks/cancel", json!({"taskId": stopped}))
+        .await;
+    assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
+    let reused = conn.request(json!(6), "tools/call", echo("stopped")).await;
+    assert_eq!(text(&reused), "stopped");
+    assert_eq!(
+        conn.violation_rules(json!(7)).await,
+        Vec::<String>::new(),
+        "reusing the token of a terminal task"
+    );
+    // Still working: the token is in use.
+    let created = conn
+        .request(json!(8), "tools/call", task("running", 500))
+        .await;
+    let running = task_id(&created);
+    conn.request(json!(9), "tools/call", echo("running")).await;
+    assert_eq!(
+        conn.violation_rules(json!(10)).await,
+        ["reused-progress-token"],
+        "reusing the token of a working task"
+    );
+    conn.request(json!(11), "tasks/cancel", json!({"taskId": running}))
+        .await;
+}
+
+/// Under 2026-07-28 tasks take no progress ("not supported on tasks in general", SEP-2663), so
+/// a task-augmented request's token is active only until the `CreateTaskResult` answers that
+/// request ("unique across all active requests", basic/patterns/progress).
+pub(crate) async fn a_2026_task_request_frees_its_progress_token_once_answered(connect: Connect) {
+    let echo = |token: &str| json!({"name": "echo", "arguments": {"text": token}, "_meta": {"progressToken": token}});
+    let mut conn = ready(connect, Revision::V2026_07_28).await;
+    let capabilities = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    let params = json!({"name": "slow", "arguments": {"steps": 500, "step_ms": 20},
+        "_meta": {"io.modelcontextprotocol/clientCapabilities": capabilities,
+                  "progressToken": "t"}});
+    let created = conn.request(json!(1), "tools/call", params).await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let reused = conn.request(json!(2), "tools/call", echo("t")).await;
+    assert_eq!(text(&reused), "t");
+    assert_eq!(
+        conn.violation_rules(json!(3)).await,
+        Vec::<String>::new(),
+        "2026-07-28: the token of an answered task request"
+    );
+    let cancel = json!({"taskId": created["result"]["taskId"],
+        "_meta": {"io.modelcontextprotocol/clientCapabilities": capabilities}});
+    conn.request(json!(4), "tasks/cancel", cancel).await;
+}
+
 /// Task ids are the receiver's strings, never the request id that created the task: in a flow
 /// where request 1 creates the first task, its id still shares nothing with `1`. They are
 /// deterministic (the same ids on every run and connection) and distinct per task.

@@ -229,6 +229,36 @@ pub(crate) async fn parse_error_answers_null_id_and_keeps_serving(connect: Conne
     assert_eq!(echo(&mut conn, json!(2), "still here").await, "still here");
 }
 
+/// A client that floods violations cannot make the server hold every one: the log keeps the
+/// first 1000 in full and counts the rest by rule, and the `violations` tool still names every
+/// rule, with how many were not kept.
+pub(crate) async fn a_violation_flood_is_kept_bounded(connect: Connect) {
+    let mut conn = ready(connect, Revision::V2025_11_25).await;
+    for batch in 0..12 {
+        for line in 0..100 {
+            conn.send_line(&format!("not json {batch}.{line}")).await;
+        }
+        for _ in 0..100 {
+            assert_eq!(code(&conn.recv().await), -32700);
+        }
+    }
+    let response = conn.call(json!(1), "violations", json!({})).await;
+    let list: Vec<Value> = serde_json::from_str(text(&response)).unwrap();
+    assert_eq!(list.len(), 1001, "1000 kept and one count");
+    assert!(
+        list[..1000]
+            .iter()
+            .all(|violation| violation["rule"] == "parse-error"),
+        "{:?}",
+        &list[..3]
+    );
+    assert_eq!(
+        list[1000],
+        json!({"rule": "parse-error",
+               "detail": "and 200 more, not kept (the log keeps the first 1000 in full)"})
+    );
+}
+
 pub(crate) async fn invalid_request_and_unknown_method(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     conn.send(json!({"jsonrpc": "2.0", "id": 1})).await;
