@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::plan::{Config, Partition, Selection};
+use crate::config::Config;
+use crate::plan::{Partition, Selection};
 
 #[derive(Debug, Parser)]
 #[command(name = "mdbook-snippets", version, about)]

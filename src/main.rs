@@ -4,8 +4,11 @@
 
 mod build;
 mod cli;
+mod config;
 mod mdbook;
 mod plan;
+mod preprocessor;
+mod progress;
 mod report;
 mod run;
 mod snippet;
@@ -22,9 +25,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(cli::Command::Test(args)) => test_command::run(&args),
         Some(cli::Command::Supports { renderer }) => {
-            Ok(mdbook::preprocessor::supports_exit_code(&renderer))
+            Ok(preprocessor::supports_exit_code(&renderer))
         }
-        None => mdbook::preprocessor::run(),
+        None => preprocessor::run(),
     };
     run::containment::hold_exit_while_stopping();
     match result {

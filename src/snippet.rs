@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// A position in a book source file.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -77,6 +78,20 @@ pub(crate) struct ExpectedOutput {
     /// Position of the expected block's opening fence.
     pub span: SourceSpan,
 }
+
+/// The bare attributes the verifier acts on: an unknown word close to one of them is a likely
+/// typo (rustdoc's `invalid_codeblock_attributes` lint catches the same near-misses).
+pub(crate) const ACTED_ON: &[&str] = &[
+    "ignore",
+    "no_run",
+    "should_panic",
+    "compile_fail",
+    "test_harness",
+    "edition2015",
+    "edition2018",
+    "edition2021",
+    "edition2024",
+];
 
 /// The info-string attributes, rustdoc's and ours.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -224,4 +239,22 @@ pub(crate) enum Verdict {
     Killed(Failure),
     /// The run passed, or the snippet does not run at all: why the mutant survived.
     Survived(String),
+}
+
+/// What a snippet process did.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct RunRecord {
+    pub exit: Exit,
+    pub stdout: String,
+    pub stderr: String,
+    pub artifacts: Vec<Artifact>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) enum Exit {
+    Code(i32),
+    Signal(i32),
+    TimedOut(Duration),
+    /// Printed more than the output limit (bytes) on stdout or stderr.
+    OutputLimit(usize),
 }

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::cli::{Format, TestArgs};
-use crate::plan::Config;
+use crate::config::Config;
 use crate::report::{github, junit, terminal};
 use crate::verify::{UnstoredResults, VerifyOptions, verify};
 

@@ -9,16 +9,16 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::build::cargo;
-use crate::build::module_file;
-use crate::build::other_languages::{self, LanguagePlan};
+use crate::build::{Plan, module_file, named_edition, plan};
+use crate::config::Config;
 use crate::mdbook::BookSource;
 use crate::plan::{
-    Config, Plan, Selection, Workspace, check_selection, named_edition, plan, select,
-    selection_reports,
+    Cache, Record, Selection, Workspace, check_selection, select, selection_reports,
 };
-use crate::report::Progress;
+use crate::progress::Progress;
 use crate::run::mutants::{self, Subject};
-use crate::run::{Cache, JobSlots, Record, RunRequest, judge, run_all};
+use crate::run::other_languages::{self, LanguagePlan};
+use crate::run::{JobSlots, RunRequest, judge, run_all};
 use crate::snippet::MutantResult;
 use crate::snippet::{ChapterFailure, Outcome, Snippet, SnippetResult};
 use crate::source::{Located, extract_book, note_default_edition, note_unmarked, unknown_words};

@@ -14,8 +14,8 @@ use cargo_metadata::Message;
 use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel, DiagnosticSpan};
 
 use crate::build::generate::{GeneratedCrate, Placement, PlannedSnippet, generate, module_file};
+use crate::plan::Record;
 use crate::plan::Workspace;
-use crate::run::Record;
 
 /// What building did for one snippet.
 #[derive(Debug)]

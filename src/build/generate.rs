@@ -11,8 +11,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use crate::build::wrap::{HarnessParts, Root, snippet_module};
+use crate::build::wrap::{Root, snippet_module};
 pub(crate) use crate::plan::Placement;
+use crate::plan::{CrateSettings, HarnessParts};
 use crate::source::unhide;
 
 /// One snippet as the generator needs it.
@@ -25,38 +26,6 @@ pub(crate) struct PlannedSnippet {
     pub placement: Placement,
     /// Built but not run (`no_run`, and every `compile_fail` snippet).
     pub no_run: bool,
-}
-
-/// The harness crate every snippet links, when the book has one; each part of its protocol is
-/// optional.
-#[derive(Debug, Clone)]
-pub(crate) struct HarnessDependency {
-    pub package_name: String,
-    pub lib_name: String,
-    /// Canonical path of the harness crate.
-    pub path: PathBuf,
-    /// It has a `prelude` module every snippet imports.
-    pub prelude: bool,
-    /// It has `snippet_main`, which runs snippets without their own `fn main`.
-    pub snippet_main: bool,
-    /// The harness package's edition (its own, or its workspace's), the edition of snippets
-    /// written for it when the book names none.
-    pub edition: Option<String>,
-}
-
-/// Everything that goes into the manifests besides the snippets.
-#[derive(Debug, Clone)]
-pub(crate) struct CrateSettings {
-    /// Unique per book, so books sharing a target dir do not overwrite each other's binaries.
-    pub package_name: String,
-    pub harness: Option<HarnessDependency>,
-    /// `[preprocessor.snippets.dependencies]`, paths already absolute.
-    pub dependencies: BTreeMap<String, toml::Value>,
-    /// How many dispatching binaries the merged snippets of one edition are spread over.
-    pub merged_binaries: usize,
-    /// Copied from the harness workspace (`[profile.*]` tables, as TOML text) so that shared
-    /// dependencies are built once.
-    pub profiles: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,17 +54,6 @@ pub(crate) fn module_file(snippet: &PlannedSnippet) -> PathBuf {
         Placement::CompileFail => format!("{package}/compile_fail/{}.rs", snippet.id),
         Placement::TestHarness => format!("{package}/test_harness/{}.rs", snippet.id),
     })
-}
-
-impl CrateSettings {
-    pub(crate) fn harness_parts(&self) -> Option<HarnessParts<'_>> {
-        self.harness.as_ref().map(|harness| HarnessParts {
-            lib: &harness.lib_name,
-            prelude: harness.prelude,
-            snippet_main: harness.snippet_main,
-            edition: harness.edition.as_deref(),
-        })
-    }
 }
 
 pub(crate) fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) -> GeneratedCrate {

@@ -4,6 +4,7 @@ use expect_test::expect;
 
 use super::*;
 use crate::build::wrap::FIRST_CODE_LINE;
+use crate::plan::workspace::HarnessDependency;
 
 #[test]
 fn crate_layout() {

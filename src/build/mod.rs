@@ -1,14 +1,14 @@
-//! Building: the generated crate (sans-IO), cargo and its messages (broken snippets dropped and
-//! the rest built again), the files of the snippets of declared languages, and their `setup`.
+//! Building: each snippet's plan and cache key (which hashes the file generated for it), the
+//! generated crate (sans-IO), cargo and its messages (broken snippets dropped and the rest built
+//! again), and the `setup` of declared languages.
 
 pub(crate) mod cargo;
 pub(crate) mod generate;
-pub(crate) mod other_languages;
 pub(crate) mod setup;
+pub(crate) mod snippet_plan;
 pub(crate) mod wrap;
 
 // What the other stages use; inside the stage, files name each other directly.
-pub(crate) use generate::{
-    CrateSettings, HarnessDependency, PlannedSnippet, module_file, snippet_file,
-};
-pub(crate) use wrap::{FIRST_CODE_LINE, HarnessParts, lifted_lines};
+pub(crate) use generate::module_file;
+pub(crate) use snippet_plan::{Plan, named_edition, plan};
+pub(crate) use wrap::{FIRST_CODE_LINE, lifted_lines};

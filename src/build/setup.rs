@@ -14,9 +14,9 @@ use std::process::{Command, Stdio};
 
 use anyhow::{Context, bail};
 
-use crate::plan::{Config, Setup};
-use crate::report::Progress;
-use crate::run::{hash_str, hash_tree};
+use crate::config::{Config, Setup};
+use crate::plan::{hash_str, hash_tree};
+use crate::progress::Progress;
 
 /// Runs the setup of each language in `languages` (names of `config.languages`) that has one
 /// and whose key changed since its last successful run. `state_dir` keeps the keys.

@@ -9,6 +9,7 @@
 
 use std::fmt::Write;
 
+use crate::plan::HarnessParts;
 use crate::source::unhide;
 
 /// Lines every snippet file starts with, before the user's code.
@@ -16,15 +17,6 @@ const PREFIX_LINES: usize = 3;
 
 /// The 1-based line of a snippet file holding the snippet's first code line.
 pub(crate) const FIRST_CODE_LINE: usize = PREFIX_LINES + 1;
-
-/// The harness as the code of one snippet sees it.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct HarnessParts<'a> {
-    pub lib: &'a str,
-    pub prelude: bool,
-    pub snippet_main: bool,
-    pub edition: Option<&'a str>,
-}
 
 /// What the snippet's file is to rustc.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use pulldown_cmark::{Event, Parser, Tag};
 
+use crate::config::Config;
 use crate::mdbook::include::{IncludeProblem, expand_includes};
 use crate::mdbook::source_map::SourceMap;
-use crate::plan::Config;
 use crate::snippet::{ChapterFailure, SourceSpan};
 
 /// The chapters to verify.
@@ -44,7 +44,7 @@ pub(crate) fn load(config: &Config) -> anyhow::Result<BookSource> {
         summary_chapters(&text)
             .into_iter()
             // `./vec/layout.md` and `vec/layout.md` are one chapter, named the second way.
-            .map(|link| crate::plan::normalize(&config.src_dir.join(link)))
+            .map(|link| crate::config::normalize(&config.src_dir.join(link)))
             .collect()
     } else {
         let mut files = Vec::new();

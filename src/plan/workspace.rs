@@ -2,16 +2,19 @@
 //! and the file system: the target dir, the harness crate's package and library names, the
 //! harness workspace's `Cargo.lock` and `[profile]` tables, and the environment fingerprint the
 //! cache keys start from (which hashes every package built from local source: `path_packages`).
+//! What it finds is the generator's input besides the snippets ([`CrateSettings`], the harness
+//! as [`HarnessDependency`], and as one snippet's code sees it, [`HarnessParts`]): made here, so
+//! `build/` reads them and this stage never names `build/`.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, bail};
 
-use crate::build::{CrateSettings, HarnessDependency};
-use crate::plan::config::Config;
+use crate::config::Config;
+use crate::plan::cache;
 use crate::plan::path_packages::{path_packages, workspace_root};
-use crate::run::cache;
 
 #[derive(Debug)]
 pub(crate) struct Workspace {
@@ -28,6 +31,58 @@ pub(crate) struct Workspace {
     pub lock_file: Option<PathBuf>,
     /// The environment part of every cache key.
     pub fingerprint: String,
+}
+
+/// Everything that goes into the manifests besides the snippets.
+#[derive(Debug, Clone)]
+pub(crate) struct CrateSettings {
+    /// Unique per book, so books sharing a target dir do not overwrite each other's binaries.
+    pub package_name: String,
+    pub harness: Option<HarnessDependency>,
+    /// `[preprocessor.snippets.dependencies]`, paths already absolute.
+    pub dependencies: BTreeMap<String, toml::Value>,
+    /// How many dispatching binaries the merged snippets of one edition are spread over.
+    pub merged_binaries: usize,
+    /// Copied from the harness workspace (`[profile.*]` tables, as TOML text) so that shared
+    /// dependencies are built once.
+    pub profiles: String,
+}
+
+/// The harness crate every snippet links, when the book has one; each part of its protocol is
+/// optional.
+#[derive(Debug, Clone)]
+pub(crate) struct HarnessDependency {
+    pub package_name: String,
+    pub lib_name: String,
+    /// Canonical path of the harness crate.
+    pub path: PathBuf,
+    /// It has a `prelude` module every snippet imports.
+    pub prelude: bool,
+    /// It has `snippet_main`, which runs snippets without their own `fn main`.
+    pub snippet_main: bool,
+    /// The harness package's edition (its own, or its workspace's), the edition of snippets
+    /// written for it when the book names none.
+    pub edition: Option<String>,
+}
+
+impl CrateSettings {
+    pub(crate) fn harness_parts(&self) -> Option<HarnessParts<'_>> {
+        self.harness.as_ref().map(|harness| HarnessParts {
+            lib: &harness.lib_name,
+            prelude: harness.prelude,
+            snippet_main: harness.snippet_main,
+            edition: harness.edition.as_deref(),
+        })
+    }
+}
+
+/// The harness as the code of one snippet sees it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HarnessParts<'a> {
+    pub lib: &'a str,
+    pub prelude: bool,
+    pub snippet_main: bool,
+    pub edition: Option<&'a str>,
 }
 
 impl Workspace {

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::mdbook::{OpeningFence, line_start};
+use crate::report::render::{OpeningFence, line_start};
 use crate::snippet::{FailureKind, Outcome, Snippet, SnippetResult};
 
 /// One expected-output block to rewrite.

@@ -1,13 +1,13 @@
-//! Reporting: the terminal report, GitHub annotations and JUnit XML, progress on stderr while
-//! snippets run, and the overwrite mode (`--bless`) that rewrites expected outputs.
+//! Reporting, from a finished `verify::Report`: the terminal report, GitHub annotations and
+//! JUnit XML, what the rendered page shows under each snippet (`render`), and the overwrite mode
+//! (`--bless`) that rewrites expected outputs.
 
 pub(crate) mod bless;
 pub(crate) mod github;
 pub(crate) mod junit;
-pub(crate) mod progress;
+pub(crate) mod render;
 pub(crate) mod terminal;
 
 // What the other stages use; inside the stage, files name each other directly.
 pub(crate) use bless::{bless_book, overwrite_requested};
-pub(crate) use progress::Progress;
 pub(crate) use terminal::{chapter_failure_text, failure_text, human, summary};

@@ -24,6 +24,8 @@ use std::sync::{Mutex, Once};
 
 use rustix::process::{Pid, Signal, kill_process_group};
 
+use crate::plan::cache::WRITING;
+
 /// The environment variable that marks a snippet run's processes; its value is unique to the
 /// run (`VERIFIER_PID-N`).
 pub(crate) const MARKER_VARIABLE: &str = "MDBOOK_SNIPPETS_RUN";
@@ -113,10 +115,6 @@ impl Drop for Contained {
         registry.runs.remove(&self.marks.token);
     }
 }
-
-/// Held while an entry is written: a signal that stops the verifier waits for it, so no entry
-/// is left half-written.
-pub(crate) static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// On SIGINT or SIGTERM: refuse new runs, end every running one (and its descendants), ask
 /// cargo and the compilers it started (our process group) to stop, wait for a cache entry being

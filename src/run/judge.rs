@@ -5,10 +5,11 @@
 use std::path::Path;
 
 use crate::build::{FIRST_CODE_LINE, lifted_lines};
-use crate::run::cache::Record;
+use crate::plan::Record;
 use crate::run::compare::compare;
-use crate::run::process::{Exit, RunRecord};
-use crate::snippet::{Failure, FailureKind, Outcome, Snippet, SnippetResult, SourceSpan};
+use crate::snippet::{
+    Exit, Failure, FailureKind, Outcome, RunRecord, Snippet, SnippetResult, SourceSpan,
+};
 use crate::source::Located;
 
 pub(crate) fn judge(located: &Located, record: &Record, module_file: &Path) -> SnippetResult {

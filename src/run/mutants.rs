@@ -14,8 +14,8 @@
 
 use anyhow::{Context, bail};
 
-use crate::report::Progress;
-use crate::run::cache::{Cache, Record};
+use crate::plan::{Cache, Record};
+use crate::progress::Progress;
 use crate::run::process::{JobSlots, MUTANT_VARIABLE, RunRequest, run_all};
 use crate::snippet::{MutantResult, Outcome, Snippet, SnippetResult, Verdict};
 

@@ -19,6 +19,7 @@ use rustix::event::{PollFd, PollFlags, poll};
 use rustix::process::{Pid, Signal, kill_process_group};
 
 use crate::snippet::{Artifact, ArtifactKind};
+use crate::snippet::{Exit, RunRecord};
 
 /// One snippet process to start: `program args...`.
 #[derive(Debug, Clone)]
@@ -47,24 +48,6 @@ pub(crate) struct RunRequest {
 pub(crate) struct SnippetFile {
     pub name: String,
     pub content: String,
-}
-
-/// What a snippet process did.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub(crate) struct RunRecord {
-    pub exit: Exit,
-    pub stdout: String,
-    pub stderr: String,
-    pub artifacts: Vec<Artifact>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub(crate) enum Exit {
-    Code(i32),
-    Signal(i32),
-    TimedOut(Duration),
-    /// Printed more than the output limit (bytes) on stdout or stderr.
-    OutputLimit(usize),
 }
 
 /// How many snippet processes may run at once, shared by every [`run_all`] of a verification
@@ -157,7 +140,7 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
             .with_context(|| format!("writing {}", path.display()))?;
         let path = path.to_string_lossy();
         for arg in &mut args {
-            *arg = arg.replace(crate::plan::FILE_PLACEHOLDER, &path);
+            *arg = arg.replace(crate::config::FILE_PLACEHOLDER, &path);
         }
     }
     let mut command = Command::new(&request.program);

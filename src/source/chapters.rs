@@ -6,13 +6,13 @@
 
 use std::sync::Arc;
 
+use crate::config::UnknownAttributes;
 use crate::mdbook::BookSource;
 use crate::snippet::{
     ChapterFailure, Failure, FailureKind, LanguageSyntax, Outcome, Snippet, SnippetResult,
     SourceSpan,
 };
 use crate::source::extract::extract;
-use crate::source::info_string::UnknownAttributes;
 use crate::source::located::Located;
 
 /// A snippet of a book that names no edition, failing on what Rust 2015 lacks (rustc then

@@ -1,11 +1,10 @@
 //! The info string of a fenced block (```` ```rust,should_panic,revision=both ````): whether the
 //! block is a snippet, an expected-output block or neither, and the snippet's [`Attributes`].
 //! Tokens are separated by commas or whitespace, as rustdoc does. What becomes of a word the
-//! verifier does not know is an [`UnknownAttributes`] policy, which `book.toml` sets.
+//! verifier does not know is an [`UnknownAttributes`](crate::config::UnknownAttributes) policy,
+//! which `book.toml` sets.
 
-use serde::Deserialize;
-
-use crate::snippet::{Attributes, LanguageSyntax, SnippetLanguage, UnknownWord};
+use crate::snippet::{ACTED_ON, Attributes, LanguageSyntax, SnippetLanguage, UnknownWord};
 
 /// What a fenced block is, judged by its info string.
 #[derive(Debug, PartialEq, Eq)]
@@ -28,20 +27,6 @@ const IGNORED: &[&str] = &[
     "noplaypen",
     "mdbook-runnable",
     "allow_fail",
-];
-
-/// The bare attributes the verifier acts on: an unknown word close to one of them is a likely
-/// typo (rustdoc's `invalid_codeblock_attributes` lint catches the same near-misses).
-pub(crate) const ACTED_ON: &[&str] = &[
-    "ignore",
-    "no_run",
-    "should_panic",
-    "compile_fail",
-    "test_harness",
-    "edition2015",
-    "edition2018",
-    "edition2021",
-    "edition2024",
 ];
 
 pub(super) fn tokens(info: &str) -> impl Iterator<Item = &str> {
@@ -272,18 +257,6 @@ fn host_matches(fragment: &str) -> bool {
 
 fn is_error_code(token: &str) -> bool {
     token.len() == 5 && token.starts_with('E') && token[1..].chars().all(|c| c.is_ascii_digit())
-}
-
-/// What a bare info-string word the verifier does not know does.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum UnknownAttributes {
-    /// As rustdoc: the word is ignored; one that resembles an attribute we act on
-    /// (`should-panic`) is a warning naming the line.
-    #[default]
-    Ignore,
-    /// Every unknown word is an error naming the line (for books that own all their words).
-    Error,
 }
 
 #[cfg(test)]

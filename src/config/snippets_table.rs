@@ -12,10 +12,9 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use serde::Deserialize;
 
-use crate::plan::book_toml::{existing_dir, normalize, table_error};
-use crate::plan::dependency_table;
-use crate::plan::language_table::{self, Language};
-use crate::source::UnknownAttributes;
+use crate::config::book_toml::{existing_dir, normalize, table_error};
+use crate::config::dependency_table;
+use crate::config::language_table::{self, Language};
 
 /// The resolved configuration of a verification run.
 #[derive(Debug, Clone, PartialEq)]
@@ -231,6 +230,18 @@ pub(crate) fn check_edition(edition: &str) -> anyhow::Result<()> {
     }
 }
 
+/// What a bare info-string word the verifier does not know does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum UnknownAttributes {
+    /// As rustdoc: the word is ignored; one that resembles an attribute we act on
+    /// (`should-panic`) is a warning naming the line.
+    #[default]
+    Ignore,
+    /// Every unknown word is an error naming the line (for books that own all their words).
+    Error,
+}
+
 #[cfg(test)]
-#[path = "config_tests.rs"]
+#[path = "snippets_table_tests.rs"]
 mod tests;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::run::process::Exit;
+use crate::snippet::Exit;
 
 #[test]
 fn round_trip_and_keys() {

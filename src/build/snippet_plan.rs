@@ -1,13 +1,14 @@
 //! What the pipeline decides about one snippet before building it: where it goes in the
 //! generated crate (see `placement`), its edition, the harness attributes and timeout of its
-//! run, and its cache key.
+//! run, and its cache key, which hashes the file generated for it (so the plan is made here,
+//! beside the generator, and `plan/` never names `build/`).
 
 use std::time::Duration;
 
-use crate::build::{HarnessParts, PlannedSnippet, module_file, snippet_file};
-use crate::plan::config::Config;
+use crate::build::generate::{PlannedSnippet, module_file, snippet_file};
+use crate::config::Config;
 use crate::plan::placement::placement;
-use crate::run::Cache;
+use crate::plan::{Cache, HarnessParts};
 use crate::source::{Located, merge_harness_attributes};
 
 /// What the pipeline needs to know about one snippet to build, run and cache it.
@@ -44,7 +45,7 @@ pub(crate) fn plan(
     let attributes = &snippet.attributes;
     let edition = attributes.edition.clone().unwrap_or_else(|| {
         named_edition(config, harness)
-            .unwrap_or(crate::plan::config::DEFAULT_EDITION)
+            .unwrap_or(crate::config::DEFAULT_EDITION)
             .to_owned()
     });
     let harness_attributes =

@@ -21,8 +21,8 @@ use anyhow::Context as _;
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::Book;
 
-use crate::mdbook::render::{Reader, failure_html, render_chapter};
-use crate::plan::Config;
+use crate::config::Config;
+use crate::report::render::{Reader, failure_html, render_chapter};
 use crate::snippet::{LanguageSyntax, Outcome, Snippet, SnippetResult};
 use crate::source::extract::extract;
 use crate::verify::{Report, VerifyOptions, verify};

@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use serde::Deserialize;
 
-use crate::plan::book_toml::{existing_dir, table_error};
+use crate::config::book_toml::{existing_dir, table_error};
 
 /// A dependency given as a table, in Cargo's syntax; only the keys Cargo accepts for a
 /// dependency of a binary crate.

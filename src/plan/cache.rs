@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use sha2::{Digest, Sha256};
 
-use crate::run::process::RunRecord;
+use crate::snippet::RunRecord;
 
 /// What a snippet did, as far as judging it goes.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -40,6 +40,10 @@ impl Record {
         }
     }
 }
+
+/// Held while an entry is written: a signal that stops the verifier waits for it, so no entry
+/// is left half-written.
+pub(crate) static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 pub(crate) struct Cache {
     dir: PathBuf,
@@ -81,7 +85,7 @@ impl Cache {
 
     /// Stores a record. Written to a temporary file of the cache directory and renamed, so a
     /// reader (or a verifier stopped by a signal, which waits for
-    /// [`WRITING`](crate::run::containment::WRITING)) never sees half
+    /// [`WRITING`]) never sees half
     /// an entry, and a failed write (a full disk) leaves nothing behind.
     pub(crate) fn put(&self, key: &str, record: &Record) -> anyhow::Result<()> {
         self.put_with(key, record, |file, bytes| file.write_all(bytes))
@@ -94,9 +98,7 @@ impl Cache {
         record: &Record,
         write: impl FnOnce(&mut tempfile::NamedTempFile, &[u8]) -> std::io::Result<()>,
     ) -> anyhow::Result<()> {
-        let _writing = crate::run::containment::WRITING
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
+        let _writing = WRITING.lock().unwrap_or_else(|poison| poison.into_inner());
         let path = self.path(key);
         let text = serde_json::to_string(record).context("serializing a cache entry")?;
         let written = std::fs::create_dir_all(&self.dir)

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Deserialize;
 
-use crate::plan::book_toml::{normalize, table_error};
+use crate::config::book_toml::{normalize, table_error};
 
 /// A language a book declares (`[preprocessor.snippets.languages.NAME]`): its snippets are
 /// written to a file and run with `command`.
@@ -106,7 +106,7 @@ pub(crate) fn language(
     // A fence starting with one of these is Rust (rustdoc's attributes) or an expected block.
     let reserved = ["rust", "text", "output"];
     if reserved.contains(&name.as_str())
-        || crate::source::ACTED_ON.contains(&name.as_str())
+        || crate::snippet::ACTED_ON.contains(&name.as_str())
         || name.is_empty()
         || name.contains(|c: char| c == ',' || c.is_whitespace())
     {

@@ -9,10 +9,11 @@ use std::collections::BTreeMap;
 use anyhow::Context;
 
 use crate::build::setup::setup_key;
-use crate::plan::{Config, ErrorPosition, Language};
+use crate::config::{Config, ErrorPosition, Language};
+use crate::plan::{Cache, Record, hash_str, hash_tree};
 use crate::run::judge::{judge_run, result};
-use crate::run::{Cache, Exit, Record, RunRecord, RunRequest, SnippetFile, hash_str, hash_tree};
-use crate::snippet::{Failure, FailureKind, Outcome, SnippetResult, SourceSpan};
+use crate::run::{RunRequest, SnippetFile};
+use crate::snippet::{Exit, Failure, FailureKind, Outcome, RunRecord, SnippetResult, SourceSpan};
 use crate::source::{Located, merge_harness_attributes};
 
 /// What the pipeline runs for one snippet of a declared language.
