@@ -12,7 +12,7 @@
 
 A chapter mdBook hands over as written is compared block by block (the fence's line -> passed,
 failed or skipped); one it changed (directives, the book's own preprocessors) by its counts,
-since its lines moved. Prints the differences and a
+since its lines moved, counting with it the snippets we report in the files it includes. Prints the differences and a
 summary; exit 1 when anything differs. Needs `mdbook` and `rustdoc` on PATH; set
 RUSTUP_TOOLCHAIN when the book pins a toolchain you do not have. Nothing here is run by CI: the
 books are other people's, fetched by whoever compares.
@@ -97,6 +97,26 @@ def our_verdicts(book: Path, tool: str, junit: Path) -> dict[str, dict[int, str]
     return verdicts
 
 
+INCLUDE = re.compile(r"\{\{\s*#(?:include|rustdoc_include|playground|playpen)\s+([^\s}:]+)")
+
+
+def included_files(book: Path, chapter: Path, raw: str) -> set[str]:
+    """The files a chapter's `{{#include}}`-like directives name, as our report names them
+    (relative to the book root, `..` kept), followed one level into each included file."""
+    found = set()
+    for directive in INCLUDE.finditer(raw):
+        target = chapter.parent / directive.group(1)
+        if not target.is_file():
+            continue
+        found.add(os.path.relpath(os.path.normpath(target), book))
+        text = target.read_text(errors="replace")
+        for nested in INCLUDE.finditer(text):
+            inner = target.parent / nested.group(1)
+            if inner.is_file():
+                found.add(os.path.relpath(os.path.normpath(inner), book))
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("book", type=Path)
@@ -123,10 +143,15 @@ def main() -> int:
                 continue
             mine = ours.get(relative, {})
             if expanded.read_text(errors="replace") != raw:
-                same = collections.Counter(theirs.values()) == collections.Counter(mine.values())
+                # A snippet that an `{{#include}}` brought in is reported at the included file's
+                # line (`../README.md:79`): count it with the chapter that includes it.
+                counted = list(mine.values())
+                for included in included_files(book, source, raw):
+                    counted += ours.get(included, {}).values()
+                same = collections.Counter(theirs.values()) == collections.Counter(counted)
                 tally["chapters mdBook changed (directives, preprocessors), by counts, " + ("same" if same else "different")] += 1
                 if not same:
-                    differences.append(f"{relative}: rustdoc {dict(collections.Counter(theirs.values()))}, ours {dict(collections.Counter(mine.values()))}")
+                    differences.append(f"{relative}: rustdoc {dict(collections.Counter(theirs.values()))}, ours {dict(collections.Counter(counted))}")
                 continue
             for line in sorted(set(theirs) | set(mine)):
                 a, b = theirs.get(line), mine.get(line)

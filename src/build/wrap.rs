@@ -1,7 +1,9 @@
 //! One snippet's code as a file rustc compiles, sans-IO, as rustdoc wraps a doctest: in
-//! `fn main` unless it parses as items with a `fn main` among them (then doc comments that end
-//! the block document nothing and become plain comments of the same length); crate-level lines
-//! lifted to the first line of a crate root (`lifted_lines` says where); the harness's
+//! `fn main` unless it parses as items with a `fn main` among them; outer attributes and doc
+//! comments that end the block attach to nothing and are blanked out, as rustdoc leaves them
+//! out (the rest of each line stays where it was); crate-level lines
+//! lifted to the first line of a crate root (`lifted_lines` says where), and no wrapper at all
+//! in a crate root that declares `#![no_std]` (rustdoc inserts none there); the harness's
 //! `prelude` and `snippet_main` used when it has them. The code starts at [`FIRST_CODE_LINE`]
 //! of the file, so every line injected is accounted for.
 
@@ -33,6 +35,11 @@ pub(crate) enum Root {
 #[derive(Debug, PartialEq, Eq)]
 enum Shape {
     OwnMain,
+    /// A crate root that declares `#![no_std]`: rustdoc inserts no `fn main` (its `make.rs`
+    /// checks the crate attributes for `![no_std]`, with a FIXME that it cannot handle such
+    /// doctests yet), so the code is compiled as written and, without a `fn main` of its own,
+    /// fails as under `mdbook test` (E0601).
+    NoStd,
     /// Ends in an `Ok::<(), E>(..)` expression: that is the body's result, typed by the user.
     TypedOkTail,
     /// Ends in `Ok(..)` without a type: we give the error type.
@@ -46,15 +53,17 @@ enum Shape {
 /// an entry point to the dispatcher.
 pub(crate) fn snippet_module(code: &str, harness: Option<HarnessParts<'_>>, root: Root) -> String {
     let mut lines: Vec<String> = code.lines().map(unhide).collect();
+    if root != Root::Test {
+        blank_trailing_attributes(&mut lines);
+    }
     let shape = match root {
         Root::Test => Shape::OwnMain,
+        Root::Binary if declares_no_std(&lines) => Shape::NoStd,
         _ => shape(&lines),
     };
-    if shape != Shape::OwnMain {
-        plain_trailing_doc_comments(&mut lines);
-    }
+    let wrapped = !matches!(shape, Shape::OwnMain | Shape::NoStd);
     let mut out = String::from(ALLOW_LINE);
-    if root == Root::Binary && shape != Shape::OwnMain {
+    if root == Root::Binary && wrapped {
         // Crate-level lines cannot sit inside `fn main`; they move to the first line (keeping
         // every other line where it was) and leave a blank line behind. `lifted_lines` says
         // where each one went, for positions.
@@ -84,6 +93,10 @@ pub(crate) fn snippet_module(code: &str, harness: Option<HarnessParts<'_>>, root
             String::new(),
         ),
         (Shape::OwnMain, _) => ("// (the snippet's own fn main)".to_owned(), String::new()),
+        (Shape::NoStd, _) => (
+            "// (#![no_std]: no fn main inserted, as rustdoc inserts none)".to_owned(),
+            String::new(),
+        ),
         (Shape::TypedOkTail, Some(lib)) => (
             format!("pub fn main() {{ ::{lib}::snippet_main(|| async move {{"),
             "}) }".to_owned(),
@@ -132,6 +145,15 @@ pub(crate) fn snippet_module(code: &str, harness: Option<HarnessParts<'_>>, root
 /// The first line of every snippet file, before any lifted crate-level line.
 const ALLOW_LINE: &str = "#![allow(unused, redundant_semicolons, unreachable_code)]";
 
+/// Whether the code declares `#![no_std]` among its crate attributes, as rustdoc tests it: the
+/// text `![no_std]` in an inner attribute (so `#![cfg_attr(x, no_std)]` is not one).
+fn declares_no_std(lines: &[String]) -> bool {
+    lines.iter().any(|line| {
+        let line = line.trim_start();
+        line.starts_with("#![") && line.contains("![no_std]")
+    })
+}
+
 /// A line rustdoc moves out of its `fn main` wrapper to the crate's top.
 fn is_crate_level(line: &str) -> bool {
     line.starts_with("#![")
@@ -157,27 +179,32 @@ pub(crate) fn lifted_lines(code: &str) -> Vec<(usize, usize, String)> {
     lifted
 }
 
-/// Outer doc comments at the end of a snippet that rustdoc wraps in `fn main` document nothing,
-/// and rustdoc (1.95) leaves them out of what it compiles: a block of only `/// x`, or `fn f() {}`
-/// or `let x = 1;` followed by `/// x`, passes. In our wrapper they would come before its closing
-/// `}`, which rustc rejects (E0585), so they become plain comments of the same length (`/// x` ->
-/// `//  x`, `/** x */` -> `/*  x */`): every other character stays where it was. Found with
-/// the tokenizer, so a `///` inside a string is never touched; code that does not tokenize is
-/// left as it is (rustc will say why).
-fn plain_trailing_doc_comments(lines: &mut [String]) {
+/// Outer attributes at the end of a snippet attach to nothing, and rustdoc (1.95) leaves them
+/// out of what it compiles, with a `fn main` of the block's own or without: a block of only
+/// `/// x` or `#[tracing::instrument(..)]`, or `fn f() {}` / `let x = 1;` followed by `/// x` or
+/// `#[inline]`, passes. Compiled, they would come before our wrapper's closing `}` (E0585,
+/// "expected statement after outer attribute") or attach to the next item of the file, so
+/// they are blanked out and every other character stays where it was: a doc comment becomes a
+/// plain comment of the same length (`/// x` -> `//  x`, `/** x */` -> `/*  x */`), any other
+/// attribute spaces. Found with the tokenizer, so a `///` or `#[` inside a string is never
+/// touched; code that does not tokenize is left as it is (rustc will say why).
+fn blank_trailing_attributes(lines: &mut [String]) {
     use proc_macro2::{Delimiter, TokenTree};
     let Ok(tokens) = lines.join("\n").parse::<proc_macro2::TokenStream>() else {
         return;
     };
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut end = tokens.len();
-    let mut doc_starts = Vec::new();
+    let mut blanks = Vec::new();
     while end >= 2 {
         let (TokenTree::Punct(pound), TokenTree::Group(group)) =
             (&tokens[end - 2], &tokens[end - 1])
         else {
             break;
         };
+        if pound.as_char() != '#' || group.delimiter() != Delimiter::Bracket {
+            break;
+        }
         let start = pound.span().start();
         let Some(line) = lines.get(start.line.wrapping_sub(1)) else {
             break;
@@ -186,22 +213,58 @@ fn plain_trailing_doc_comments(lines: &mut [String]) {
             break;
         };
         let written = &line[byte..];
-        let is_outer_doc = pound.as_char() == '#'
-            && group.delimiter() == Delimiter::Bracket
-            && ((written.starts_with("///") && !written.starts_with("////"))
-                || (written.starts_with("/**")
-                    && !written.starts_with("/***")
-                    && !written.starts_with("/**/")));
-        if !is_outer_doc {
+        let blank = if (written.starts_with("///") && !written.starts_with("////"))
+            || (written.starts_with("/**")
+                && !written.starts_with("/***")
+                && !written.starts_with("/**/"))
+        {
+            // The third character of `///` or `/**`, an ASCII one.
+            Blank::DocComment(start.line - 1, byte)
+        } else if written.starts_with('#') {
+            let finish = group.span().end();
+            Blank::Attribute(
+                (start.line - 1, start.column),
+                (finish.line - 1, finish.column),
+            )
+        } else {
+            // An inner doc comment (`//!`, `/*!`): not an outer attribute.
             break;
-        }
-        doc_starts.push((start.line - 1, byte));
+        };
+        blanks.push(blank);
         end -= 2;
     }
-    for (line, byte) in doc_starts {
-        // The third character of `///` or `/**`, an ASCII one.
-        lines[line].replace_range(byte + 2..byte + 3, " ");
+    for blank in blanks {
+        match blank {
+            Blank::DocComment(line, byte) => lines[line].replace_range(byte + 2..byte + 3, " "),
+            Blank::Attribute((first_line, first_column), (last_line, last_column)) => {
+                for (index, line) in lines
+                    .iter_mut()
+                    .enumerate()
+                    .take(last_line + 1)
+                    .skip(first_line)
+                {
+                    let from = if index == first_line { first_column } else { 0 };
+                    let to = if index == last_line {
+                        last_column
+                    } else {
+                        usize::MAX
+                    };
+                    *line = line
+                        .chars()
+                        .enumerate()
+                        .map(|(column, c)| if (from..to).contains(&column) { ' ' } else { c })
+                        .collect();
+                }
+            }
+        }
     }
+}
+
+/// What [`blank_trailing_attributes`] does to one attribute: a doc comment's third character
+/// (line, byte), or an attribute's characters from (line, column) up to (line, column).
+enum Blank {
+    DocComment(usize, usize),
+    Attribute((usize, usize), (usize, usize)),
 }
 
 /// What the top level of a snippet's code is, parsed as rustdoc parses it.

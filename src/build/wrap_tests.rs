@@ -156,6 +156,38 @@ fn crate_root_lines_are_lifted_in_a_binary_of_its_own() {
     );
 }
 
+/// rustdoc inserts no `fn main` into a crate declaring `#![no_std]` (hidden or not), so neither
+/// do we: the code stays as written, nothing lifted; `#![cfg_attr(.., no_std)]` is not that.
+#[test]
+fn a_no_std_crate_root_gets_no_fn_main() {
+    check_file(
+        "# #![no_std]\nextern crate std;\nstd::println!(\"x\");\n",
+        None,
+        Root::Binary,
+        expect![[r#"
+            #![allow(unused, redundant_semicolons, unreachable_code)]
+            // (no harness prelude)
+            // (#![no_std]: no fn main inserted, as rustdoc inserts none)
+            #![no_std]
+            extern crate std;
+            std::println!("x");
+        "#]],
+    );
+    check_file(
+        "#![cfg_attr(any(), no_std)]\nlet x = 1;\n",
+        None,
+        Root::Binary,
+        expect![[r#"
+            #![allow(unused, redundant_semicolons, unreachable_code)] #![cfg_attr(any(), no_std)]
+            // (no harness prelude)
+            pub fn main() {
+
+            let x = 1;
+            }
+        "#]],
+    );
+}
+
 #[test]
 fn test_harness_code_is_never_wrapped() {
     check_file(
@@ -199,10 +231,10 @@ fn a_harness_without_prelude_or_snippet_main_is_just_a_dependency() {
 }
 
 #[test]
-fn doc_comments_that_end_a_wrapped_block_become_plain_comments_of_the_same_length() {
+fn doc_comments_and_attributes_that_end_a_block_are_blanked_in_place() {
     let plain = |code: &str| {
         let mut lines: Vec<String> = code.lines().map(str::to_owned).collect();
-        plain_trailing_doc_comments(&mut lines);
+        blank_trailing_attributes(&mut lines);
         lines.join("\n")
     };
     assert_eq!(
@@ -214,9 +246,24 @@ fn doc_comments_that_end_a_wrapped_block_become_plain_comments_of_the_same_lengt
         plain("let s = \"/// no\"; /// x\n// y"),
         "let s = \"/// no\"; //  x\n// y"
     );
-    // Documenting something, inside an item, or not a doc comment: as written.
+    // Any other outer attribute: spaces, over several lines too, the rest of each line kept.
+    let attribute = "#[tracing::instrument(level = \"trace\")]";
+    assert_eq!(plain(attribute), " ".repeat(attribute.len()));
+    assert_eq!(
+        plain("let z = 2; #[cfg_attr(\n    any(),\n    inline\n)] // c\n/// d"),
+        "let z = 2;            \n          \n          \n   // c\n//  d"
+    );
+    assert_eq!(
+        plain("fn main() {}\n#[inline] #[cold]"),
+        format!("fn main() {{}}\n{}", " ".repeat("#[inline] #[cold]".len()))
+    );
+    // Documenting something, inside an item, inner, or not an attribute: as written.
     for code in [
         "/// x\nlet x = 1;",
+        "#[inline]\nfn f() {}",
+        "fn f() {\n#[inline]\n}",
+        "#![allow(unused)]",
+        "let s = \"#[inline]\";",
         "fn f() {\n/// x\n}",
         "//! inner",
         "//// four",

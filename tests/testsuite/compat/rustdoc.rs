@@ -1,7 +1,8 @@
 //! Our verdicts against rustdoc's own: each chapter here is verified by us and by
 //! `rustdoc --test` (what `mdbook test` runs), and every block must get the same verdict: which
 //! blocks are tested, `fn main` wrapping, `should_panic`, doc comments on nothing, hidden crate
-//! attributes, errors inside std macros, and the 2015 edition of a book that names none.
+//! attributes, errors inside std macros, the 2015 edition of a book that names none, and
+//! `#![no_std]` blocks, which rustdoc does not wrap.
 
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -278,6 +279,63 @@ fn doc_comments_that_document_nothing_pass_as_in_rustdoc() {
     }
 }
 
+/// Any outer attribute that ends a block attaches to nothing, and rustdoc leaves it out as it
+/// leaves out doc comments (found on rust-lang/rustup's dev guide: a block of only
+/// `#[tracing::instrument(..)]`, which `mdbook test` passes and we failed); one before a `}` of
+/// the block's own fails for both.
+const ATTRIBUTES_ON_NOTHING: &str = r##"# Attributes
+
+```rust
+#[tracing::instrument(level = "trace", err(level = "trace"), skip_all)]
+```
+
+```rust
+fn f() {}
+#[inline]
+```
+
+```rust
+let z = 2;
+#[cfg_attr(
+    any(),
+    inline
+)] // why
+/// and a doc comment
+```
+
+```rust
+fn main() {}
+#[inline] #[cold]
+```
+
+```rust
+#![allow(unused)]
+fn main() {}
+#[nonexistent_attribute]
+```
+
+```rust
+fn h() {
+#[inline]
+}
+```
+
+```rust
+let s = "#[inline]";
+assert_eq!(s.len(), 9);
+```
+"##;
+
+#[test]
+fn attributes_that_end_a_block_pass_as_in_rustdoc() {
+    for edition in ["2015", "2024"] {
+        let (output, ours) = same_verdicts_as_rustdoc(ATTRIBUTES_ON_NOTHING, Some(edition));
+        output.code(1);
+        expect![[r#"{3: "passed", 7: "passed", 12: "passed", 21: "passed", 26: "passed", 32: "failed", 38: "passed"}"#]]
+            .assert_eq(&format!("{ours:?}"));
+    }
+}
+
 /// An error in a hidden crate attribute is at the attribute's own line, in the report and in
 /// rustc's excerpt, though the attribute is lifted out of the `fn main` wrapper as rustdoc lifts
 /// it (rustdoc names that line too).
@@ -322,4 +380,23 @@ fn a_book_without_an_edition_is_2015_as_for_mdbook_test() {
          compiles them; set one in book.toml (`[rust]` `edition = \"2021\"`) or on the block \
          (```rust,edition2021)",
     );
+}
+
+/// rustdoc inserts no `fn main` into a block whose crate attributes declare `#![no_std]`
+/// (found on rust-lang/cargo's book: `#![no_std]` with `#[cfg(feature = "std")] extern crate
+/// std;` and a `pub fn`, which `mdbook test` fails with E0601 and we passed): such a block
+/// passes only with a `fn main` of its own, and `compile_fail` on one without holds.
+#[test]
+fn a_no_std_block_gets_no_fn_main_as_in_rustdoc() {
+    let chapter = "# no_std\n\n\
+        ```rust\n#![no_std]\n\n#[cfg(feature = \"std\")]\nextern crate std;\n\npub fn f() {}\n```\n\n\
+        ```rust\n# #![no_std]\nextern crate std;\nfn main() { std::println!(\"own main\"); }\n```\n\n\
+        ```rust\n#![no_std]\nextern crate std;\nstd::println!(\"not wrapped\");\n```\n\n\
+        ```rust,compile_fail\n#![no_std]\npub fn g() {}\n```\n\n\
+        ```rust\n#![cfg_attr(any(), no_std)]\nlet wrapped = 1;\n```\n";
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2021"));
+    output.code(1);
+    expect![[r#"{3: "failed", 12: "passed", 18: "failed", 24: "passed", 29: "passed"}"#]]
+        .assert_eq(&format!("{ours:?}"));
+    output.stdout_contains("E0601");
 }
