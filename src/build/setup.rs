@@ -1,15 +1,15 @@
 //! A declared language's `setup`: the command that prepares its environment (a venv, a
 //! `node_modules`), run from the book root before the first snippet of the language that must
 //! run, and again only when what it depends on changes. What it depends on is its key: the
-//! command, the content of its program when that is a file, and the content of each
-//! `setup-inputs` path; the key of the last successful run is kept in
+//! command, the content of its program when that is a file, the content of each argument that
+//! names a file (`sh setup.sh`: the script), and the content of each `setup-inputs` path; the key of the last successful run is kept in
 //! `<target>/mdbook-snippets/setup/`. Languages that name the same command share one run.
 //! Its output goes to stderr as progress (stdout, which may carry the book, is never touched).
 //! A setup that fails is one error naming the command and its languages, before any snippet
 //! of theirs runs.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use anyhow::{Context, bail};
@@ -71,10 +71,31 @@ pub(crate) fn setup_key(setup: &Setup, book_root: &Path) -> anyhow::Result<Strin
     if program.is_absolute() && program.is_file() {
         parts.push_str(&format!("program {}\n", hash_path(program)?));
     }
+    parts.push_str(&argument_files_key(&setup.command, Some(book_root))?);
     for input in &setup.inputs {
         parts.push_str(&format!("{} {}\n", input.display(), hash_path(input)?));
     }
     Ok(hash_str(&parts))
+}
+
+/// The content of each argument of `command` (after its program) that names a file: the
+/// script an interpreter runs (`sh setup.sh`, `python3 /opt/run.py {file}`) is as much what
+/// runs as the program is. A relative argument is taken from `cwd`, where the command runs;
+/// without one (a snippet's command runs in a fresh temporary directory) only absolute
+/// arguments name files. Directories are left out (an argument `.` is no reason to hash the
+/// book), and so is `{file}`, the snippet.
+pub(crate) fn argument_files_key(command: &[String], cwd: Option<&Path>) -> anyhow::Result<String> {
+    let mut parts = String::new();
+    for argument in command.iter().skip(1) {
+        let path = match cwd {
+            Some(cwd) if !argument.is_empty() => cwd.join(argument),
+            _ => PathBuf::from(argument),
+        };
+        if path.is_absolute() && path.is_file() {
+            parts.push_str(&format!("argument {argument} {}\n", hash_path(&path)?));
+        }
+    }
+    Ok(parts)
 }
 
 fn hash_path(path: &Path) -> anyhow::Result<String> {

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use anyhow::Context;
 
-use crate::build::setup::setup_key;
+use crate::build::setup::{argument_files_key, setup_key};
 use crate::config::{Config, ErrorPosition, Language};
 use crate::plan::{Cache, Record, hash_str, hash_tree};
 use crate::run::judge::{judge_run, result};
@@ -83,15 +83,20 @@ pub(crate) fn plan(
     })
 }
 
-/// The hash of each language's environment, by name: its `inputs` (what its snippets import
-/// from the repository) and the key of its `setup` (the command, its program's content, each
-/// `setup-inputs` path's content), so a change that runs the setup again (other pins, another
+/// The hash of each language's environment, by name: the content of each file its `command`
+/// and `check` name as absolute arguments (`python3 /opt/run.py {file}`: the script; they run
+/// in a temporary directory), its `inputs` (what its
+/// snippets import from the repository) and the key of its `setup` (the command, its program's
+/// and file arguments' content, each `setup-inputs` path's content), so a change that runs the setup again (other pins, another
 /// setup script) also runs the snippets again, and no verdict made in another environment is
 /// re-used.
 pub(crate) fn inputs_hashes(config: &Config) -> anyhow::Result<BTreeMap<String, String>> {
     let mut hashes = BTreeMap::new();
     for language in &config.languages {
-        let mut parts = String::new();
+        let mut parts = argument_files_key(&language.command, None)?;
+        if let Some(check) = &language.check {
+            parts.push_str(&argument_files_key(check, None)?);
+        }
         if let Some(setup) = &language.setup {
             parts.push_str(&format!("setup {}\n", setup_key(setup, &config.book_root)?));
         }

@@ -1,5 +1,6 @@
 //! What makes a snippet of another language run again: its content, its command, the identity
-//! of its interpreter and its `inputs` (the cache key); and `--bless` for its expected block.
+//! of its interpreter, the script its command names and its `inputs` (the cache key); and
+//! `--bless` for its expected block.
 
 use expect_test::expect;
 
@@ -67,6 +68,29 @@ fn cached_by_interpreter_identity_and_inputs() {
     book.write("helpers/h.py", "X = 2\n");
     book.test(&["--quiet"]).code(0);
     assert_eq!(runs(), 3);
+}
+
+#[test]
+fn cached_by_the_script_the_command_runs() {
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let runs = || std::fs::read_to_string(log.path()).unwrap().lines().count();
+    // The interpreter runs `run.py` (by its absolute path: a snippet runs in a temporary
+    // directory), which runs the snippet: the script is what runs too.
+    let book = logging_book(r#"["python3", "RUNNER", "{file}"]"#, log.path());
+    let runner = "import runpy, sys\nrunpy.run_path(sys.argv[1], run_name=\"__main__\")\n";
+    book.write("run.py", runner);
+    let book_toml = std::fs::read_to_string(book.path().join("book.toml")).unwrap();
+    let script = book.path().join("run.py");
+    book.write(
+        "book.toml",
+        &book_toml.replace("RUNNER", &script.to_string_lossy()),
+    );
+    book.test(&["--quiet"]).code(0);
+    book.test(&["--quiet"]).code(0);
+    assert_eq!(runs(), 1);
+    book.write("run.py", &format!("{runner}# changed\n"));
+    book.test(&["--quiet"]).code(0);
+    assert_eq!(runs(), 2, "an edited run.py runs the snippet again");
 }
 
 #[test]

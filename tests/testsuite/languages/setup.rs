@@ -139,6 +139,39 @@ fn a_verdict_made_in_another_environment_is_not_reused() {
 }
 
 #[test]
+fn a_setup_script_run_by_an_interpreter_is_an_input() {
+    // `sh setup.sh` without `setup-inputs`: the script, an argument naming a file, is what runs.
+    let book = book_with_setup("setup = [\"sh\", \"setup.sh\"]");
+    let setup = |version: &str| {
+        book.write(
+            "setup.sh",
+            &format!("mkdir -p env && echo {version} > env/ready && echo run >> runs.log\n"),
+        );
+    };
+    let runs = || {
+        std::fs::read_to_string(book.path().join("runs.log"))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    book.write(
+        "src/a.md",
+        "# A\n\n```first\ncat \"$ENV_DIR/ready\"\n```\n\n```text,output\nv1\n```\n",
+    );
+    setup("v1");
+    book.test(&[]).code(0).stdout_contains("1 passed, 0 failed");
+    book.test(&[]).code(0).stdout_contains("1 passed, 0 failed");
+    assert_eq!(runs(), 1);
+
+    // The edited script runs again, and so does the snippet: it now reads v2, not the v1 its
+    // cached verdict saw.
+    setup("v2");
+    let output = book.test(&[]);
+    output.code(1).stdout_contains("0 passed, 1 failed");
+    assert_eq!(runs(), 2, "{output}");
+}
+
+#[test]
 fn a_failed_setup_is_one_error_naming_the_command() {
     let book = book_with_setup("setup = \"echo cannot install >&2; exit 3\"");
     let output = book.test(&["--no-cache"]);
