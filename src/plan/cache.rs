@@ -1,7 +1,7 @@
 //! A sound cache of what snippets did, so an unchanged book re-verifies without cargo. The key
 //! of a snippet hashes everything its behaviour can depend on: its generated module (code,
 //! wrapper, edition, and its file and module name, which rustc's messages carry), its harness attributes, and the environment fingerprint (this tool's
-//! version and build, `rustc -vV`, `RUSTFLAGS`, the sources of every package built from a local
+//! version and build, `rustc -vV`, `RUSTFLAGS`, `CARGO_ENCODED_RUSTFLAGS`, `RUSTC_BOOTSTRAP`, the sources of every package built from a local
 //! directory (the harness, `dependencies` paths and their path dependencies, transitively), the
 //! harness workspace's `Cargo.lock` and profiles). Compile results are stored, runs only when they passed; the
 //! expected block is not part of the key, since a record is judged against it afresh each time.

@@ -126,10 +126,14 @@ impl Workspace {
             build_identity()
         );
         fingerprint.push_str(&rustc_version()?);
-        fingerprint.push_str(&format!(
-            "RUSTFLAGS={:?}\n",
-            std::env::var("RUSTFLAGS").unwrap_or_default()
-        ));
+        // What changes what rustc accepts or emits: the flags (cargo reads
+        // `CARGO_ENCODED_RUSTFLAGS` before `RUSTFLAGS`) and `RUSTC_BOOTSTRAP` (`#![feature]` on a
+        // stable toolchain). `RUSTC` is in `rustc -vV`; `RUSTC_WRAPPER` (sccache) changes no
+        // verdict.
+        for name in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTC_BOOTSTRAP"] {
+            let value = std::env::var_os(name).map(|value| value.to_string_lossy().into_owned());
+            fingerprint.push_str(&format!("{name}={value:?}\n"));
+        }
         fingerprint.push_str(&profiles);
         // What a snippet can read of the verifier's environment (`pass-env`) can change what it
         // does; the values only as hashes.
@@ -164,7 +168,7 @@ impl Workspace {
             crate_dir,
             target_dir,
             settings: CrateSettings {
-                package_name: format!("snippets-{book_key}"),
+                package_name: package_name(book_key),
                 harness,
                 dependencies: config.dependencies.clone(),
                 merged_binaries,
@@ -345,6 +349,23 @@ fn profiles(manifest: &Path) -> anyhow::Result<String> {
     let mut only_profiles = toml::Table::new();
     only_profiles.insert("profile".to_owned(), profile.clone());
     toml::to_string(&only_profiles).context("writing the profile tables")
+}
+
+/// The generated packages' name prefix, unique per book (`snippets-<book key>`) and per value
+/// of `RUSTC_BOOTSTRAP`: cargo fingerprints `RUSTFLAGS` but not `RUSTC_BOOTSTRAP`, so a binary
+/// built with it (a `#![feature]` accepted) would be reused without it. Under another name the
+/// generated packages are other packages to cargo, built once per value and kept side by side
+/// (switching back builds nothing), while the dependencies' artifacts stay shared (a dependency
+/// that probes for nightly says `rerun-if-env-changed=RUSTC_BOOTSTRAP` itself); a target dir
+/// per value would build every dependency again.
+fn package_name(book_key: &str) -> String {
+    match std::env::var_os("RUSTC_BOOTSTRAP") {
+        None => format!("snippets-{book_key}"),
+        Some(value) => format!(
+            "snippets-{book_key}-bootstrap-{}",
+            &cache::hash_str(&value.to_string_lossy())[..8]
+        ),
+    }
 }
 
 /// This build of the tool, so results recorded by another build (an upgrade, a rebuild from

@@ -160,3 +160,45 @@ fn a_change_to_a_transitive_path_dependency_is_built_again() {
         started.elapsed()
     );
 }
+
+#[test]
+fn a_verdict_made_under_rustc_bootstrap_is_not_reused_without_it() {
+    // rustdoc rejects `#![feature]` on a stable toolchain unless `RUSTC_BOOTSTRAP` is set, and
+    // so must the verifier, whatever it built earlier in the same target dir.
+    let nonce = format!("{:?}", std::time::SystemTime::now());
+    let book = book(&[(
+        "src/a.md",
+        &format!(
+            "```rust\n#![feature(never_type)]\n// {nonce}\ntype Never = !;\n\
+             let _: Option<Never> = None;\n```\n"
+        ),
+    )]);
+    let test = |bootstrap: Option<&str>, args: &[&str]| {
+        let mut command = book.test_command(args);
+        match bootstrap {
+            Some(value) => command.env("RUSTC_BOOTSTRAP", value),
+            None => command.env_remove("RUSTC_BOOTSTRAP"),
+        };
+        book.run(command)
+    };
+    test(Some("1"), &[])
+        .code(0)
+        .stdout_contains("1 passed, 0 failed");
+    test(None, &[])
+        .code(1)
+        .stdout_contains("0 passed, 1 failed");
+    test(Some("1"), &[])
+        .code(0)
+        .stdout_contains("1 passed, 0 failed");
+    // Cargo's own fingerprint must see it too, not only the result cache: a binary built with
+    // it is not taken for one built without.
+    test(Some("1"), &["--no-cache"])
+        .code(0)
+        .stdout_contains("1 passed, 0 failed");
+    test(None, &["--no-cache"])
+        .code(1)
+        .stdout_contains("0 passed, 1 failed");
+    test(Some("1"), &["--no-cache"])
+        .code(0)
+        .stdout_contains("1 passed, 0 failed");
+}
