@@ -18,6 +18,8 @@ use crate::plan::path_packages::{path_packages, workspace_root};
 
 #[derive(Debug)]
 pub(crate) struct Workspace {
+    /// Where cargo builds: the target dir, or with `RUSTC_BOOTSTRAP` set a directory per value
+    /// of it (`cargo_target_dir`).
     pub target_dir: PathBuf,
     /// `<target>/mdbook-snippets/<book key>/`: the generated crate, canonical (cargo reports
     /// paths that way, and they are compared with it).
@@ -166,9 +168,9 @@ impl Workspace {
         Ok(Workspace {
             cache_dir: target_dir.join("mdbook-snippets").join("cache"),
             crate_dir,
-            target_dir,
+            target_dir: cargo_target_dir(&target_dir),
             settings: CrateSettings {
-                package_name: package_name(book_key),
+                package_name: format!("snippets-{book_key}"),
                 harness,
                 dependencies: config.dependencies.clone(),
                 merged_binaries,
@@ -351,20 +353,21 @@ fn profiles(manifest: &Path) -> anyhow::Result<String> {
     toml::to_string(&only_profiles).context("writing the profile tables")
 }
 
-/// The generated packages' name prefix, unique per book (`snippets-<book key>`) and per value
-/// of `RUSTC_BOOTSTRAP`: cargo fingerprints `RUSTFLAGS` but not `RUSTC_BOOTSTRAP`, so a binary
-/// built with it (a `#![feature]` accepted) would be reused without it. Under another name the
-/// generated packages are other packages to cargo, built once per value and kept side by side
-/// (switching back builds nothing), while the dependencies' artifacts stay shared (a dependency
-/// that probes for nightly says `rerun-if-env-changed=RUSTC_BOOTSTRAP` itself); a target dir
-/// per value would build every dependency again.
-fn package_name(book_key: &str) -> String {
+/// Where cargo builds the generated crate: `target` itself, or with `RUSTC_BOOTSTRAP` set, a
+/// directory per value of it, `<target>/mdbook-snippets/rustc-bootstrap-<hash>/`. Cargo
+/// fingerprints `RUSTFLAGS` but not `RUSTC_BOOTSTRAP`, so in one target dir a binary built with
+/// it (a `#![feature]` accepted) is reused without it. A target dir per value builds the
+/// dependencies once more, the first time; the alternative that keeps them shared (other
+/// package names) would not stay cheap: the build scripts of proc-macro2, anyhow and thiserror
+/// probe for nightly and rerun on a change of `RUSTC_BOOTSTRAP`, so every switch would build
+/// them and what depends on them (syn, every derive) again, where two directories build nothing.
+fn cargo_target_dir(target_dir: &Path) -> PathBuf {
     match std::env::var_os("RUSTC_BOOTSTRAP") {
-        None => format!("snippets-{book_key}"),
-        Some(value) => format!(
-            "snippets-{book_key}-bootstrap-{}",
+        None => target_dir.to_owned(),
+        Some(value) => target_dir.join("mdbook-snippets").join(format!(
+            "rustc-bootstrap-{}",
             &cache::hash_str(&value.to_string_lossy())[..8]
-        ),
+        )),
     }
 }
 
