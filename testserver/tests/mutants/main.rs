@@ -38,10 +38,15 @@ fn start(mutant: Option<Mutant>, revision: Revision) -> (Arc<Core>, Conn) {
 /// A 2025-11-25 core breaking `mutant`, a raw client, and the `{"taskId"}` of a slow tool call
 /// (10 steps of 1 s) it started as a task (request id 1).
 async fn slow_task(mutant: Option<Mutant>) -> (Arc<Core>, Conn, Value) {
+    started_task(mutant, "slow", 10).await
+}
+
+/// The same with the task-capable tool `name` (`slow`, `ignore_cancel`) of `steps` steps of 1 s.
+async fn started_task(mutant: Option<Mutant>, name: &str, steps: u64) -> (Arc<Core>, Conn, Value) {
     let (core, mut conn) = start(mutant, Revision::V2025_11_25);
     conn.initialize().await;
-    let arguments = json!({"name": "slow",
-        "arguments": {"steps": 10, "step_ms": 1000}, "task": {"ttl": 60000}});
+    let arguments = json!({"name": name,
+        "arguments": {"steps": steps, "step_ms": 1000}, "task": {"ttl": 60000}});
     let created = conn.request(json!(1), "tools/call", arguments).await;
     let task = json!({"taskId": created["result"]["task"]["taskId"]});
     (core, conn, task)

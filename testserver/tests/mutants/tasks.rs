@@ -179,12 +179,7 @@ async fn cancelled_task_completes_when_its_work_runs_on() {
     check(
         Mutant::CancelledTaskCompletes,
         |mutant| async move {
-            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
-            conn.initialize().await;
-            let arguments = json!({"name": "ignore_cancel",
-                "arguments": {"steps": 3, "step_ms": 1000}, "task": {"ttl": 60000}});
-            let created = conn.request(json!(1), "tools/call", arguments).await;
-            let task = json!({"taskId": created["result"]["task"]["taskId"]});
+            let (core, mut conn, task) = started_task(mutant, "ignore_cancel", 3).await;
             let cancelled = conn.request(json!(2), "tasks/cancel", task.clone()).await;
             core.handlers.wait_idle().await;
             let polled = conn.request(json!(3), "tasks/get", task).await;
@@ -222,12 +217,7 @@ async fn task_result_not_final_answers_a_finished_task_with_its_status() {
     check(
         Mutant::TaskResultNotFinal,
         |mutant| async move {
-            let (core, mut conn) = start(mutant, Revision::V2025_11_25);
-            conn.initialize().await;
-            let arguments = json!({"name": "slow",
-                "arguments": {"steps": 1, "step_ms": 1000}, "task": {"ttl": 60000}});
-            let created = conn.request(json!(1), "tools/call", arguments).await;
-            let task = json!({"taskId": created["result"]["task"]["taskId"]});
+            let (core, mut conn, task) = started_task(mutant, "slow", 1).await;
             tokio::time::sleep(Duration::from_secs(2)).await;
             let polled = conn.request(json!(2), "tasks/get", task.clone()).await;
             let result = conn.request(json!(3), "tasks/result", task).await;

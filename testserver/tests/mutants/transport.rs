@@ -3,6 +3,23 @@
 
 use super::*;
 
+/// Once `wait_gate` (gate "g") runs, closes its response stream by dropping the pending POST,
+/// waits for the transcript's `disconnect`, gives a cancel a moment to take effect, then opens
+/// the gate (only a handler still running sees it) and waits until no handler runs.
+async fn close_the_stream_then_open_the_gate<T>(core: &Core, pending: tokio::task::JoinHandle<T>) {
+    within(core.handlers.wait_in_flight("wait_gate")).await;
+    pending.abort();
+    within(async {
+        while !core.transcript.to_json().to_string().contains("disconnect") {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    core.gates.open("g");
+    within(core.handlers.wait_idle()).await;
+}
+
 #[tokio::test(start_paused = true)]
 async fn eof_keeps_handlers_leaves_them_running_after_end_of_input() {
     check(
@@ -59,18 +76,7 @@ async fn disconnect_not_cancel_keeps_a_2026_handler_running_after_the_stream_clo
         let url = server.url();
         let request = tools_call_2026(&url, 5, "wait_gate", json!({"gate": "g"}));
         let pending = tokio::spawn(request.send());
-        within(core.handlers.wait_in_flight("wait_gate")).await;
-        pending.abort();
-        within(async {
-            while !core.transcript.to_json().to_string().contains("disconnect") {
-                tokio::time::sleep(Duration::from_millis(5)).await;
-            }
-        })
-        .await;
-        // A moment for a cancel to take effect, then the gate: only a running handler sees it.
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        core.gates.open("g");
-        within(core.handlers.wait_idle()).await;
+        close_the_stream_then_open_the_gate(&core, pending).await;
         server.stop();
         let mut seen = core.handlers.entries();
         let response_recorded = sent(&core).iter().any(|message| message["id"] == 5);
@@ -132,18 +138,7 @@ async fn legacy_disconnect_cancels_stops_a_2025_handler_when_the_stream_closes()
         let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
             "name": "wait_gate", "arguments": {"gate": "g"}}});
         let pending = tokio::spawn(post(call, Some(&session)).send());
-        within(core.handlers.wait_in_flight("wait_gate")).await;
-        pending.abort();
-        within(async {
-            while !core.transcript.to_json().to_string().contains("disconnect") {
-                tokio::time::sleep(Duration::from_millis(5)).await;
-            }
-        })
-        .await;
-        // A moment for a cancel to take effect, then the gate: only a running handler sees it.
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        core.gates.open("g");
-        within(core.handlers.wait_idle()).await;
+        close_the_stream_then_open_the_gate(&core, pending).await;
         server.stop();
         let mut seen = core.handlers.entries();
         let disconnect = core
