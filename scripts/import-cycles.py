@@ -242,7 +242,7 @@ def sccs(nodes, edges):
         counter[0] += 1
         stack.append(v)
         on.add(v)
-        for w in graph[v]:
+        for w in sorted(graph[v]):
             if w not in index:
                 strong(w)
                 low[v] = min(low[v], low[w])

@@ -44,15 +44,18 @@ fn book_with_setup(setup: &str) -> crate::support::Book {
     book
 }
 
+/// How many lines `file` of the book has (0 when it does not exist): the logs count runs.
+fn lines_in(book: &crate::support::Book, file: &str) -> usize {
+    std::fs::read_to_string(book.path().join(file))
+        .unwrap_or_default()
+        .lines()
+        .count()
+}
+
 #[test]
 fn a_setup_runs_once_before_its_languages_and_again_when_its_inputs_change() {
     let book = book_with_setup("setup = [\"sh\", \"setup.sh\"]\nsetup-inputs = [\"pins.txt\"]");
-    let runs = || {
-        std::fs::read_to_string(book.path().join("runs.log"))
-            .unwrap_or_default()
-            .lines()
-            .count()
-    };
+    let runs = || lines_in(&book, "runs.log");
     let output = book.test(&["--no-cache"]);
     output.code(0).stdout_contains("3 passed, 0 failed");
     // One run for both languages, its output on stderr as progress, never on stdout.
@@ -95,12 +98,7 @@ fn a_verdict_made_in_another_environment_is_not_reused() {
             ),
         );
     };
-    let count = |file: &str| {
-        std::fs::read_to_string(book.path().join(file))
-            .unwrap_or_default()
-            .lines()
-            .count()
-    };
+    let count = |file: &str| lines_in(&book, file);
     setup("");
     expect("v1\n");
     book.test(&[]).code(0).stdout_contains("1 passed, 0 failed");
@@ -148,12 +146,7 @@ fn a_setup_script_run_by_an_interpreter_is_an_input() {
             &format!("mkdir -p env && echo {version} > env/ready && echo run >> runs.log\n"),
         );
     };
-    let runs = || {
-        std::fs::read_to_string(book.path().join("runs.log"))
-            .unwrap_or_default()
-            .lines()
-            .count()
-    };
+    let runs = || lines_in(&book, "runs.log");
     book.write(
         "src/a.md",
         "# A\n\n```first\ncat \"$ENV_DIR/ready\"\n```\n\n```text,output\nv1\n```\n",

@@ -75,8 +75,7 @@ async fn in_flight_id_accepted_serves_a_clashing_request() {
             let echo = json!({"name": "echo", "arguments": {"text": "clash"}});
             conn.send_request(json!(7), "tools/call", echo).await;
             let answer = conn.recv().await;
-            let last = sent(&core).last().cloned().unwrap();
-            assert_eq!(last, answer, "the transcript records the answer sent");
+            assert_sent_last(&core, &answer);
             core.gates.open("g");
             let gate = conn.try_recv(Duration::from_secs(60)).await;
             let text = |message: &Value| message["result"]["content"][0]["text"].clone();

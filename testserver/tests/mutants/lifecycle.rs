@@ -12,8 +12,7 @@ async fn result_type_omitted_sends_a_2026_result_without_its_type() {
             conn.initialize().await;
             let params = conn.stamped(json!({"name": "echo", "arguments": {"text": "ok"}}));
             let answer = conn.request(json!(1), "tools/call", params).await;
-            let last = sent(&core).last().cloned().unwrap();
-            assert_eq!(last, answer, "the transcript records the answer sent");
+            assert_sent_last(&core, &answer);
             vec![
                 format!("text: {}", answer["result"]["content"][0]["text"]),
                 format!("resultType: {}", answer["result"]["resultType"]),
@@ -79,8 +78,7 @@ async fn ping_still_served_answers_a_2026_ping() {
                 let (core, mut conn) = start(mutant, revision);
                 conn.initialize().await;
                 let answer = conn.request(json!(1), "ping", json!({})).await;
-                let last = sent(&core).last().cloned().unwrap();
-                assert_eq!(last, answer, "the transcript records the answer sent");
+                assert_sent_last(&core, &answer);
                 seen.push(format!(
                     "{revision:?}: error {} result {}",
                     answer["error"]["code"], answer["result"]

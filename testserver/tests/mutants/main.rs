@@ -52,6 +52,17 @@ async fn started_task(mutant: Option<Mutant>, name: &str, steps: u64) -> (Arc<Co
     (core, conn, task)
 }
 
+/// The transcript's last message sent is `answer`: a mutant changes behaviour, and the
+/// transcript stays truthful about what was sent.
+#[track_caller]
+fn assert_sent_last(core: &Core, answer: &Value) {
+    let last = sent(core).last().cloned().unwrap();
+    assert_eq!(
+        &last, answer,
+        "the transcript records the message sent last"
+    );
+}
+
 /// What the server sent, as its transcript recorded it.
 fn sent(core: &Core) -> Vec<Value> {
     core.transcript

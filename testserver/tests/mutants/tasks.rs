@@ -49,8 +49,7 @@ async fn task_cancel_terminal_accepted_answers_a_second_cancel() {
             let (core, mut conn, task) = slow_task(mutant).await;
             let first = conn.request(json!(2), "tasks/cancel", task.clone()).await;
             let again = conn.request(json!(3), "tasks/cancel", task).await;
-            let last = sent(&core).last().cloned().unwrap();
-            assert_eq!(last, again, "the transcript records the answer sent");
+            assert_sent_last(&core, &again);
             vec![
                 format!("first: {}", first["result"]["status"]),
                 format!(
@@ -75,8 +74,7 @@ async fn task_cancelled_after_response_answers_with_the_working_task() {
         |mutant| async move {
             let (core, mut conn, task) = slow_task(mutant).await;
             let cancelled = conn.request(json!(2), "tasks/cancel", task.clone()).await;
-            let last = sent(&core).last().cloned().unwrap();
-            assert_eq!(last, cancelled, "the transcript records the answer sent");
+            assert_sent_last(&core, &cancelled);
             let polled = conn.request(json!(3), "tasks/get", task).await;
             core.handlers.wait_idle().await;
             let mut seen = vec![
@@ -183,8 +181,7 @@ async fn cancelled_task_completes_when_its_work_runs_on() {
             let cancelled = conn.request(json!(2), "tasks/cancel", task.clone()).await;
             core.handlers.wait_idle().await;
             let polled = conn.request(json!(3), "tasks/get", task).await;
-            let last = sent(&core).last().cloned().unwrap();
-            assert_eq!(last, polled, "the transcript records the answer sent");
+            assert_sent_last(&core, &polled);
             let mut seen = vec![
                 format!("tasks/cancel: {}", cancelled["result"]["status"]),
                 format!(
@@ -221,8 +218,7 @@ async fn task_result_not_final_answers_a_finished_task_with_its_status() {
             tokio::time::sleep(Duration::from_secs(2)).await;
             let polled = conn.request(json!(2), "tasks/get", task.clone()).await;
             let result = conn.request(json!(3), "tasks/result", task).await;
-            let last = sent(&core).last().cloned().unwrap();
-            assert_eq!(last, result, "the transcript records the answer sent");
+            assert_sent_last(&core, &result);
             vec![
                 format!("tasks/get: {}", polled["result"]["status"]),
                 format!(
@@ -253,8 +249,7 @@ async fn unknown_task_cancel_acked_acknowledges_a_2026_cancel_of_no_task() {
             let params = json!({"taskId": "tsk-00000000",
                 "_meta": {"io.modelcontextprotocol/clientCapabilities": tasks}});
             let answer = conn.request(json!(1), "tasks/cancel", params).await;
-            let last = sent(&core).last().cloned().unwrap();
-            assert_eq!(last, answer, "the transcript records the answer sent");
+            assert_sent_last(&core, &answer);
             vec![format!(
                 "error {} result {}",
                 answer["error"]["code"], answer["result"]
@@ -275,8 +270,7 @@ async fn two_task_ids(mutant: Option<Mutant>) -> Vec<String> {
         let arguments = json!({"name": "slow",
             "arguments": {"steps": 1, "step_ms": 1000}, "task": {"ttl": 60000}});
         let created = conn.request(json!(request), "tools/call", arguments).await;
-        let last = sent(&core).last().cloned().unwrap();
-        assert_eq!(last, created, "the transcript records the handle sent");
+        assert_sent_last(&core, &created);
         seen.push(format!(
             "{request}: {}",
             created["result"]["task"]["taskId"]
