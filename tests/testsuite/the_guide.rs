@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+
 use crate::support::{Output, book, copy_tree, files_under, read, repo};
 
 /// The variable `guide/book.toml` passes to snippets (`pass-env`): the binary the `sh` snippets
@@ -50,12 +52,15 @@ struct Block {
     info: String,
     code: String,
     expected: bool,
+    /// Byte offset just past the block's closing fence.
+    end: usize,
 }
 
-/// The fenced blocks of every chapter (any fence length, so a ```` ````sh ```` block holding a
-/// heredoc with fences inside counts once).
+/// The fenced blocks of every chapter, as CommonMark reads them (pulldown-cmark, the parser the
+/// verifier uses): a ```` ````sh ```` block holding a heredoc with fences inside is one block,
+/// and a line that only looks like a fence (```` ```rust ```` as inline code) is none.
 fn blocks() -> Vec<Block> {
-    let mut found = Vec::new();
+    let mut found: Vec<Block> = Vec::new();
     let mut chapters: Vec<PathBuf> = files_under(&guide().join("src"))
         .into_iter()
         .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
@@ -63,32 +68,37 @@ fn blocks() -> Vec<Block> {
     chapters.sort();
     for path in chapters {
         let text = read(&path);
-        let lines: Vec<&str> = text.lines().collect();
         let chapter = path.file_name().unwrap().to_string_lossy().into_owned();
-        let mut index = 0;
-        while index < lines.len() {
-            let line = lines[index];
-            let ticks = line.len() - line.trim_start_matches('`').len();
-            if ticks < 3 {
-                index += 1;
-                continue;
+        let mut open: Option<Block> = None;
+        for (event, range) in Parser::new_ext(&text, Options::empty()).into_offset_iter() {
+            match event {
+                Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
+                    // An expected-output block belongs to the block right before it, with
+                    // only blank lines between them.
+                    if info.split([',', ' ']).any(|word| word == "output")
+                        && let Some(previous) = found.last_mut()
+                        && previous.chapter == chapter
+                        && text[previous.end..range.start].trim().is_empty()
+                    {
+                        previous.expected = true;
+                    }
+                    open = Some(Block {
+                        chapter: chapter.clone(),
+                        line: text[..range.start].lines().count() + 1,
+                        info: info.to_string(),
+                        code: String::new(),
+                        expected: false,
+                        end: range.end,
+                    });
+                }
+                Event::Text(code) => {
+                    if let Some(block) = open.as_mut() {
+                        block.code.push_str(&code);
+                    }
+                }
+                Event::End(TagEnd::CodeBlock) => found.extend(open.take()),
+                _ => {}
             }
-            let fence = &line[..ticks];
-            let info = line[ticks..].trim().to_owned();
-            let close = (index + 1..lines.len())
-                .find(|&at| lines[at].trim_end() == fence)
-                .unwrap_or_else(|| panic!("unclosed fence at {chapter}:{}", index + 1));
-            let code = lines[index + 1..close].join("\n");
-            let next = (close + 1..lines.len()).find(|&at| !lines[at].trim().is_empty());
-            let expected = next.is_some_and(|at| lines[at].starts_with("```text,output"));
-            found.push(Block {
-                chapter: chapter.clone(),
-                line: index + 1,
-                info,
-                code,
-                expected,
-            });
-            index = close + 1;
         }
     }
     found
