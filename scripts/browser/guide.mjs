@@ -3,7 +3,7 @@
 // sees: every page loads with no console error and no request leaving the site; the pages show
 // the verified outputs of their snippets (the runs of the CLI among them), and the lines a `sh`
 // snippet hides (`!!!example NAME`, which copies an example book) stay hidden until the reader
-// asks for them; the harness page shows the artifact its example book's harness left; the search
+// asks for them; an artifact a snippet left shows under its output and opens; the search
 // finds `--partition` and its first result opens; the print view has every chapter; every chapter
 // links to its own source under guide/src/; and at 390 px and 1280 px (layout.mjs) prose never
 // scrolls sideways.
@@ -80,16 +80,23 @@ try {
   if (await toggle.count() === 0) {
     fail('first-book.html: the first shell snippet has no button to show its hidden lines');
   } else {
+    // mdBook shows a block's buttons while the pointer is over it.
+    await block.hover();
     await toggle.click();
     if (!/example first-book/.test(await block.innerText())) fail('first-book.html: the hidden `example first-book` line does not show on request');
   }
 
-  // The harness example leaves `10-run_notes.txt`: the page shows it under the snippet, and it opens.
-  current = 'harness.html';
-  await page.goto(base + 'harness.html');
-  const notes = page.locator('.mdbook-snippets-output details > summary', { hasText: 'run notes' });
-  if (await notes.count() === 0) {
-    fail('harness.html: no "run notes" artifact under a snippet');
+  // A snippet of the rendering page leaves `10-a_note.txt`: the page shows it under the
+  // snippet's output, folded, and it opens on a click.
+  current = 'rendering.html';
+  await page.goto(base + 'rendering.html');
+  const note = page.locator('.mdbook-snippets-output details > summary', { hasText: 'a note' });
+  if (await note.count() === 0) {
+    fail('rendering.html: no "a note" artifact under a snippet');
+  } else {
+    await note.first().click();
+    const text = note.first().locator('xpath=..').locator('pre').first();
+    if (!(await text.isVisible()) || !/MDBOOK_SNIPPETS_ARTIFACTS/.test(await text.innerText())) fail('rendering.html: the "a note" artifact does not open on a click');
   }
 
   current = 'search';
