@@ -94,14 +94,19 @@ def header(config: dict[str, Any]) -> list[str]:
 
 
 def index(ctx: dict[str, Any], base: str) -> str:
-    lines = header(ctx["config"])
-    lines += [f"The whole book in one Markdown file: [llms-full.txt]({base}llms-full.txt).", "", "## Chapters", ""]
+    """The llms.txt convention: title, description, then `##` sections of links (the chapters
+    before the first part title under "Chapters", each part under its title), then "Optional"."""
+    sections: list[tuple[str, list[str]]] = [("Chapters", [])]
     for depth, chapter in chapters(ctx["book"]["items"]):
         if depth is None:
-            lines += ["", f"## {chapter}", ""]
-            continue
-        lines.append(f"{'  ' * depth}- [{chapter['name']}]({base}{page_of(chapter['path'])})")
-    lines += ["", "## Optional", "", f"- [llms-full.txt]({base}llms-full.txt): every chapter above, in order, in one file"]
+            sections.append((chapter, []))
+        else:
+            sections[-1][1].append(f"{'  ' * depth}- [{chapter['name']}]({base}{page_of(chapter['path'])})")
+    sections.append(("Optional", [f"- [llms-full.txt]({base}llms-full.txt): every chapter above, in order, in one file"]))
+    lines = header(ctx["config"]) + [f"The whole book in one Markdown file: [llms-full.txt]({base}llms-full.txt)."]
+    for title, links in sections:
+        if links:
+            lines += ["", f"## {title}", ""] + links
     return "\n".join(lines) + "\n"
 
 

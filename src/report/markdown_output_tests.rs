@@ -137,12 +137,13 @@ fn expected_block_is_replaced_and_a_list_keeps_its_output() {
               ```rust
               println!("b");
               ```
+  
               ```text
               b
               ```
-              
+  
               wire transcript:
-              
+  
               ```text
               -> x
               ```

@@ -196,7 +196,11 @@ fn snippet_edits(
     };
 
     let html = match reader {
-        Reader::Markdown => output_markdown(result),
+        // A blank line between the closing fence and the output reads better as text.
+        Reader::Markdown => match output_markdown(result) {
+            lines if lines.is_empty() || snippet.expected.is_some() => lines,
+            lines => std::iter::once(String::new()).chain(lines).collect(),
+        },
         Reader::Rustdoc | Reader::Renderer => output_html(result),
     };
     let (range, leading) = match &snippet.expected {
