@@ -27,7 +27,10 @@ pub(crate) fn output_markdown(result: &SnippetResult) -> Vec<String> {
         }
         lines.push(format!("{}:", artifact.title));
         lines.push(String::new());
-        let content = artifact.content.strip_suffix('\n').unwrap_or(&artifact.content);
+        let content = artifact
+            .content
+            .strip_suffix('\n')
+            .unwrap_or(&artifact.content);
         fenced(content, &mut lines);
     }
     lines

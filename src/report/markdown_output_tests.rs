@@ -118,7 +118,10 @@ fn a_fence_in_the_output_cannot_close_the_block() {
 fn expected_block_is_replaced_and_a_list_keeps_its_output() {
     check_chapter(
         "Intro\n\n```rust\nprintln!(\"a\");\n```\n\n```text,output\na\n```\nAfter.\n\n- item\n\n  ```rust\n  println!(\"b\");\n  ```\n- next\n",
-        &[("a [real]\n", Vec::new()), ("b\n", vec![transcript("-> x\n")])],
+        &[
+            ("a [real]\n", Vec::new()),
+            ("b\n", vec![transcript("-> x\n")]),
+        ],
         expect![[r#"
             Intro
 

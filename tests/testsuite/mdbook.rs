@@ -108,14 +108,23 @@ fn mdbook_build_publishes_llms_text_beside_the_pages() {
     let output = mdbook(&dir, &["build"]);
     assert!(output.success(), "{output}");
     let html = root.join("book/html");
-    assert!(page(&html, "included.html").contains(r#"<pre class="mdbook-snippets-stdout">words = 3</pre>"#));
+    assert!(
+        page(&html, "included.html")
+            .contains(r#"<pre class="mdbook-snippets-stdout">words = 3</pre>"#)
+    );
     let index = std::fs::read_to_string(html.join("llms.txt")).unwrap();
     assert!(index.starts_with("# Fixture: a green book\n"), "{index}");
-    assert!(index.contains("- [Included](/green/included.html)\n"), "{index}");
+    assert!(
+        index.contains("- [Included](/green/included.html)\n"),
+        "{index}"
+    );
     assert!(index.contains("(/green/llms-full.txt)"), "{index}");
     let full = std::fs::read_to_string(html.join("llms-full.txt")).unwrap();
     assert!(full.contains("```text\nwords = 3\n```\n"), "{full}");
-    assert!(full.contains("```text\n<script>alert('hi')</script>\n```\n"), "{full}");
+    assert!(
+        full.contains("```text\n<script>alert('hi')</script>\n```\n"),
+        "{full}"
+    );
     assert!(!full.contains("mdbook-snippets-output"), "{full}");
     assert!(!full.contains("```text,output"), "{full}");
 }
