@@ -123,6 +123,8 @@ async function run(browser, base, script) {
     }
     const page = await context.newPage();
     page.setDefaultTimeout(5000);
+    // print.html holds every chapter with its diagrams: slow to load on a busy machine.
+    page.setDefaultNavigationTimeout(120000);
     page.on('console', (msg) => { if (msg.type() === 'error') failures.push({ check: 'no errors', what: `${width} px: console error: ${msg.text()}` }); });
     page.on('pageerror', (err) => failures.push({ check: 'no errors', what: `${width} px: page error: ${err.message}` }));
     try {
