@@ -29,9 +29,12 @@ rm -rf "$work"
 mkdir -p "$work"
 
 # check SITE_ROOT: lychee on the site staged under SITE_ROOT$site_path; its report goes to
-# $work/report.txt. Only file links are followed (--offline); fragments are checked in HTML.
+# $work/report.txt. Only file links are followed (--offline); fragments are checked in HTML. The
+# llms files themselves are left out: as plain text lychee would take every URL in their code
+# blocks (`file:///notes.txt` in a snippet) for a link; their `.md` copies are checked instead.
 check() {
     "$lychee" --offline --include-fragments --no-progress --mode plain \
+        --exclude-path '/llms(-full)?\.txt$' \
         --root-dir "$(realpath "$1")" --index-files index.html \
         "$1$site_path" >"$work/report.txt" 2>&1
 }

@@ -4,7 +4,9 @@
 //! edition rejects, as the last step shows by turning the preprocessor off for `test`). The
 //! HTML renderer gets every fence as written: the `playground` fixture's page, built with and
 //! without the preprocessor, differs only by the inserted outputs (Run buttons, editors, edition
-//! classes and hidden lines kept). And a `book.toml` mdBook rejects gets mdBook's message.
+//! classes and hidden lines kept). With an `[output.llms]` renderer beside the HTML one (this
+//! repository's `scripts/llms-renderer.py`), `llms.txt` and `llms-full.txt` land beside the pages,
+//! the outputs in them as fenced text. And a `book.toml` mdBook rejects gets mdBook's message.
 
 use std::path::Path;
 
