@@ -10,6 +10,7 @@
 //! is answered there with 400 and the JSON-RPC error the core gives it on stdio.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -70,13 +71,18 @@ impl Endpoint {
         }
     }
 
-    /// Serves one HTTP request.
-    pub(super) async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Reply {
+    /// Serves one HTTP request that arrived on a connection to `arrived_at` (the connection's
+    /// local address, when known).
+    pub(super) async fn handle(
+        self: Arc<Self>,
+        request: Request<Incoming>,
+        arrived_at: Option<IpAddr>,
+    ) -> Reply {
         self.sessions.sweep_when_due();
         if request.uri().path() != PATH {
             return body::empty(StatusCode::NOT_FOUND);
         }
-        if let Err(reply) = checks::origin(request.headers()) {
+        if let Err(reply) = checks::origin(request.headers(), arrived_at) {
             return *reply;
         }
         match *request.method() {
