@@ -373,3 +373,7 @@ impl Transcript {
         self.log.lock().unwrap_or_else(|poison| poison.into_inner())
     }
 }
+
+#[cfg(test)]
+#[path = "transcript_tests.rs"]
+mod tests;

@@ -353,13 +353,13 @@ fn transcript_text(call: &Call) -> String {
                 && message.get("result").is_some()
                 && message
                     .get("id")
-                    .is_some_and(|id| replies.contains(&id.to_string()));
+                    .is_some_and(|id| replies.contains(&jsonrpc::id_key(id)));
             if is_reply {
                 message["result"] = json!({"elided": "an earlier transcript reply"});
             }
             json!({"direction": wire.direction, "message": message})
         })
         .collect();
-    replies.insert(call.id.to_string());
+    replies.insert(call.key.clone());
     Value::Array(messages).to_string()
 }

@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 #[path = "../common/mod.rs"]
 mod common;
 
+mod clients;
+mod memory;
 mod requests;
 mod sessions;
 mod signals;
