@@ -120,7 +120,7 @@ async fn waiting_calls_keep_neither_their_body_nor_their_meta() {
             post_call(address, "wait_gate", &body).await
         }));
     }
-    let deadline = Instant::now() + LIMIT;
+    let deadline = Instant::now() + SLOW;
     loop {
         let body = modern_call(1000, "handler_log", json!({}), None);
         let reply = post_call(address, "handler_log", &body).await;
