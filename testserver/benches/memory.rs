@@ -52,10 +52,13 @@ async fn run() {
     assert!(over.is_empty(), "over {LIMIT_MIB} MiB: {over:?}");
 }
 
+/// An attack's run: RSS during it and once it is over, in MiB.
+type Measured<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = (u64, u64)> + 'a>>;
+
 struct Attack {
     name: &'static str,
     args: &'static [&'static str],
-    run: fn(&Server) -> std::pin::Pin<Box<dyn std::future::Future<Output = (u64, u64)> + '_>>,
+    run: for<'a> fn(&'a Server) -> Measured<'a>,
 }
 
 const ATTACKS: [Attack; 5] = [
