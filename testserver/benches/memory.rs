@@ -5,7 +5,8 @@
 //! after, once with glibc's malloc as it is and once with `MALLOC_MMAP_THRESHOLD_=131072`
 //! (glibc then maps every large block on its own and unmaps it when freed, so RSS follows what
 //! the server holds; the difference is what the allocator keeps for later). Fails when an
-//! attack takes the server over `LIMIT_MIB` with the default allocator.
+//! attack takes the server over `LIMIT_MIB` with the default allocator. `MEMORY_BENCH_BINARY=PATH`
+//! measures another build of the binary instead (an older commit's, for figures before a fix).
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -14,7 +15,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
-const BINARY: &str = env!("CARGO_BIN_EXE_mcp-testserver");
+/// The binary this bench builds (see `MEMORY_BENCH_BINARY` above).
+const BUILT: &str = env!("CARGO_BIN_EXE_mcp-testserver");
 const LARGE: usize = 3_900_000;
 const COUNT: usize = 60;
 /// The target for 60 calls of 3.9 MB: "under about 200 MB".
@@ -30,7 +32,10 @@ fn main() {
 }
 
 async fn run() {
-    println!("memory: {COUNT} x {LARGE} bytes per attack; VmRSS in MiB: start -> during -> after");
+    let binary = std::env::var("MEMORY_BENCH_BINARY").unwrap_or_else(|_| BUILT.to_owned());
+    println!(
+        "memory: {binary}: {COUNT} x {LARGE} bytes per attack; VmRSS in MiB: start -> during -> after"
+    );
     let mut over = Vec::new();
     for (allocator, threshold) in [
         ("glibc", None),
@@ -201,7 +206,8 @@ struct Server {
 
 impl Server {
     async fn start(args: &[&str], mmap_threshold: Option<&str>) -> Server {
-        let mut command = tokio::process::Command::new(BINARY);
+        let binary = std::env::var("MEMORY_BENCH_BINARY").unwrap_or_else(|_| BUILT.to_owned());
+        let mut command = tokio::process::Command::new(binary);
         command.args(["--http", "127.0.0.1:0"]).args(args);
         if let Some(threshold) = mmap_threshold {
             command.env("MALLOC_MMAP_THRESHOLD_", threshold);
