@@ -212,6 +212,7 @@ async fn a_non_loopback_bind_needs_allow_non_loopback() {
         let output = tokio::process::Command::new(BINARY)
             .args(["--http", address])
             .stdin(Stdio::null())
+            .kill_on_drop(true)
             .output();
         let output = tokio::time::timeout(LIMIT, output).await.unwrap().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -225,6 +226,7 @@ async fn a_non_loopback_bind_needs_allow_non_loopback() {
     let output = tokio::process::Command::new(BINARY)
         .args(["--allow-non-loopback"])
         .stdin(Stdio::null())
+        .kill_on_drop(true)
         .output();
     let output = tokio::time::timeout(LIMIT, output).await.unwrap().unwrap();
     assert_eq!(output.status.code(), Some(2), "the flag alone is no server");
