@@ -54,4 +54,4 @@ if grep -E 'WARN|ERROR' target/mdbook-build-guide.log; then
     echo "mdbook build of the guide printed warnings" >&2
     exit 1
 fi
-node scripts/browser/guide.mjs target/guide "$guide_path"
+node scripts/browser/guide.mjs target/guide/html "$guide_path"
