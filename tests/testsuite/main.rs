@@ -21,3 +21,4 @@ mod semantics;
 mod serve;
 mod test_command;
 mod the_book;
+mod the_guide;
