@@ -8,13 +8,13 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use anyhow::{Context, bail};
 
 use crate::config::Config;
 use crate::plan::cache;
 use crate::plan::path_packages::{path_packages, workspace_root};
+use crate::plan::toolchain::Toolchain;
 
 #[derive(Debug)]
 pub(crate) struct Workspace {
@@ -33,6 +33,8 @@ pub(crate) struct Workspace {
     pub lock_file: Option<PathBuf>,
     /// The environment part of every cache key.
     pub fingerprint: String,
+    /// What compiles the snippets (`toolchain.rs`).
+    pub toolchain: Toolchain,
 }
 
 /// Everything that goes into the manifests besides the snippets.
@@ -88,7 +90,7 @@ pub(crate) struct HarnessParts<'a> {
 }
 
 impl Workspace {
-    pub(crate) fn discover(config: &Config) -> anyhow::Result<Workspace> {
+    pub(crate) fn discover(config: &Config, toolchain: Toolchain) -> anyhow::Result<Workspace> {
         let harness = match &config.harness {
             Some(path) => Some(harness_dependency(path)?),
             None => None,
@@ -127,7 +129,7 @@ impl Workspace {
             env!("CARGO_PKG_VERSION"),
             build_identity()
         );
-        fingerprint.push_str(&rustc_version()?);
+        fingerprint.push_str(&toolchain.version);
         // What changes what rustc accepts or emits: the flags (cargo reads
         // `CARGO_ENCODED_RUSTFLAGS` before `RUSTFLAGS`) and `RUSTC_BOOTSTRAP` (`#![feature]` on a
         // stable toolchain). `RUSTC` is in `rustc -vV`; `RUSTC_WRAPPER` (sccache) changes no
@@ -178,6 +180,7 @@ impl Workspace {
             },
             lock_file,
             fingerprint,
+            toolchain,
         })
     }
 }
@@ -385,19 +388,4 @@ fn build_identity() -> String {
         .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |since| since.as_nanos());
     format!("build {} {modified}", metadata.len())
-}
-
-fn rustc_version() -> anyhow::Result<String> {
-    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    let output = Command::new(&rustc)
-        .arg("-vV")
-        .output()
-        .with_context(|| format!("running {} -vV", rustc.to_string_lossy()))?;
-    if !output.status.success() {
-        bail!(
-            "`rustc -vV` failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
