@@ -4,6 +4,7 @@
 //! keyed from the workspace's fingerprint).
 
 pub(crate) mod cache;
+pub(crate) mod package_book;
 pub(crate) mod path_packages;
 pub(crate) mod placement;
 pub(crate) mod select;
