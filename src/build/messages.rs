@@ -87,7 +87,7 @@ fn without_neighbours_notes(rendered: &str, own_file: &Path) -> String {
     let own = own_file.to_string_lossy();
     let mut sections: Vec<Vec<&str>> = Vec::new();
     for line in rendered.split_inclusive('\n') {
-        let starts_section = !line.starts_with([' ', '\n']) && !sections.is_empty();
+        let starts_section = !sections.is_empty() && starts_message(line);
         match sections.last_mut() {
             Some(section) if !starts_section => section.push(line),
             _ => sections.push(vec![line]),
@@ -107,6 +107,15 @@ fn without_neighbours_notes(rendered: &str, own_file: &Path) -> String {
         .filter(|(index, section)| *index == 0 || !is_neighbours(section))
         .flat_map(|(_, section)| section.iter().copied())
         .collect()
+}
+
+/// Whether `line` starts a message or one of its sub-diagnostics (`error[E0425]: ...`,
+/// `note: ...`), rather than continuing one (a `-->` line, an excerpt's `12 | code`).
+fn starts_message(line: &str) -> bool {
+    ["error", "warning", "note", "help"].iter().any(|level| {
+        line.strip_prefix(level)
+            .is_some_and(|rest| rest.starts_with([':', '[']))
+    })
 }
 
 /// A place in a generated file: `e2021/src/...`, relative (dependencies and std are absolute).

@@ -144,8 +144,9 @@ fn an_unterminated_fence_in_an_included_file_warns_and_every_block_is_tested() {
     .assert_eq(&warnings(&output));
     // rustdoc on the chapter as mdBook hands it over (the include expanded): the same three.
     let expanded = chapter.replace("{{#include listing.md}}\n", included);
-    let rustdoc = book(&[("src/c.md", &expanded)]);
-    let theirs = super::rustdoc::rustdoc_verdicts(&rustdoc, "src/c.md", Some("2021"), &[]);
+    let as_mdbook_hands_it = crate::support::book(&[("src/c.md", &expanded)]);
+    let theirs =
+        super::rustdoc::rustdoc_verdicts(&as_mdbook_hands_it, "src/c.md", Some("2021"), &[]);
     expect![[r#"{3: "passed", 9: "passed", 14: "passed"}"#]].assert_eq(&format!("{theirs:?}"));
     let report = junit::read(&book, "report.xml");
     let ours: Vec<String> = junit::cases(&report)

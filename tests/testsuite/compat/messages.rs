@@ -15,7 +15,7 @@ fn failures_name_the_book_and_nothing_generated() {
         ```rust\nasync fn main() {\n    println!(\"never\");\n}\n```\n\n\
         ```rust\nfn handle_connection() {}\nfn main() { handle_connection(); }\n```\n\n\
         ```rust\nfn main() {\n    handle_connection();\n}\n```\n\n\
-        ```rust,edition2021\nuse tokio::net::TcpListener;\nfn main() {}\n```\n";
+        ```rust,edition2021\n#[tokio::main]\nasync fn main() {}\n```\n";
     let (output, ours) = same_verdicts_as_rustdoc(chapter, None);
     output.code(1);
     expect![[r#"{3: "failed", 9: "passed", 14: "failed", 20: "failed"}"#]]
@@ -44,5 +44,10 @@ fn failures_name_the_book_and_nothing_generated() {
     // rustc's own error about a crate's `main`, at the block's `fn main`.
     output.stdout_contains("error[E0752]: `main` function is not allowed to be `async`");
     output.stdout_contains(" --> src/c.md:4:1");
-    output.stdout_contains("add `tokio` to `[preprocessor.snippets.dependencies]` in book.toml");
+    // rustc's advice for an edition points at the book, not at a rustc or cargo command line.
+    output.stdout_contains(
+        "= help: set `edition = \"2024\"` in book.toml's `[rust]` table, or on the block \
+         (```rust,edition2024)",
+    );
+    assert!(!stdout.contains("--edition"), "{output}");
 }
