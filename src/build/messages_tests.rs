@@ -88,6 +88,7 @@ note: a note about this snippet stays
   --> e2015/src/a_1.rs:4:1
    |
    = help: set `edition = \"2024\"` in `Cargo.toml`
+   = help: pass `--edition 2021` to `rustc`
    = help: if you wanted to use a crate named `tokio`, use `cargo add tokio` to add it to your `Cargo.toml`
 ";
     check(
@@ -105,6 +106,7 @@ note: a note about this snippet stays
               --> e2015/src/a_1.rs:4:1
                |
                = help: set `edition = "2024"` in book.toml's `[rust]` table, or on the block (```rust,edition2024)
+               = help: set `edition = "2021"` in book.toml's `[rust]` table, or on the block (```rust,edition2021)
                = help: if you wanted to use a crate named `tokio`, add `tokio` to `[preprocessor.snippets.dependencies]` in book.toml
         "#]],
     );

@@ -78,6 +78,23 @@ pub(super) fn rustdoc_verdicts(
 ) -> BTreeMap<usize, &'static str> {
     let mut command = Command::new("rustdoc");
     command.args(["--test", chapter]).args(extra);
+    // As a user runs `mdbook test`: not under cargo, whose variables this test process has.
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if name == "CARGO"
+            || [
+                "CARGO_PKG_",
+                "CARGO_MANIFEST_",
+                "CARGO_CRATE_",
+                "CARGO_BIN_",
+                "CARGO_PRIMARY_",
+            ]
+            .iter()
+            .any(|prefix| name.starts_with(prefix))
+        {
+            command.env_remove(name.as_ref());
+        }
+    }
     if let Some(edition) = edition {
         command.args(["--edition", edition]);
     }
