@@ -127,20 +127,26 @@ fn is_generated(place: &str) -> bool {
     digits > 0 && rest[digits..].starts_with("/src/")
 }
 
-/// rustc's `help:` lines that tell the author to edit a `Cargo.toml`, pointing at `book.toml`
-/// instead: the edition (`set `edition = "2024"` in `Cargo.toml``) and a crate it cannot find
-/// (`use `cargo add tokio` to add it to your `Cargo.toml``).
+/// rustc's `help:` lines that tell the author to edit a `Cargo.toml` or a command line,
+/// pointing at `book.toml` instead: the edition (`set `edition = "2024"` in `Cargo.toml``, or
+/// outside cargo `pass `--edition 2024` to `rustc``) and a crate it cannot find (`use `cargo
+/// add tokio` to add it to your `Cargo.toml``).
 fn book_toml_advice(rendered: &str) -> String {
     rendered
         .split_inclusive('\n')
         .map(|line| {
-            if let Some((before, edition)) =
-                line.split_once("set `edition = \"")
-                    .and_then(|(before, rest)| {
-                        Some((before, rest.split_once("\"` in `Cargo.toml`")?.0))
-                    })
-            {
-                let end = if line.ends_with('\n') { "\n" } else { "" };
+            let end = if line.ends_with('\n') { "\n" } else { "" };
+            let in_cargo_toml = line
+                .split_once("set `edition = \"")
+                .and_then(|(before, rest)| {
+                    Some((before, rest.split_once("\"` in `Cargo.toml`")?.0))
+                });
+            // What rustc says outside cargo, as under rustdoc.
+            let on_the_command_line = || {
+                line.split_once("pass `--edition ")
+                    .and_then(|(before, rest)| Some((before, rest.split_once("` to `rustc`")?.0)))
+            };
+            if let Some((before, edition)) = in_cargo_toml.or_else(on_the_command_line) {
                 return format!(
                     "{before}set `edition = \"{edition}\"` in book.toml's `[rust]` table, or on \
                      the block (```rust,edition{edition}){end}"
@@ -149,7 +155,6 @@ fn book_toml_advice(rendered: &str) -> String {
             if let Some((before, rest)) = line.split_once("use `cargo add ")
                 && let Some((name, _)) = rest.split_once("` to add it to your `Cargo.toml`")
             {
-                let end = if line.ends_with('\n') { "\n" } else { "" };
                 return format!(
                     "{before}add `{name}` to `[preprocessor.snippets.dependencies]` in \
                      book.toml{end}"

@@ -71,7 +71,6 @@ fn crlf_lists_expected_blocks_and_escaping() {
            <div class="mdbook-snippets-output">⏎
            <pre class="mdbook-snippets-stdout">42</pre>⏎
            </div>⏎
-        ⏎
         2. Next item.⏎
     "##]]
     .assert_eq(&tricky);
@@ -144,7 +143,10 @@ fn a_tight_list_stays_tight_and_ansi_colours_are_rendered() {
         - Fourth item.\n";
     let dir = book("", &[("list.md", chapter)]);
     let page = built_page(&dir, "list.md");
-    let list = &page[page.find("<ul>").expect("a list")..page.find("</ul>").expect("its end")];
+    let first = page.find("<li>First:").expect("the list's first item");
+    let start = page[..first].rfind("<ul>").expect("its list");
+    let end = first + page[first..].find("</ul>").expect("its end");
+    let list = &page[start..end];
     assert!(!list.contains("<p>"), "the list turned loose:\n{list}");
     assert!(list.contains("<li>Second item.</li>"), "{list}");
     assert!(
@@ -154,7 +156,7 @@ fn a_tight_list_stays_tight_and_ansi_colours_are_rendered() {
     assert!(!page.contains('\u{1b}'), "raw escapes in the page:\n{list}");
     assert!(!page.contains("[31m"), "escape sequences as text:\n{list}");
     assert!(
-        list.contains("<b><span style='color:var(--red,#a00)'>red</span></b> and <span style='color:var(--green,#0a0)'>green</span> &lt;b&gt;"),
+        list.contains(r#"<b><span style="color:var(--red,#a00)">red</span></b> and <span style="color:var(--green,#0a0)">green</span> &lt;b&gt;"#),
         "{list}"
     );
 }
