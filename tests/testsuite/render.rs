@@ -143,7 +143,7 @@ fn a_tight_list_stays_tight_and_ansi_colours_are_rendered() {
         - Fourth item.\n";
     let dir = book("", &[("list.md", chapter)]);
     let page = built_page(&dir, "list.md");
-    let first = page.find("<li>First:").expect("the list's first item");
+    let first = page.find("First:").expect("the list's first item");
     let start = page[..first].rfind("<ul>").expect("its list");
     let end = first + page[first..].find("</ul>").expect("its end");
     let list = &page[start..end];
