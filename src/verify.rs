@@ -85,8 +85,7 @@ pub(crate) fn verify(
 ) -> anyhow::Result<Report> {
     let started = Instant::now();
     let progress = Progress::new(options.progress);
-    // The run's first line says which toolchain compiles; an error finding it is the tool's
-    // only once a Rust snippet must be built.
+    // The run's first line names the toolchain; not finding it fails only a Rust build.
     let toolchain = Toolchain::resolve();
     if let Ok(toolchain) = &toolchain {
         progress.heading(&toolchain.describe(&config.book_root));

@@ -16,6 +16,7 @@ use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel, DiagnosticSpan};
 use crate::build::crate_files::write_crate;
 use crate::build::generate::{Placement, PlannedSnippet, generate, module_file};
 use crate::build::messages;
+pub(crate) use crate::build::messages::CompileError;
 use crate::build::rustc_wrapper::WRAPPER_MARKER;
 use crate::plan::Record;
 use crate::plan::{Toolchain, Workspace};
@@ -282,23 +283,6 @@ pub(crate) struct BuildOutput {
     /// Cargo's own text (stderr): what explains a failure with no compile error of ours, such as
     /// a dependency that cannot be resolved.
     pub cargo_stderr: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct CompileError {
-    /// The cargo target being compiled.
-    pub target: String,
-    /// The primary span's file, relative to the generated crate's root; `None` when the error
-    /// has no span (a linker error, say).
-    pub file: Option<PathBuf>,
-    pub line: usize,
-    pub column: usize,
-    /// `E0425`, when rustc gave one.
-    pub code: Option<String>,
-    /// The one-line message.
-    pub message: String,
-    /// rustc's full rendering, source excerpt included.
-    pub rendered: String,
 }
 
 /// An error compiling a crate the snippets depend on.

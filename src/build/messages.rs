@@ -6,11 +6,28 @@
 //! rustdoc; and rustc's advice to edit a `Cargo.toml` the author does not have points at
 //! `book.toml`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::build::cargo::CompileError;
 use crate::build::wrap::{ENTRY_FUNCTION, FIRST_CODE_LINE};
 use crate::source::unhide;
+
+/// A compile error of the generated crate, as cargo reports it (`cargo.rs` reads them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CompileError {
+    /// The cargo target being compiled.
+    pub target: String,
+    /// The primary span's file, relative to the generated crate's root; `None` when the error
+    /// has no span (a linker error, say).
+    pub file: Option<PathBuf>,
+    pub line: usize,
+    pub column: usize,
+    /// `E0425`, when rustc gave one.
+    pub code: Option<String>,
+    /// The one-line message.
+    pub message: String,
+    /// rustc's full rendering, source excerpt included.
+    pub rendered: String,
+}
 
 /// Rewrites `error`, an error in the file of the snippet whose code is `code` (`None`: an error
 /// in no snippet's file).
