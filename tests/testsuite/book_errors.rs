@@ -68,6 +68,9 @@ fn non_utf8_chapter() {
     .assert_eq(&output.stdout());
 }
 
+/// A fence no line closes runs to the end of the chapter, as CommonMark and rustdoc read it:
+/// the block is verified as rustdoc tests it (here it fails: prose is not Rust), with a warning
+/// at the fence, and the chapter's other snippets run.
 #[test]
 fn unterminated_fence() {
     let book = book(&[
@@ -79,6 +82,10 @@ fn unterminated_fence() {
     ]);
     let output = book.test(&["--quiet"]);
     output.code(1);
+    output.stderr_contains(
+        "warning: src/a.md:7:1: unterminated code fence: no closing ``` line, so the block runs \
+         to the end of the chapter, as CommonMark and `mdbook test` read it",
+    );
     expect![[r#"
         error: chapter src/a.md not verified
          --> src/a.md:7:1
@@ -135,7 +142,13 @@ fn missing_include_fails_its_snippet_only() {
 
 #[test]
 fn broken_chapters_outside_the_selection_are_not_reported() {
-    let book = book(&[("src/a.md", "# A\n\n```rust\nfn main() {}\n"), GOOD]);
+    let book = book(&[
+        (
+            "src/a.md",
+            "# A\n\n```rust,timeout=soon\nfn main() {}\n```\n",
+        ),
+        GOOD,
+    ]);
     let output = book.test(&["--quiet", "--chapter", "good"]);
     output.code(0);
     expect![[r#"
