@@ -85,13 +85,13 @@ pub(crate) fn verify(
 ) -> anyhow::Result<Report> {
     let started = Instant::now();
     let progress = Progress::new(options.progress);
+    let (located, mut chapter_failures) = extract_book(book, &config.language_syntaxes());
+    check_selection(&located, &options.selection).map_err(anyhow::Error::msg)?;
     // The run's first line names the toolchain; not finding it fails only a Rust build.
     let toolchain = Toolchain::resolve();
     if let Ok(toolchain) = &toolchain {
         progress.heading(&toolchain.describe(&config.book_root));
     }
-    let (located, mut chapter_failures) = extract_book(book, &config.language_syntaxes());
-    check_selection(&located, &options.selection).map_err(anyhow::Error::msg)?;
     chapter_failures.retain(|failure| selection_reports(&options.selection, failure));
     let mut results: Vec<Option<SnippetResult>> = vec![None; located.len()];
     let mut mutant_results = options.mutants.then(Vec::new);

@@ -299,8 +299,10 @@ pub(crate) struct DependencyError {
 /// `incremental: false` is for a crate `mdbook-snippets test` builds for the first time:
 /// writing rustc's incremental state costs a third of a cold build and only pays off when the
 /// crate is built again (one snippet edited under `mdbook serve`, or the next `test` after an
-/// edit, which build incrementally). Cargo does not fingerprint the setting, so switching never
-/// rebuilds anything; a `CARGO_INCREMENTAL` the user set wins.
+/// edit, which build incrementally). Turning it on rebuilds the generated packages once (cargo
+/// 1.95 rebuilt all of the bench's `dependencies` book on the build after a cold one; turning it
+/// off rebuilt nothing): the first edit after a cold `test` pays that. A `CARGO_INCREMENTAL`
+/// the user set wins.
 ///
 /// The toolchain is `toolchain`'s (its `cargo`, `RUSTC` its `rustc`), and every rustc of the
 /// generated packages runs through this binary (`rustc_wrapper`), without the variables cargo

@@ -87,23 +87,23 @@ fn unterminated_fence() {
          to the end of the chapter, as CommonMark and `mdbook test` read it",
     );
     expect![[r#"
-        error: chapter src/a.md not verified
-         --> src/a.md:7:1
-          |
-        5 | ```
-        6 |
-        7 | ```rust
-          | ^^^^^^^ unterminated code fence: no closing ``` line
-        8 | fn main() {}
-        9 |
-          |
-          none of this chapter's snippets ran
+        error: snippet src_a_md_2 does not compile
+          --> src/a.md:10:5
+           |
+         8 | fn main() {}
+         9 |
+        10 | The rest of the chapter.
+           |     ^^^^^^^^^^^^^^^^^^^^ error: expected one of `!` or `::`, found `rest`
+            --> src/a.md:10:5
+             |
+          10 | The rest of the chapter.
+             |     ^^^^ expected one of `!` or `::`
 
         failures:
-            src/a.md:7 (chapter not verified)
+            src/a.md:10 (does not compile, src_a_md_2)
 
         finished in [TIME]
-        1 passed, 1 failed
+        2 passed, 1 failed
     "#]]
     .assert_eq(&output.stdout());
 }
