@@ -236,7 +236,8 @@ fn snippet_edits(
     if html.is_empty() && snippet.expected.is_none() {
         return edits;
     }
-    edits.push(insertion(text, &opening, range, leading, &html));
+    let tight = reader != Reader::Markdown;
+    edits.push(insertion(text, &opening, range, leading, &html, tight));
     edits
 }
 
@@ -256,6 +257,7 @@ fn failure_edit(text: &str, snippet: &Snippet, report: &str) -> Option<Edit> {
         at..at,
         leading,
         &failure_html(report),
+        true,
     ))
 }
 
@@ -267,6 +269,7 @@ fn insertion(
     range: Range<usize>,
     mut leading: String,
     html: &[String],
+    keep_lists_tight: bool,
 ) -> Edit {
     for line in html {
         leading.push_str(&opening.container);
@@ -275,10 +278,12 @@ fn insertion(
     }
     // An HTML block runs until a blank line: keep the following text out of it. A line the
     // block's container does not hold (the next item of a list, a line after a quote) ends it
-    // already, and a blank line there would make a tight list loose (a `<p>` in every `<li>`).
+    // already, and a blank line there would make a tight list loose (a `<p>` in every `<li>`);
+    // Markdown read as text (`keep_lists_tight: false`) reads better with it.
     if !html.is_empty()
         && !next_line_is_blank(text, range.end)
-        && continues_container(next_line(text, range.end), &opening.container)
+        && (!keep_lists_tight
+            || continues_container(next_line(text, range.end), &opening.container))
     {
         leading.push_str(opening.container.trim_end());
         leading.push_str(opening.eol);
