@@ -314,7 +314,16 @@ pub(crate) fn cargo_build(
     incremental: bool,
 ) -> anyhow::Result<BuildOutput> {
     let manifest = crate_dir.join("Cargo.toml");
+    // An executable replaced while it runs (a rebuild, an upgrade) reads as `PATH (deleted)`:
+    // the new one at PATH is a wrapper as good.
     let wrapper = std::env::current_exe().context("finding this executable")?;
+    let wrapper = match wrapper
+        .to_str()
+        .and_then(|path| path.strip_suffix(" (deleted)"))
+    {
+        Some(path) => std::path::PathBuf::from(path),
+        None => wrapper,
+    };
     let mut command = Command::new(&toolchain.cargo);
     command
         .args([
