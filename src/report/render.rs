@@ -272,7 +272,13 @@ fn insertion(
     keep_lists_tight: bool,
 ) -> Edit {
     for line in html {
-        leading.push_str(&opening.container);
+        // A blank line carries no trailing spaces: the container's indentation alone is not
+        // needed to continue a list item or a quote.
+        if line.is_empty() {
+            leading.push_str(opening.container.trim_end());
+        } else {
+            leading.push_str(&opening.container);
+        }
         leading.push_str(line);
         leading.push_str(opening.eol);
     }
