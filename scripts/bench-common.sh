@@ -1,25 +1,31 @@
 # Helpers of the benchmark scripts (sourced, not run): timing a command into a series, medians
 # and per-run ratios, a cold start. Expects `$work` (where logs go) and `CARGO_TARGET_DIR`.
 
-# time_it LABEL EXPECTED_EXIT COMMAND...: runs COMMAND, records its wall time in seconds.
+# time_it LABEL EXPECTED_EXIT COMMAND...: runs COMMAND, records its wall time in seconds as
+# LABEL, and its CPU time (user + system, of every process it waited for: cargo, rustc, the
+# snippets) as LABEL_cpu. On a machine other work shares, the CPU time is the steadier figure.
 declare -A seconds
 time_it() {
     local label=$1 expected=$2
     shift 2
     echo "timing: $label" >&2
-    local start end status=0
-    start=$(date +%s.%N)
-    "$@" >"$work/$label.log" 2>&1 || status=$?
-    end=$(date +%s.%N)
+    local status=0 times
+    times=$(mktemp)
+    # bash's `time` reports the children's user and system time (getrusage RUSAGE_CHILDREN).
+    local TIMEFORMAT='%R %U %S'
+    { time "$@" >"$work/$label.log" 2>&1 || status=$?; } 2>"$times"
     if [[ $status != "$expected" ]]; then
+        rm -f "$times"
         echo "error: $label exited with $status (expected $expected); see $work/$label.log" >&2
         tail -n 30 "$work/$label.log" >&2
         exit 2
     fi
-    local taken
-    taken=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }')
-    echo "  $label: $taken s" >&2
-    seconds[$label]="${seconds[$label]:-} $taken"
+    local wall cpu
+    read -r wall cpu < <(awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }' "$times")
+    rm -f "$times"
+    echo "  $label: $wall s wall, $cpu s CPU" >&2
+    seconds[$label]="${seconds[$label]:-} $wall"
+    seconds[${label}_cpu]="${seconds[${label}_cpu]:-} $cpu"
 }
 
 # The median of the runs recorded for LABEL.
@@ -29,7 +35,7 @@ median() {
 }
 
 # record_ratio NAME A B: the ratio of the latest runs of A and B, so that each ratio compares
-# two figures measured moments apart.
+# two figures measured moments apart (`record_ratio NAME_cpu A_cpu B_cpu` for CPU time).
 record_ratio() {
     local a b
     a=$(awk '{ print $NF }' <<<"${seconds[$2]}")
