@@ -13,7 +13,7 @@ use anyhow::{Context, bail};
 use cargo_metadata::Message;
 use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel, DiagnosticSpan};
 
-use crate::build::crate_files::write_crate;
+use crate::build::crate_files::{already_written, write_crate};
 use crate::build::generate::{Placement, PlannedSnippet, generate, module_file};
 use crate::build::messages;
 pub(crate) use crate::build::messages::CompileError;
@@ -41,8 +41,17 @@ const MAX_BUILDS: usize = 5;
 
 /// Generates the crate for `snippets`, builds it, and while some merged snippets are broken,
 /// builds the others again without them (one broken module would otherwise keep its whole
-/// binary from linking). Returns one [`Built`] per snippet, in order. `incremental: false` builds a crate
-/// that does not exist yet without rustc's incremental state (see [`cargo_build`]).
+/// binary from linking). Returns one [`Built`] per snippet, in order.
+///
+/// `incremental: false` builds a crate that does not exist yet without rustc's incremental
+/// state: writing it costs a third of a cold build, and it only pays off when the crate is
+/// built again with a small change (one snippet edited under `mdbook serve`, or by the next
+/// `test`, both of which build incrementally). It is the generated packages' own profile
+/// setting (`generate`), so a harness and every other dependency keep theirs. Cargo rebuilds a
+/// package whose `incremental` changed even when nothing else did (cargo 1.95 rebuilt all of
+/// the bench's `dependencies` book: a `--no-cache` run after a cold one took longer than the
+/// cold one), so a crate already on disk exactly as the other setting writes it keeps that
+/// setting. A `CARGO_INCREMENTAL` the user set wins, as cargo lets it.
 pub(crate) fn build(
     snippets: &[PlannedSnippet],
     workspace: &Workspace,
@@ -60,7 +69,11 @@ pub(crate) fn build(
             .iter()
             .map(|&index| snippets[index].clone())
             .collect();
-        let generated = generate(&planned, &workspace.settings);
+        let mut generated = generate(&planned, &workspace.settings, incremental);
+        let as_it_is = generate(&planned, &workspace.settings, !incremental);
+        if already_written(&workspace.crate_dir, &as_it_is) {
+            generated = as_it_is;
+        }
         write_crate(
             &workspace.crate_dir,
             &generated,
@@ -70,7 +83,6 @@ pub(crate) fn build(
             &workspace.crate_dir,
             &workspace.target_dir,
             &workspace.toolchain,
-            incremental,
         )?;
         // A full disk fails every snippet's build the same way: the tool's error, not theirs.
         if let Some(line) = out_of_disk_space(&output, &workspace.target_dir) {
@@ -296,14 +308,6 @@ pub(crate) struct DependencyError {
 /// Runs cargo on the crate at `crate_dir`, building into `target_dir`. `Err` only when cargo
 /// cannot be started; a failed build is an `Ok` with errors.
 ///
-/// `incremental: false` is for a crate `mdbook-snippets test` builds for the first time:
-/// writing rustc's incremental state costs a third of a cold build and only pays off when the
-/// crate is built again (one snippet edited under `mdbook serve`, or the next `test` after an
-/// edit, which build incrementally). Turning it on rebuilds the generated packages once (cargo
-/// 1.95 rebuilt all of the bench's `dependencies` book on the build after a cold one; turning it
-/// off rebuilt nothing): the first edit after a cold `test` pays that. A `CARGO_INCREMENTAL`
-/// the user set wins.
-///
 /// The toolchain is `toolchain`'s (its `cargo`, `RUSTC` its `rustc`), and every rustc of the
 /// generated packages runs through this binary (`rustc_wrapper`), without the variables cargo
 /// sets.
@@ -311,7 +315,6 @@ pub(crate) fn cargo_build(
     crate_dir: &Path,
     target_dir: &Path,
     toolchain: &Toolchain,
-    incremental: bool,
 ) -> anyhow::Result<BuildOutput> {
     let manifest = crate_dir.join("Cargo.toml");
     // An executable replaced while it runs (a rebuild, an upgrade) reads as `PATH (deleted)`:
@@ -341,9 +344,6 @@ pub(crate) fn cargo_build(
         .env("RUSTC_WORKSPACE_WRAPPER", &wrapper)
         .env(WRAPPER_MARKER, "1")
         .stdin(Stdio::null());
-    if !incremental && std::env::var_os("CARGO_INCREMENTAL").is_none() {
-        command.env("CARGO_INCREMENTAL", "0");
-    }
     let output = command.output().with_context(|| {
         format!(
             "running {} build for {}",

@@ -54,6 +54,14 @@ pub(crate) fn write_crate(
     Ok(())
 }
 
+/// Whether every file of `generated` is on disk under `dir` with that content already: the
+/// crate as cargo last saw it, if it was written by `write_crate`.
+pub(crate) fn already_written(dir: &Path, generated: &GeneratedCrate) -> bool {
+    generated.files.iter().all(|(relative, content)| {
+        std::fs::read_to_string(dir.join(relative)).is_ok_and(|existing| existing == *content)
+    })
+}
+
 /// Starts the generated crate's `Cargo.lock` from the book's workspace lock, so shared
 /// dependencies resolve to the same versions (and artifacts). Copied only when that lock
 /// changed since the last copy: cargo adds what only the snippets need to the copy, and

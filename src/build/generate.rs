@@ -65,7 +65,14 @@ pub(crate) fn module_file(snippet: &PlannedSnippet) -> PathBuf {
     })
 }
 
-pub(crate) fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) -> GeneratedCrate {
+/// Generates the crate for `snippets`. `incremental` is the generated packages' own
+/// `incremental` profile setting (see `cargo::build` for which one and why); the packages they
+/// depend on keep the workspace's.
+pub(crate) fn generate(
+    snippets: &[PlannedSnippet],
+    settings: &CrateSettings,
+    incremental: bool,
+) -> GeneratedCrate {
     let harness = settings.harness_parts();
     let mut files = Vec::new();
     let mut modules = Vec::new();
@@ -145,7 +152,7 @@ pub(crate) fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) ->
         0,
         (
             PathBuf::from("Cargo.toml"),
-            workspace_manifest(settings, &members),
+            workspace_manifest(settings, &members, incremental),
         ),
     );
     GeneratedCrate { files, modules }
@@ -246,7 +253,11 @@ fn toml_key(key: &str) -> String {
     }
 }
 
-fn workspace_manifest(settings: &CrateSettings, members: &[(String, String)]) -> String {
+fn workspace_manifest(
+    settings: &CrateSettings,
+    members: &[(String, String)],
+    incremental: bool,
+) -> String {
     // Its own workspace: the crate sits inside the book's workspace directory but is not one of
     // its members.
     let mut manifest = String::from(
@@ -258,9 +269,15 @@ fn workspace_manifest(settings: &CrateSettings, members: &[(String, String)]) ->
     manifest.push_str(&settings.profiles);
     // The snippets' own code needs no debug info (a panic names its file and line without
     // it), and leaving it out makes the crate build about a third faster. Only these packages
-    // are affected: dependencies keep the workspace's settings, so their artifacts stay shared.
+    // are affected: dependencies keep the workspace's settings, so their artifacts stay shared,
+    // and a path dependency (a harness) is never rebuilt because the snippets' `incremental`
+    // changed (as it was when that was the `CARGO_INCREMENTAL` of the whole build).
     for (_, name) in members {
-        write!(manifest, "\n[profile.dev.package.{name:?}]\ndebug = 0\n").unwrap();
+        write!(
+            manifest,
+            "\n[profile.dev.package.{name:?}]\ndebug = 0\nincremental = {incremental}\n"
+        )
+        .unwrap();
     }
     manifest
 }

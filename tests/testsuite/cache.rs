@@ -202,3 +202,44 @@ fn a_verdict_made_under_rustc_bootstrap_is_not_reused_without_it() {
         .code(0)
         .stdout_contains("1 passed, 0 failed");
 }
+
+#[test]
+fn a_run_without_the_cache_after_a_cold_one_builds_nothing_again() {
+    // A crate's first build is made without rustc's incremental state; cargo rebuilds a package
+    // whose `incremental` setting changed, so the next run must keep that setting while the
+    // crate is unchanged (the bench's dependencies book was built all over again).
+    // Snippets that build (a broken merged one changes the crate: its binary is built again
+    // without it).
+    let nonce = format!("{:?}", std::time::SystemTime::now());
+    let chapter =
+        format!("```rust\n// {nonce}\nprintln!(\"one\");\n```\n\n```rust\nfn main() {{}}\n```\n");
+    let book = book(&[("src/a.md", &chapter)]);
+    let target = book.path().join("target");
+    let run = || book.run_with_target_dir(book.test_command(&["--no-cache"]), &target);
+    run().code(0).stderr_contains("building 2 snippet(s)");
+    let built = || -> Vec<(std::path::PathBuf, std::time::SystemTime)> {
+        let mut built: Vec<_> = std::fs::read_dir(target.join("debug"))
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| {
+                let name = path.file_name().unwrap().to_string_lossy();
+                // Cargo writes its `.d` files on every build, fresh or not.
+                name.starts_with("snippets-") && path.extension().is_none() && path.is_file()
+            })
+            .map(|path| {
+                let modified = path.metadata().unwrap().modified().unwrap();
+                (path, modified)
+            })
+            .collect();
+        built.sort();
+        built
+    };
+    let before = built();
+    assert!(
+        !before.is_empty(),
+        "no snippet binary in {}",
+        target.display()
+    );
+    run().code(0).stderr_contains("building 2 snippet(s)");
+    assert_eq!(before, built(), "cargo built the snippets again");
+}
