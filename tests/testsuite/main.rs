@@ -19,5 +19,6 @@ mod preprocessor;
 mod render;
 mod semantics;
 mod serve;
+mod templates;
 mod test_command;
 mod the_book;

@@ -80,11 +80,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     command.process_group(0);
     let client = ShowProgress.serve(TokioChildProcess::new(command)?).await?;
 
+    let mut ctrl_c = ctrl_c_presses();
     let mut lines = stdin_lines();
     loop {
         let line = tokio::select! {
             line = lines.recv() => line,
-            _ = tokio::signal::ctrl_c() => None,
+            Some(()) = ctrl_c.recv() => None, // between calls, Ctrl-C quits
         };
         let Some(line) = line else { break };
         let Some(params) = parse_call(&line) else {
@@ -97,7 +98,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         tokio::pin!(call);
         let outcome = tokio::select! {
             outcome = &mut call => outcome,
-            _ = tokio::signal::ctrl_c() => {
+            Some(()) = ctrl_c.recv() => {
                 stop.cancel(); // what a Stop button in a user interface would do
                 call.await
             }
@@ -184,6 +185,16 @@ fn text_of(result: &CallToolResult) -> String {
         Some(true) => format!("error: {}", texts.join(" ")),
         _ => texts.join(" "),
     }
+}
+
+/// Each press of Ctrl-C. tokio reports only the presses made while someone listens, so one
+/// task listens all the time.
+fn ctrl_c_presses() -> tokio::sync::mpsc::UnboundedReceiver<()> {
+    let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while tokio::signal::ctrl_c().await.is_ok() && sender.send(()).is_ok() {}
+    });
+    receiver
 }
 
 /// The lines of standard input, read on a thread of their own so that quitting never waits
