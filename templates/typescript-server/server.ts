@@ -14,7 +14,7 @@ const server = new McpServer({ name: 'archive', version: '1.0.0' });
 // ANCHOR: tool
 const description = 'Rebuild the index: three shards fetched in parallel, then a merge';
 server.registerTool('rebuild', { description }, async ctx => {
-    const signal = ctx.mcpReq.signal; // aborts on the request's cancel, and when the connection closes
+    const signal = ctx.mcpReq.signal; // aborts on the call's cancel, and when the connection closes
     console.error('lease taken');
     try {
         await Promise.all([1, 2, 3].map(async shard => {

@@ -102,10 +102,20 @@ fn run_client(name: &str, mut command: Command, typed: &str, ctrl_c_to_group: bo
         .map(str::to_owned)
         .collect();
     shown.push(String::new());
-    shown.push("What the server saw (progress notifications left out):".to_owned());
-    shown.extend(wire.iter().cloned());
+    shown.push("What the server saw (progress left out):".to_owned());
+    shown.extend(wire.iter().map(|line| shown_wire_line(line)));
     check_shown(name, &(shown.join("\n") + "\n"));
     ClientRun { outcomes, wire }
+}
+
+/// A line of the compact transcript as the page shows it, short enough for the page: no progress
+/// token, `cancelled` for `notification cancelled`.
+fn shown_wire_line(line: &str) -> String {
+    let line = line.replacen("→ notification cancelled ", "→ cancelled ", 1);
+    match line.split_once(" _meta.progressToken=") {
+        Some((request, token)) if !token.contains(' ') => request.to_owned(),
+        _ => line,
+    }
 }
 
 /// The ids of the `tools/call` requests of a compact transcript, in order.
