@@ -33,10 +33,13 @@ struct ClientRun {
     outcomes: Vec<String>,
     /// The server's wire transcript (compact lines), progress notifications left out.
     wire: Vec<String>,
+    /// The run as the page shows it (`runs/NAME.txt`).
+    shown: String,
 }
 
 /// Runs the client `command` (the template and its arguments before the limits) against the
-/// test server, `typed` being how the page shows the command line. `ctrl_c_to_group`: Ctrl-C as
+/// test server, `typed` being how the page shows the command line; [`check_run`] and
+/// [`check_shown`] judge it. `ctrl_c_to_group`: Ctrl-C as
 /// a terminal sends it, to the whole foreground process group.
 fn run_client(name: &str, mut command: Command, typed: &str, ctrl_c_to_group: bool) -> ClientRun {
     let artifacts = tempfile::Builder::new()
@@ -104,8 +107,12 @@ fn run_client(name: &str, mut command: Command, typed: &str, ctrl_c_to_group: bo
     shown.push(String::new());
     shown.push("What the server saw (progress left out):".to_owned());
     shown.extend(wire.iter().map(|line| shown_wire_line(line)));
-    check_shown(name, &(shown.join("\n") + "\n"));
-    ClientRun { outcomes, wire }
+    let shown = shown.join("\n") + "\n";
+    ClientRun {
+        outcomes,
+        wire,
+        shown,
+    }
 }
 
 /// A line of the compact transcript as the page shows it, short enough for the page: no progress
@@ -217,6 +224,7 @@ fn the_rmcp_client_cancels_on_each_limit_and_on_ctrl_c() {
             "stopped by the user",
         ],
     );
+    check_shown("rmcp-client", &run.shown);
 }
 
 #[test]
@@ -224,6 +232,7 @@ fn the_python_client_cancels_on_each_limit_and_on_ctrl_c() {
     let command = python_template("python-client", "client.py");
     let run = run_client("python-client", command, "python client.py", true);
     check_run(&run, ["caller cancelled"; 3]);
+    check_shown("python-client", &run.shown);
 }
 
 /// Ctrl-C goes to the client alone: the TypeScript SDK starts the server in the client's process
@@ -244,4 +253,5 @@ fn the_typescript_client_cancels_on_each_limit_and_on_its_stop_signal() {
             "stopped by the user",
         ],
     );
+    check_shown("typescript-client", &run.shown);
 }

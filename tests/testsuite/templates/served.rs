@@ -79,30 +79,35 @@ impl<H: ClientHandler> Served<H> {
 
     /// Reads the log up to the first line equal to `line`; the lines read are returned.
     pub(super) async fn log_until(&mut self, line: &str) -> Vec<String> {
-        let mut read = Vec::new();
-        loop {
-            let mut next = self.log_until_count("", 1).await;
-            let found = next.last().is_some_and(|last| last == line);
-            read.append(&mut next);
-            if found {
-                return read;
-            }
-        }
+        let what = format!("the line {line:?}");
+        self.read_log(&what, |seen| seen == line, 1).await
     }
 
     /// Reads the log up to the `count`-th line starting with `prefix`.
     pub(super) async fn log_until_count(&mut self, prefix: &str, count: usize) -> Vec<String> {
+        let what = format!("{count} lines starting with {prefix:?}");
+        self.read_log(&what, |line| line.starts_with(prefix), count)
+            .await
+    }
+
+    /// Reads the log up to the `count`-th line `wanted` accepts (`what` names them).
+    async fn read_log(
+        &mut self,
+        what: &str,
+        wanted: impl Fn(&str) -> bool,
+        count: usize,
+    ) -> Vec<String> {
         let mut read = Vec::new();
         let mut found = 0;
         while found < count {
             match tokio::time::timeout(WAIT, self.log.recv()).await {
                 Ok(Some(line)) => {
-                    found += usize::from(line.starts_with(prefix));
+                    found += usize::from(wanted(&line));
                     self.seen.push(line.clone());
                     read.push(line);
                 }
-                Ok(None) => panic!("the log ended before {prefix:?}: {:#?}", self.seen),
-                Err(_) => panic!("no {prefix:?} in the log within {WAIT:?}: {:#?}", self.seen),
+                Ok(None) => panic!("the log ended before {what}: {:#?}", self.seen),
+                Err(_) => panic!("no {what} in the log within {WAIT:?}: {:#?}", self.seen),
             }
         }
         read
