@@ -64,10 +64,11 @@ impl<H: ClientHandler> Served<H> {
                 }
             }
         });
-        let client = tokio::time::timeout(WAIT, handler.serve(client_end))
-            .await
-            .unwrap_or_else(|_| panic!("{description}: no handshake within {WAIT:?}"))
-            .unwrap_or_else(|error| panic!("{description}: the handshake failed: {error}"));
+        let client = match tokio::time::timeout(WAIT, handler.serve(client_end)).await {
+            Ok(Ok(client)) => client,
+            Ok(Err(error)) => panic!("{description}: the handshake failed: {error}"),
+            Err(_) => panic!("{description}: no handshake within {WAIT:?}"),
+        };
         Served {
             client,
             wire,
