@@ -22,3 +22,4 @@ mod serve;
 mod templates;
 mod test_command;
 mod the_book;
+mod the_guide;
