@@ -27,6 +27,7 @@ fn main() -> ExitCode {
         Some(cli::Command::Supports { renderer }) => {
             Ok(preprocessor::supports_exit_code(&renderer))
         }
+        Some(cli::Command::Sandbox(args)) => return run::launcher::main(&args),
         None => preprocessor::run(),
     };
     run::containment::hold_exit_while_stopping();
