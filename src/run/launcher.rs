@@ -24,7 +24,9 @@
 //!   devices (`/dev/null`, `/dev/shm`, ...), and signals and traces nothing outside its domain.
 //! - The launcher marks itself not dumpable, so the program cannot read its memory or
 //!   environment through `/proc`; in the fallback, when it runs as root, the program loses
-//!   `CAP_SYS_PTRACE` too, so `/proc/VERIFIER/environ` (not dumpable either) stays closed.
+//!   `CAP_SYS_PTRACE`, `CAP_SYS_ADMIN` and `CAP_PERFMON` too, so `/proc/VERIFIER/environ` (not
+//!   dumpable either) stays closed. (In a user namespace the program has no capability outside
+//!   it.)
 //!
 //! The launcher exits as the program did (its exit code, or killed by its signal); a launcher
 //! that could not start the program says why on stderr (the snippet's stderr) and exits 127.
@@ -298,8 +300,8 @@ mod linux {
 
     /// Starts the program from the calling thread (a thread of the launcher's own), which first
     /// enters the Landlock domain (so the launcher's other threads stay outside it: the program
-    /// can neither signal nor trace the launcher) and, in the fallback as root, drops
-    /// `CAP_SYS_PTRACE`.
+    /// can neither signal nor trace the launcher) and, in the fallback as root, drops the
+    /// capabilities that read other processes through `/proc`.
     fn start_program(args: &LauncherArgs, fallback: bool) -> anyhow::Result<Child> {
         let Some((program, arguments)) = args.command.split_first() else {
             anyhow::bail!("no program to run");
@@ -361,17 +363,30 @@ mod linux {
         Ok(status)
     }
 
-    /// Drops `CAP_SYS_PTRACE` from the calling thread (bounding, effective, permitted and
-    /// inheritable sets), so a program it starts as root cannot read a process that is not
-    /// dumpable (the verifier, the launcher) through `/proc`.
+    /// The capabilities that let root read a process that is not dumpable (its environment,
+    /// its memory) through `/proc`: found by trying each alone on Linux 6.18.
+    const PROC_READING: [rustix::thread::CapabilitySet; 3] = [
+        rustix::thread::CapabilitySet::SYS_PTRACE,
+        rustix::thread::CapabilitySet::SYS_ADMIN,
+        rustix::thread::CapabilitySet::PERFMON,
+    ];
+
+    /// Drops [`PROC_READING`] from the calling thread (bounding, effective, permitted and
+    /// inheritable sets), so a program it starts as root cannot read the verifier or the
+    /// launcher, which are not dumpable, through `/proc`. (Landlock does not refuse those reads:
+    /// it refuses `ptrace` itself.)
     fn drop_ptrace_capability() -> anyhow::Result<()> {
-        use rustix::thread::{CapabilitySet, capabilities, set_capabilities};
-        rustix::thread::remove_capability_from_bounding_set(CapabilitySet::SYS_PTRACE)
-            .context("dropping CAP_SYS_PTRACE from the bounding set")?;
+        use rustix::thread::{capabilities, set_capabilities};
+        for capability in PROC_READING {
+            rustix::thread::remove_capability_from_bounding_set(capability)
+                .context("dropping a capability from the bounding set")?;
+        }
         let mut sets = capabilities(None).context("capget")?;
-        sets.effective.remove(CapabilitySet::SYS_PTRACE);
-        sets.permitted.remove(CapabilitySet::SYS_PTRACE);
-        sets.inheritable.remove(CapabilitySet::SYS_PTRACE);
+        for capability in PROC_READING {
+            sets.effective.remove(capability);
+            sets.permitted.remove(capability);
+            sets.inheritable.remove(capability);
+        }
         set_capabilities(None, sets).context("capset")?;
         Ok(())
     }

@@ -9,11 +9,13 @@
 //!   when the command needs an environment variable, [`Output`] for what it printed;
 //! - a `book.toml` the tool must refuse: [`check_bad_config`] (exit 2, nothing runs, the message);
 //! - the preprocessor protocol: [`preprocessor`]; the real mdBook: [`mdbook`];
-//! - a JUnit report: [`junit`]; a full disk: [`tmpfs`]; a process a snippet left: [`Written`];
+//! - a JUnit report: [`junit`]; a full disk: [`tmpfs`]; a process a snippet left: [`Written`]
+//!   (its pid written with [`containment::record_pid`]), under each [`containment::Containment`];
 //! - files: [`repo`] (this repository), [`read`], [`copy_tree`], [`files_under`].
 
 mod bad_config;
 mod book;
+pub(crate) mod containment;
 mod files;
 pub(crate) mod junit;
 pub(crate) mod mdbook;

@@ -1,0 +1,260 @@
+//! Snippets whose processes try to outlive their verdict, and signals to the verifier while
+//! they run: each under every containment (a PID namespace, the subreaper fallback with and
+//! without Landlock), each checked through `/proc`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::{sh_book, writable};
+use crate::support::containment::{Containment, record_pid};
+use crate::support::{Book, Written, book, files_under, preprocessor};
+
+/// Runs `mdbook-snippets test --quiet --no-cache` under `containment`, checking the run says
+/// which containment it had.
+fn test_under(book: &Book, containment: Containment) -> crate::support::Output {
+    let mut command = book.test_command(&["--quiet", "--no-cache"]);
+    containment.apply(&mut command);
+    let output = book.run(command);
+    output.stderr_contains(&containment.line());
+    output
+}
+
+/// The issue's reproduction, as a Rust snippet (`rust,timeout=5`): a child that leaves the
+/// session (`setsid`) and sleeps holding stdout, a parent that prints and returns. The verdict
+/// comes without waiting for the child, which is gone when it does: it never got to write
+/// `finished` after its sleep. (No bound on time: the build shares a loaded machine; the unit
+/// tests in `process_tests.rs` bound the run itself.)
+#[test]
+fn a_detached_child_of_a_rust_snippet_is_gone_with_the_verdict() {
+    let pids = tempfile::tempdir().unwrap();
+    let pid_file = pids.path().join("child");
+    let chapter = format!(
+        "# Detach\n\n```rust,timeout=5\n\
+         std::process::Command::new(\"setsid\")\n    \
+         .args([\"sh\", \"-c\", \"{1}; sleep 600; echo finished > {0}.finished\"])\n    \
+         .spawn()\n    .unwrap();\n\
+         while !std::path::Path::new(\"{0}\").exists() {{\n    \
+         std::thread::sleep(std::time::Duration::from_millis(10));\n}}\n\
+         println!(\"parent done\");\n```\n\n```text,output\nparent done\n```\n",
+        pid_file.display(),
+        record_pid(&pid_file),
+    );
+    let book = book(&[
+        (
+            "book.toml",
+            &format!(
+                "[book]\ntitle = \"detach\"\n\n[preprocessor.snippets]\n{}",
+                writable(pids.path())
+            ),
+        ),
+        ("src/SUMMARY.md", "- [A](a.md)\n"),
+        ("src/a.md", &chapter),
+    ]);
+    let output = test_under(&book, Containment::Sandbox);
+    let child = Written::wait(&pid_file);
+    output.code(0);
+    output.stdout_contains("1 passed, 0 failed");
+    child.assert_gone(Duration::from_secs(2));
+    assert!(!pids.path().join("child.finished").exists());
+}
+
+/// The child closes its output and keeps running: nothing waited for it, and it outlived the
+/// verifier. Now it is gone when the verifier exits.
+#[test]
+fn a_detached_child_that_closed_its_output_does_not_outlive_the_verifier() {
+    for containment in Containment::ALL {
+        let pids = tempfile::tempdir().unwrap();
+        let pid_file = pids.path().join("child");
+        let book = sh_book(
+            &writable(pids.path()),
+            &format!(
+                "# A\n\n```sh\n(setsid sh -c 'exec >/dev/null 2>&1; {1}; exec sleep 40' &)\n\
+                 while [ ! -s {0} ]; do sleep 0.01; done\necho parent done\n```\n",
+                pid_file.display(),
+                record_pid(&pid_file)
+            ),
+        );
+        test_under(&book, containment).code(0);
+        Written::wait(&pid_file).assert_gone(Duration::from_secs(2));
+    }
+}
+
+/// The issue's fork-hopper: a process that leaves the session, then forks and exits in a loop,
+/// each hop appending its pid to a log. The `/proc` scan never saw it alive (every process it
+/// read was already a zombie, its successor born after). Now the chain ends with the verdict:
+/// the log stops growing and its last writer is gone.
+#[test]
+fn a_setsid_fork_hopper_is_gone_with_the_verdict() {
+    for containment in Containment::ALL {
+        let pids = tempfile::tempdir().unwrap();
+        let log = pids.path().join("hops");
+        let _stop = StopFile(pids.path().join("stop"));
+        let book = sh_book(
+            &writable(pids.path()),
+            &format!(
+                "# A\n\n```sh\n\
+                 setsid sh -c 'hop() {{ [ -e {stop} ] && exit 0; read -r pid _ < /proc/self/stat; \
+                 echo $pid >> {log}; (hop) & exit 0; }}; hop' &\n\
+                 while [ ! -s {log} ]; do sleep 0.01; done\nsleep 0.2\necho parent done\n```\n",
+                stop = pids.path().join("stop").display(),
+                log = log.display(),
+            ),
+        );
+        test_under(&book, containment).code(0);
+        let hops = || {
+            std::fs::read_to_string(&log)
+                .unwrap_or_default()
+                .lines()
+                .count()
+        };
+        std::thread::sleep(Duration::from_millis(300));
+        let before = hops();
+        std::thread::sleep(Duration::from_secs(1));
+        assert_eq!(
+            hops(),
+            before,
+            "{containment:?}: the fork-and-exit chain still runs after the verdict"
+        );
+        // The last hop that wrote its pid (a complete line: each is one append).
+        let hops_log = std::fs::read_to_string(&log).unwrap();
+        let last = pids.path().join("last");
+        std::fs::write(&last, hops_log.lines().last().unwrap()).unwrap();
+        Written::wait(&last).assert_gone(Duration::from_secs(2));
+    }
+}
+
+/// The issue's mark-dropper: a process that leaves its session and group, goes to `/`, clears
+/// its environment (the run's marker too) and closes its pipes, then sleeps. Nothing tied it to
+/// its run, so it lived on with parent pid 1 after the verifier exited. Now it is gone.
+#[test]
+fn a_process_that_drops_every_mark_is_gone_with_the_verdict() {
+    for containment in Containment::ALL {
+        let pids = tempfile::tempdir().unwrap();
+        let pid_file = pids.path().join("dropper");
+        let book = sh_book(
+            &writable(pids.path()),
+            &format!(
+                "# A\n\n```sh\ncat > \"$TMPDIR/dropper.sh\" <<'EOF'\n\
+                 exec </dev/null >/dev/null 2>&1\n{record}\nexec sleep 40\nEOF\n\
+                 setsid sh -c 'cd / && exec env -i /bin/sh \"$0\"' \"$TMPDIR/dropper.sh\" &\n\
+                 while [ ! -s {pid} ]; do sleep 0.01; done\necho parent done\n```\n",
+                record = record_pid(&pid_file),
+                pid = pid_file.display(),
+            ),
+        );
+        test_under(&book, containment).code(0);
+        Written::wait(&pid_file).assert_gone(Duration::from_secs(2));
+    }
+}
+
+/// Creates its file when dropped: the fork-hopper stops at it, even when a check failed.
+struct StopFile(PathBuf);
+
+impl Drop for StopFile {
+    fn drop(&mut self) {
+        let _ = std::fs::write(&self.0, "");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// SIGTERM and SIGINT to `mdbook-snippets test`, and SIGTERM to the preprocessor, while a
+/// snippet (and a child it detached) runs: both are gone, the exit code is 143 / 130, and the
+/// cache holds no half-written entry.
+#[test]
+fn a_signal_stops_the_running_snippets_and_exits_128_plus_the_signal() {
+    for containment in Containment::ALL {
+        for (signal, code, preprocessor) in [
+            ("TERM", 143, false),
+            ("INT", 130, false),
+            ("TERM", 143, true),
+        ] {
+            let case = format!("SIG{signal}, preprocessor: {preprocessor}, {containment:?}");
+            signal_case(containment, signal, code, preprocessor, &case);
+        }
+    }
+}
+
+fn signal_case(containment: Containment, signal: &str, code: i32, preprocessor: bool, case: &str) {
+    let pids = tempfile::tempdir().unwrap();
+    let main_file = pids.path().join("main");
+    let child_file = pids.path().join("child");
+    let book = sh_book(
+        &writable(pids.path()),
+        &format!(
+            "# A\n\n```sh\necho ok\n```\n\n```sh\n{0}\n\
+             setsid sh -c '{1}; exec sleep 40' &\n\
+             while :; do sleep 0.1; done\n```\n",
+            record_pid(&main_file),
+            record_pid(&child_file)
+        ),
+    );
+    let target = tempfile::tempdir().unwrap();
+    let mut verifier = if preprocessor {
+        let input = preprocessor::input_json(book.path(), "html");
+        let mut command = preprocessor::command(book.path(), &[]);
+        let mut child = containment
+            .apply(&mut command)
+            .env("CARGO_TARGET_DIR", target.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        std::io::Write::write_all(&mut stdin, &input).unwrap();
+        drop(stdin);
+        child
+    } else {
+        let mut command = book.test_command(&["--quiet", "--no-cache"]);
+        containment.apply(&mut command);
+        book.isolate(&mut command, target.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let main = Written::wait(&main_file);
+    let child = Written::wait(&child_file);
+    // Let the first snippet's verdict reach the cache.
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = Command::new("kill")
+        .args([format!("-{signal}"), verifier.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = wait_for_exit(&mut verifier, case);
+    assert_eq!(status.code(), Some(code), "{case}");
+    main.assert_gone(Duration::from_secs(2));
+    child.assert_gone(Duration::from_secs(2));
+    assert_eq!(
+        partial_files(target.path()),
+        Vec::<PathBuf>::new(),
+        "{case}"
+    );
+}
+
+/// Waits up to 20 s for the verifier to exit.
+fn wait_for_exit(verifier: &mut std::process::Child, case: &str) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = verifier.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            let _ = verifier.kill();
+            panic!("the verifier did not exit ({case})");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Half-written cache entries under `dir`.
+fn partial_files(dir: &Path) -> Vec<PathBuf> {
+    files_under(dir)
+        .into_iter()
+        .filter(|path| {
+            path.file_name()
+                .is_some_and(|name| name.to_string_lossy().contains("partial"))
+        })
+        .collect()
+}
