@@ -31,7 +31,7 @@ TARGET=$WORK/target
 FAILED=0
 cleanup() {
     # Whatever an attack left behind is a failure already reported; do not leave it running.
-    for pid_file in "$WORK"/*/pid*; do
+    for pid_file in "$WORK"/*/pids/pid*; do
         [[ -s $pid_file ]] && kill -9 "$(cat "$pid_file")" 2>/dev/null
     done
     rm -rf "$WORK"
@@ -64,15 +64,18 @@ skip() { echo "$*"; exit 3; }
 slower_than() { awk "BEGIN { exit !($SECONDS_TAKEN > $1) }"; }
 
 # A book in $WORK/NAME with `sh` snippets; $2 = extra [preprocessor.snippets] lines, $3 = the
-# chapter. Without SUMMARY.md when $4 = nosummary.
+# chapter. Without SUMMARY.md when $4 = nosummary. Its snippets may write $WORK/NAME/pids/ (the
+# book's `writable`), where they leave their pids as the OS outside any namespace knows them
+# (`read -r p _ < /proc/self/stat`: `$$` is the pid inside a snippet's PID namespace).
 sh_book() {
     local dir=$WORK/$1
-    mkdir -p "$dir/src"
+    mkdir -p "$dir/src" "$dir/pids"
     cat >"$dir/book.toml" <<EOF
 [book]
 title = "soak"
 
 [preprocessor.snippets]
+writable = ["pids"]
 $2
 
 [preprocessor.snippets.languages.sh]
@@ -132,8 +135,8 @@ attack_setsid_holding_stdout() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh,timeout=5
-setsid sh -c 'echo \$\$ > $WORK/$name/pid; exec sleep 40' &
-while [ ! -s $WORK/$name/pid ]; do sleep 0.01; done
+setsid sh -c 'read -r p _ < /proc/self/stat; echo \$p > $WORK/$name/pids/pid; exec sleep 40' &
+while [ ! -s $WORK/$name/pids/pid ]; do sleep 0.01; done
 echo parent done
 \`\`\`
 
@@ -145,7 +148,7 @@ parent done
     [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
     verdicts "1 passed, 0 failed"
     ! slower_than 4 || fail "took ${SECONDS_TAKEN}s for timeout=5"
-    left=$(gone "$dir/pid") || fail "$left"
+    left=$(gone "$dir/pids/pid") || fail "$left"
     echo "setsid child sleeping 40 s with stdout open: passed in ${SECONDS_TAKEN}s, child gone"
 }
 
@@ -154,13 +157,13 @@ attack_closed_stdout() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-(setsid sh -c 'exec >/dev/null 2>&1; echo \$\$ > $WORK/$name/pid; exec sleep 40' &)
-while [ ! -s $WORK/$name/pid ]; do sleep 0.01; done
+(setsid sh -c 'exec >/dev/null 2>&1; read -r p _ < /proc/self/stat; echo \$p > $WORK/$name/pids/pid; exec sleep 40' &)
+while [ ! -s $WORK/$name/pids/pid ]; do sleep 0.01; done
 \`\`\`
 ")
     verify "$dir" 30 --no-cache
     [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
-    left=$(gone "$dir/pid") || fail "$left after the verifier exited"
+    left=$(gone "$dir/pids/pid") || fail "$left after the verifier exited"
     verdicts "1 passed, 0 failed"
     echo "double fork, setsid, stdout closed: gone when the verifier exits"
 }
@@ -170,7 +173,7 @@ attack_deadline_with_pipe_holder() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh,timeout=2
-setsid sh -c 'echo \$\$ > $WORK/$name/pid; exec sleep 40' &
+setsid sh -c 'read -r p _ < /proc/self/stat; echo \$p > $WORK/$name/pids/pid; exec sleep 40' &
 while :; do sleep 0.1; done
 \`\`\`
 ")
@@ -178,7 +181,7 @@ while :; do sleep 0.1; done
     [[ $CODE == 1 ]] || fail "exit $CODE: $OUT"
     grep -q "timed out" <<<"$OUT" || fail "exit $CODE: $OUT"
     ! slower_than 6 || fail "took ${SECONDS_TAKEN}s for timeout=2"
-    left=$(gone "$dir/pid") || fail "$left"
+    left=$(gone "$dir/pids/pid") || fail "$left"
     echo "timeout=2 held (${SECONDS_TAKEN}s) while a setsid child kept the pipes; child gone"
 }
 
@@ -187,14 +190,14 @@ attack_many_detached() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-for i in \$(seq 20); do setsid sh -c \"echo \\\$\\\$ > $WORK/$name/pid\$i; exec sleep 40\" & done
-while [ \$(ls $WORK/$name | grep -c pid) -lt 20 ]; do sleep 0.01; done
+for i in \$(seq 20); do setsid sh -c \"read -r p _ < /proc/self/stat; echo \\\$p > $WORK/$name/pids/pid\$i; exec sleep 40\" & done
+while [ \$(ls $WORK/$name/pids | grep -c pid) -lt 20 ]; do sleep 0.01; done
 echo spawned
 \`\`\`
 ")
     verify "$dir" 30 --no-cache
-    written=$(find "$dir" -maxdepth 1 -name 'pid*' -size +0 | wc -l)
-    for pid_file in "$dir"/pid*; do
+    written=$(find "$dir/pids" -maxdepth 1 -name 'pid*' -size +0 | wc -l)
+    for pid_file in "$dir"/pids/pid*; do
         [[ -e $pid_file ]] || continue
         gone "$pid_file" >/dev/null || left=$((left + 1))
     done
@@ -214,13 +217,13 @@ attack_parallel_attribution() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-setsid sh -c 'echo \$\$ > $WORK/$name/pid-first; exec sleep 40' &
-while [ ! -s $WORK/$name/pid-first ]; do sleep 0.01; done
+setsid sh -c 'read -r p _ < /proc/self/stat; echo \$p > $WORK/$name/pids/pid-first; exec sleep 40' &
+while [ ! -s $WORK/$name/pids/pid-first ]; do sleep 0.01; done
 echo first
 \`\`\`
 
 \`\`\`sh
-setsid sh -c 'echo \$\$ > $WORK/$name/pid-second; sleep 0.5; echo late child' &
+setsid sh -c 'read -r p _ < /proc/self/stat; echo \$p > $WORK/$name/pids/pid-second; sleep 0.5; echo late child' &
 sleep 1
 \`\`\`
 
@@ -242,8 +245,8 @@ not this
     verdicts "2 passed, 1 failed"
     line=$(grep -n '^```text,output' "$dir/src/a.md" | sed -n 2p | cut -d: -f1)
     grep -q "src/a.md:$line (output differs" <<<"$OUT" || fail "not the third snippet failed: $OUT"
-    left=$(gone "$dir/pid-first") || fail "first snippet's child: $left"
-    left=$(gone "$dir/pid-second") || fail "second snippet's child: $left"
+    left=$(gone "$dir/pids/pid-first") || fail "first snippet's child: $left"
+    left=$(gone "$dir/pids/pid-second") || fail "second snippet's child: $left"
     echo "--jobs 2: the late child of one run kept its output while the other ended, the wrong one failed, both detached children gone"
 }
 
@@ -254,15 +257,15 @@ attack_signal() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-echo \$\$ > $WORK/$name/pid-main
-setsid sh -c 'echo \$\$ > $WORK/$name/pid-child; exec sleep 40' &
+read -r p _ < /proc/self/stat; echo \$p > $WORK/$name/pids/pid-main
+setsid sh -c 'read -r p _ < /proc/self/stat; echo \$p > $WORK/$name/pids/pid-child; exec sleep 40' &
 while :; do sleep 0.1; done
 \`\`\`
 ")
     "$BIN" test "$dir" --quiet --no-cache --target-dir "$TARGET" >/dev/null 2>&1 &
     verifier=$!
     for _ in $(seq 500); do
-        [[ -s $dir/pid-child && -s $dir/pid-main ]] && break
+        [[ -s $dir/pids/pid-child && -s $dir/pids/pid-main ]] && break
         kill -0 "$verifier" 2>/dev/null || break
         sleep 0.02
     done
@@ -275,8 +278,8 @@ while :; do sleep 0.1; done
     wait "$verifier"
     got=$?
     [[ $got == "$code" ]] || fail "exit $got, expected $code"
-    left=$(gone "$dir/pid-main") || fail "$left"
-    left=$(gone "$dir/pid-child") || fail "$left"
+    left=$(gone "$dir/pids/pid-main") || fail "$left"
+    left=$(gone "$dir/pids/pid-child") || fail "$left"
     ! find "$TARGET" -name '*partial*' | grep -q . || fail "partial cache file left"
     echo "exit $code, the looping snippet and its setsid child gone, no partial cache entry"
 }

@@ -142,9 +142,7 @@ mod linux {
         // The init lives while this pipe is open: while the launcher does.
         let (alive, held) = std::io::pipe().context("creating a pipe")?;
         let (mut init, program) = on_a_thread(|| {
-            nix::sched::unshare(nix::sched::CloneFlags::CLONE_NEWPID)
-                .context("unshare(CLONE_NEWPID)")?;
-            let init = start_init(alive).context("starting the PID namespace's init")?;
+            let init = start_init(alive)?;
             Ok((init, start_program(args, false)))
         })?;
         let status =
@@ -167,12 +165,14 @@ mod linux {
     }
 
     /// A new user namespace with the uid and gid mapped to themselves, so the program sees who
-    /// it is. Only a single-threaded process may enter one.
+    /// it is, and a mount namespace of its own (where the init mounts the new PID namespace's
+    /// `/proc`). Only a single-threaded process may enter a user namespace.
     fn enter_user_namespace() -> anyhow::Result<()> {
+        use nix::sched::CloneFlags;
         let uid = rustix::process::getuid().as_raw();
         let gid = rustix::process::getgid().as_raw();
-        nix::sched::unshare(nix::sched::CloneFlags::CLONE_NEWUSER)
-            .context("unshare(CLONE_NEWUSER)")?;
+        nix::sched::unshare(CloneFlags::CLONE_NEWUSER | CloneFlags::CLONE_NEWNS)
+            .context("unshare(CLONE_NEWUSER | CLONE_NEWNS)")?;
         for (file, line) in [
             ("/proc/self/setgroups", "deny".to_owned()),
             ("/proc/self/uid_map", format!("{uid} {uid} 1")),
@@ -183,17 +183,44 @@ mod linux {
         Ok(())
     }
 
-    /// A copy of the launcher as pid 1 of the new namespace (`--init`), holding nothing of the
-    /// run's (no environment, no pipes but `alive`, its stdin, whose other end the launcher
-    /// holds: the init ends when the launcher does, however it ended).
+    /// Enters a new PID namespace (for the calling thread's children) and starts a copy of the
+    /// launcher as its pid 1 (`--init`), holding nothing of the run's: no environment, no pipes
+    /// but `alive`, its stdin, whose other end the launcher holds (the init ends when the
+    /// launcher does, however it ended), and its stdout, where it says `ready` once it has
+    /// mounted the namespace's own `/proc`. For that mount alone it gets `CAP_SYS_ADMIN` (of
+    /// the new user namespace) across its `exec`, as an ambient capability of this thread,
+    /// lowered again before the program starts.
     fn start_init(alive: std::io::PipeReader) -> anyhow::Result<Child> {
-        Ok(Command::new("/proc/self/exe")
+        use rustix::thread::{CapabilitySet, capabilities, set_capabilities};
+        nix::sched::unshare(nix::sched::CloneFlags::CLONE_NEWPID)
+            .context("unshare(CLONE_NEWPID)")?;
+        let mut sets = capabilities(None).context("capget")?;
+        sets.inheritable.insert(CapabilitySet::SYS_ADMIN);
+        set_capabilities(None, sets).context("capset")?;
+        rustix::thread::configure_capability_in_ambient_set(CapabilitySet::SYS_ADMIN, true)
+            .context("raising CAP_SYS_ADMIN for the init")?;
+        let (mut ready, said) = std::io::pipe().context("creating a pipe")?;
+        let init = Command::new("/proc/self/exe")
             .args([SUBCOMMAND, "--init"])
             .env_clear()
             .stdin(alive)
-            .stdout(Stdio::null())
+            .stdout(said)
             .stderr(Stdio::null())
-            .spawn()?)
+            .spawn();
+        let lowered = rustix::thread::clear_ambient_capability_set();
+        sets.inheritable.remove(CapabilitySet::SYS_ADMIN);
+        let restored = set_capabilities(None, sets);
+        let mut init = init.context("starting the PID namespace's init")?;
+        lowered.context("lowering the ambient capabilities")?;
+        restored.context("capset")?;
+        let mut said = String::new();
+        let _ = std::io::Read::read_to_string(&mut ready, &mut said);
+        if said != "ready\n" {
+            let _ = init.kill();
+            let _ = init.wait();
+            anyhow::bail!("the PID namespace's init did not start: {}", said.trim());
+        }
+        Ok(init)
     }
 
     /// The fallback: a child subreaper that ends its whole subtree before it exits.
@@ -397,6 +424,20 @@ mod linux {
     /// it is outside the program's Landlock domain.
     fn init() -> ExitCode {
         use rustix::event::{PollFd, PollFlags, poll};
+        let said = match mount_proc() {
+            Ok(()) => "ready\n".to_owned(),
+            Err(error) => format!("{error:#}\n"),
+        };
+        // One write, then stdout closes (dropped to /dev/null): the launcher reads to the end.
+        let mut stdout = std::io::stdout();
+        let _ = std::io::Write::write_all(&mut stdout, said.as_bytes());
+        let _ = std::io::Write::flush(&mut stdout);
+        if let Ok(null) = std::fs::File::open("/dev/null") {
+            let _ = rustix::stdio::dup2_stdout(&null);
+        }
+        if said != "ready\n" {
+            return ExitCode::from(127);
+        }
         let Ok((woken, waker)) = std::os::unix::net::UnixStream::pair() else {
             return ExitCode::from(127);
         };
@@ -426,6 +467,35 @@ mod linux {
             let mut drained = [0u8; 64];
             while std::io::Read::read(&mut &woken, &mut drained).is_ok_and(|read| read > 0) {}
         }
+    }
+
+    /// Mounts a `/proc` of this PID namespace over `/proc` (in the launcher's own mount
+    /// namespace, made private first so nothing propagates out), then drops every capability:
+    /// the program sees its own processes only, with the pids it knows, and no other process's
+    /// environment, command line or files.
+    fn mount_proc() -> anyhow::Result<()> {
+        use rustix::mount::{MountFlags, MountPropagationFlags, mount, mount_change};
+        mount_change(
+            "/",
+            MountPropagationFlags::PRIVATE | MountPropagationFlags::REC,
+        )
+        .context("making the mounts private")?;
+        mount(
+            "proc",
+            "/proc",
+            "proc",
+            MountFlags::NOSUID | MountFlags::NODEV | MountFlags::NOEXEC,
+            None,
+        )
+        .context("mounting /proc")?;
+        let _ = rustix::thread::clear_ambient_capability_set();
+        if let Ok(mut sets) = rustix::thread::capabilities(None) {
+            sets.effective = rustix::thread::CapabilitySet::empty();
+            sets.permitted = rustix::thread::CapabilitySet::empty();
+            sets.inheritable = rustix::thread::CapabilitySet::empty();
+            let _ = rustix::thread::set_capabilities(None, sets);
+        }
+        Ok(())
     }
 
     /// Our parent's pid as `/proc` shows it (the pid namespace `/proc` was mounted in: the
@@ -492,11 +562,7 @@ mod linux {
     fn probe_namespaces() -> anyhow::Result<()> {
         enter_user_namespace()?;
         let (alive, held) = std::io::pipe().context("creating a pipe")?;
-        let mut init = on_a_thread(|| {
-            nix::sched::unshare(nix::sched::CloneFlags::CLONE_NEWPID)
-                .context("unshare(CLONE_NEWPID)")?;
-            start_init(alive).context("starting an init in the new PID namespace")
-        })?;
+        let mut init = on_a_thread(|| start_init(alive))?;
         drop(held);
         let status = init.wait()?;
         if !status.success() {

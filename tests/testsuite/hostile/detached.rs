@@ -1,14 +1,15 @@
 //! Snippets whose processes try to outlive their verdict, and signals to the verifier while
 //! they run: each under every containment (a PID namespace, the subreaper fallback with and
-//! without Landlock), each checked through `/proc`.
+//! without Landlock), each checked through `/proc`: the snippet's processes carry a token in
+//! their command line (`sleep 40.TOKEN`), and leave a marker file to show they started.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::{sh_book, writable};
-use crate::support::containment::{Containment, record_pid};
-use crate::support::{Book, Written, book, files_under, preprocessor};
+use crate::support::containment::Containment;
+use crate::support::{Book, Tagged, book, files_under, preprocessor};
 
 /// Runs `mdbook-snippets test --quiet --no-cache` under `containment`, checking the run says
 /// which containment it had.
@@ -22,41 +23,40 @@ fn test_under(book: &Book, containment: Containment) -> crate::support::Output {
 
 /// The issue's reproduction, as a Rust snippet (`rust,timeout=5`): a child that leaves the
 /// session (`setsid`) and sleeps holding stdout, a parent that prints and returns. The verdict
-/// comes without waiting for the child, which is gone when it does: it never got to write
-/// `finished` after its sleep. (No bound on time: the build shares a loaded machine; the unit
-/// tests in `process_tests.rs` bound the run itself.)
+/// comes without waiting for the child, which is gone when it does. (No bound on time: the
+/// build shares a loaded machine; the unit tests in `process_tests.rs` bound the run itself.)
 #[test]
 fn a_detached_child_of_a_rust_snippet_is_gone_with_the_verdict() {
-    let pids = tempfile::tempdir().unwrap();
-    let pid_file = pids.path().join("child");
+    let marks = tempfile::tempdir().unwrap();
+    let started = marks.path().join("started");
+    let child = Tagged::new();
     let chapter = format!(
         "# Detach\n\n```rust,timeout=5\n\
          std::process::Command::new(\"setsid\")\n    \
-         .args([\"sh\", \"-c\", \"{1}; sleep 600; echo finished > {0}.finished\"])\n    \
+         .args([\"sh\", \"-c\", \"echo started > {0}; exec sleep 600.{1}\"])\n    \
          .spawn()\n    .unwrap();\n\
          while !std::path::Path::new(\"{0}\").exists() {{\n    \
          std::thread::sleep(std::time::Duration::from_millis(10));\n}}\n\
          println!(\"parent done\");\n```\n\n```text,output\nparent done\n```\n",
-        pid_file.display(),
-        record_pid(&pid_file),
+        started.display(),
+        child.token(),
     );
     let book = book(&[
         (
             "book.toml",
             &format!(
                 "[book]\ntitle = \"detach\"\n\n[preprocessor.snippets]\n{}",
-                writable(pids.path())
+                writable(marks.path())
             ),
         ),
         ("src/SUMMARY.md", "- [A](a.md)\n"),
         ("src/a.md", &chapter),
     ]);
     let output = test_under(&book, Containment::Sandbox);
-    let child = Written::wait(&pid_file);
     output.code(0);
     output.stdout_contains("1 passed, 0 failed");
+    assert!(started.exists(), "the child never started");
     child.assert_gone(Duration::from_secs(2));
-    assert!(!pids.path().join("child.finished").exists());
 }
 
 /// The child closes its output and keeps running: nothing waited for it, and it outlived the
@@ -64,41 +64,46 @@ fn a_detached_child_of_a_rust_snippet_is_gone_with_the_verdict() {
 #[test]
 fn a_detached_child_that_closed_its_output_does_not_outlive_the_verifier() {
     for containment in Containment::ALL {
-        let pids = tempfile::tempdir().unwrap();
-        let pid_file = pids.path().join("child");
+        let marks = tempfile::tempdir().unwrap();
+        let started = marks.path().join("started");
+        let child = Tagged::new();
         let book = sh_book(
-            &writable(pids.path()),
+            &writable(marks.path()),
             &format!(
-                "# A\n\n```sh\n(setsid sh -c 'exec >/dev/null 2>&1; {1}; exec sleep 40' &)\n\
+                "# A\n\n```sh\n(setsid sh -c 'exec >/dev/null 2>&1; echo started > {0}; \
+                 exec sleep 40.{1}' &)\n\
                  while [ ! -s {0} ]; do sleep 0.01; done\necho parent done\n```\n",
-                pid_file.display(),
-                record_pid(&pid_file)
+                started.display(),
+                child.token()
             ),
         );
         test_under(&book, containment).code(0);
-        Written::wait(&pid_file).assert_gone(Duration::from_secs(2));
+        assert!(started.exists(), "{containment:?}: the child never started");
+        child.assert_gone(Duration::from_secs(2));
     }
 }
 
 /// The issue's fork-hopper: a process that leaves the session, then forks and exits in a loop,
-/// each hop appending its pid to a log. The `/proc` scan never saw it alive (every process it
+/// each hop appending a line to a log. The `/proc` scan never saw it alive (every process it
 /// read was already a zombie, its successor born after). Now the chain ends with the verdict:
-/// the log stops growing and its last writer is gone.
+/// the log stops growing and no hop is left.
 #[test]
 fn a_setsid_fork_hopper_is_gone_with_the_verdict() {
     for containment in Containment::ALL {
-        let pids = tempfile::tempdir().unwrap();
-        let log = pids.path().join("hops");
-        let _stop = StopFile(pids.path().join("stop"));
+        let marks = tempfile::tempdir().unwrap();
+        let log = marks.path().join("hops");
+        let hopper = Tagged::new();
+        let _stop = StopFile(marks.path().join("stop"));
         let book = sh_book(
-            &writable(pids.path()),
+            &writable(marks.path()),
             &format!(
                 "# A\n\n```sh\n\
-                 setsid sh -c 'hop() {{ [ -e {stop} ] && exit 0; read -r pid _ < /proc/self/stat; \
-                 echo $pid >> {log}; (hop) & exit 0; }}; hop' &\n\
+                 setsid sh -c 'hop() {{ [ -e {stop} ] && exit 0; echo hop >> {log}; \
+                 (hop) & exit 0; }}; hop' hopper-{token} &\n\
                  while [ ! -s {log} ]; do sleep 0.01; done\nsleep 0.2\necho parent done\n```\n",
-                stop = pids.path().join("stop").display(),
+                stop = marks.path().join("stop").display(),
                 log = log.display(),
+                token = hopper.token(),
             ),
         );
         test_under(&book, containment).code(0);
@@ -116,11 +121,8 @@ fn a_setsid_fork_hopper_is_gone_with_the_verdict() {
             before,
             "{containment:?}: the fork-and-exit chain still runs after the verdict"
         );
-        // The last hop that wrote its pid (a complete line: each is one append).
-        let hops_log = std::fs::read_to_string(&log).unwrap();
-        let last = pids.path().join("last");
-        std::fs::write(&last, hops_log.lines().last().unwrap()).unwrap();
-        Written::wait(&last).assert_gone(Duration::from_secs(2));
+        assert!(before > 0, "{containment:?}: the chain never hopped");
+        hopper.assert_gone(Duration::from_secs(2));
     }
 }
 
@@ -130,21 +132,27 @@ fn a_setsid_fork_hopper_is_gone_with_the_verdict() {
 #[test]
 fn a_process_that_drops_every_mark_is_gone_with_the_verdict() {
     for containment in Containment::ALL {
-        let pids = tempfile::tempdir().unwrap();
-        let pid_file = pids.path().join("dropper");
+        let marks = tempfile::tempdir().unwrap();
+        let started = marks.path().join("started");
+        let dropper = Tagged::new();
         let book = sh_book(
-            &writable(pids.path()),
+            &writable(marks.path()),
             &format!(
                 "# A\n\n```sh\ncat > \"$TMPDIR/dropper.sh\" <<'EOF'\n\
-                 exec </dev/null >/dev/null 2>&1\n{record}\nexec sleep 40\nEOF\n\
+                 exec </dev/null >/dev/null 2>&1\necho started > {started}\n\
+                 exec sleep 40.{token}\nEOF\n\
                  setsid sh -c 'cd / && exec env -i /bin/sh \"$0\"' \"$TMPDIR/dropper.sh\" &\n\
-                 while [ ! -s {pid} ]; do sleep 0.01; done\necho parent done\n```\n",
-                record = record_pid(&pid_file),
-                pid = pid_file.display(),
+                 while [ ! -s {started} ]; do sleep 0.01; done\necho parent done\n```\n",
+                started = started.display(),
+                token = dropper.token(),
             ),
         );
         test_under(&book, containment).code(0);
-        Written::wait(&pid_file).assert_gone(Duration::from_secs(2));
+        assert!(
+            started.exists(),
+            "{containment:?}: the dropper never started"
+        );
+        dropper.assert_gone(Duration::from_secs(2));
     }
 }
 
@@ -176,17 +184,20 @@ fn a_signal_stops_the_running_snippets_and_exits_128_plus_the_signal() {
 }
 
 fn signal_case(containment: Containment, signal: &str, code: i32, preprocessor: bool, case: &str) {
-    let pids = tempfile::tempdir().unwrap();
-    let main_file = pids.path().join("main");
-    let child_file = pids.path().join("child");
+    let marks = tempfile::tempdir().unwrap();
+    let main_file = marks.path().join("main");
+    let child_file = marks.path().join("child");
+    let processes = Tagged::new();
     let book = sh_book(
-        &writable(pids.path()),
+        &writable(marks.path()),
         &format!(
-            "# A\n\n```sh\necho ok\n```\n\n```sh\n{0}\n\
-             setsid sh -c '{1}; exec sleep 40' &\n\
-             while :; do sleep 0.1; done\n```\n",
-            record_pid(&main_file),
-            record_pid(&child_file)
+            "# A\n\n```sh\necho ok\n```\n\n```sh\n\
+             setsid sh -c 'echo started > {child}; exec sleep 40.{token}' &\n\
+             echo started > {main}\n\
+             exec sh -c 'while :; do sleep 0.1; done' main-{token}\n```\n",
+            main = main_file.display(),
+            child = child_file.display(),
+            token = processes.token(),
         ),
     );
     let target = tempfile::tempdir().unwrap();
@@ -213,8 +224,14 @@ fn signal_case(containment: Containment, signal: &str, code: i32, preprocessor: 
             .spawn()
             .unwrap()
     };
-    let main = Written::wait(&main_file);
-    let child = Written::wait(&child_file);
+    let started = Instant::now();
+    while processes.pids().len() < 2 || !main_file.exists() || !child_file.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{case}: never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     // Let the first snippet's verdict reach the cache.
     std::thread::sleep(Duration::from_millis(300));
     let sent = Command::new("kill")
@@ -224,8 +241,7 @@ fn signal_case(containment: Containment, signal: &str, code: i32, preprocessor: 
     assert!(sent.success());
     let status = wait_for_exit(&mut verifier, case);
     assert_eq!(status.code(), Some(code), "{case}");
-    main.assert_gone(Duration::from_secs(2));
-    child.assert_gone(Duration::from_secs(2));
+    processes.assert_gone(Duration::from_secs(2));
     assert_eq!(
         partial_files(target.path()),
         Vec::<PathBuf>::new(),

@@ -105,12 +105,3 @@ fn kernel() -> &'static Kernel {
         }
     })
 }
-
-/// A shell line that writes the calling shell's pid, as the OS outside any PID namespace
-/// knows it (`/proc` is the host's), to `path` (`$$` is the pid inside the namespace).
-pub(crate) fn record_pid(path: &std::path::Path) -> String {
-    format!(
-        "read -r pid _ < /proc/self/stat; echo $pid > {}",
-        path.display()
-    )
-}
