@@ -31,6 +31,10 @@ fn main() -> ExitCode {
         None => preprocessor::run(),
     };
     run::containment::hold_exit_while_stopping();
+    // Which containment the run's snippets and setups had, whatever the outcome.
+    if let Some(containment) = run::containment_summary() {
+        eprintln!("mdbook-snippets: {containment}");
+    }
     match result {
         Ok(code) => code,
         Err(error) => {

@@ -59,9 +59,6 @@ pub(crate) fn run() -> anyhow::Result<ExitCode> {
     let mode = BuildMode::of(&ctx, std::env::vars_os().map(|(name, _)| name));
     let source = crate::mdbook::book::load(&config)?;
     let report = verify(&source, &config, &VerifyOptions::default())?;
-    if let Some(containment) = crate::run::containment_summary() {
-        eprintln!("mdbook-snippets: {containment}");
-    }
     let failed = report.failed();
     if failed > 0 {
         eprint!("{}", crate::report::human(&report, &config.book_root));

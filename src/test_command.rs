@@ -36,9 +36,6 @@ pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
         out.push_str(&github::github_annotations(&report));
     }
     print_report(&out)?;
-    if let Some(containment) = crate::run::containment_summary() {
-        eprintln!("mdbook-snippets: {containment}");
-    }
     if let Some(error) = tool_error {
         return Err(error);
     }
