@@ -16,8 +16,9 @@
 //!
 //! The verifier stays a child subreaper, so what a killed launcher leaves stays its descendant
 //! for the scan, and it marks itself not dumpable, so no snippet reads its environment or
-//! memory through `/proc` (`/proc/VERIFIER/environ` is root's only; a root snippet loses
-//! `CAP_SYS_PTRACE` in the fallback, and Landlock refuses it anyway).
+//! memory through `/proc`: a snippet in a PID namespace does not see it at all; in the fallback
+//! `/proc/VERIFIER/environ` is root's only, and a root snippet has lost the capabilities that
+//! would read it (`launcher.rs`). Landlock refuses `ptrace`, not those reads.
 
 use std::collections::BTreeMap;
 use std::os::fd::AsFd;

@@ -85,7 +85,7 @@ pub(crate) const SUBCOMMAND: &str = "__sandbox";
 #[cfg(target_os = "linux")]
 mod linux {
     use std::os::unix::process::ExitStatusExt;
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
     use std::process::{Child, Command, ExitCode, ExitStatus, Stdio};
     use std::time::{Duration, Instant};
 
@@ -100,7 +100,7 @@ mod linux {
             return probe(args);
         }
         if args.init {
-            return init();
+            return crate::run::namespace_init::init();
         }
         // The launcher ends with the verifier (pdeathsig); with a PID namespace the init, and so
         // everything, ends with the launcher. In the fallback SIGTERM lets it end its subtree.
@@ -334,168 +334,15 @@ mod linux {
             anyhow::bail!("no program to run");
         };
         if args.landlock {
-            restrict_thread(&args.writable)?;
+            crate::run::confine::restrict_thread(&args.writable)?;
         }
         if fallback && rustix::process::geteuid().is_root() {
-            drop_ptrace_capability()?;
+            crate::run::confine::drop_ptrace_capability()?;
         }
         Command::new(program)
             .args(arguments)
             .spawn()
             .with_context(|| format!("starting {}", Path::new(program).display()))
-    }
-
-    /// What Landlock lets a snippet write besides its `--writable` paths: the devices programs
-    /// open for writing, and the shared memory `/dev/shm` (POSIX semaphores, Python's
-    /// `multiprocessing`). Everything else is read-only.
-    const WRITABLE_DEVICES: &[&str] = &[
-        "/dev/null",
-        "/dev/zero",
-        "/dev/full",
-        "/dev/tty",
-        "/dev/ptmx",
-        "/dev/pts",
-        "/dev/shm",
-    ];
-
-    /// The newest Landlock ABI this code was written and tested against: its file system rights
-    /// and its scopes (signals, abstract Unix sockets) are asked for; an older kernel enforces
-    /// what it knows (best effort, reported by the probe).
-    const ABI: landlock::ABI = landlock::ABI::V6;
-
-    /// Enters a Landlock domain on the calling thread: read and execute everywhere, write only
-    /// under `writable` and [`WRITABLE_DEVICES`], no signal or trace outside the domain.
-    fn restrict_thread(writable: &[PathBuf]) -> anyhow::Result<landlock::RestrictionStatus> {
-        use landlock::{
-            Access, AccessFs, Ruleset, RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope,
-            path_beneath_rules,
-        };
-        let status = Ruleset::default()
-            .handle_access(AccessFs::from_all(ABI))?
-            .scope(Scope::from_all(ABI))?
-            .create()?
-            .add_rules(path_beneath_rules(
-                ["/"],
-                AccessFs::from_read(ABI) | AccessFs::IoctlDev,
-            ))?
-            .add_rules(path_beneath_rules(
-                WRITABLE_DEVICES,
-                AccessFs::from_all(ABI),
-            ))?
-            .add_rules(path_beneath_rules(writable, AccessFs::from_all(ABI)))?
-            .restrict_self()?;
-        if status.ruleset == RulesetStatus::NotEnforced {
-            anyhow::bail!("Landlock is not enforced by this kernel");
-        }
-        Ok(status)
-    }
-
-    /// The capabilities that let root read a process that is not dumpable (its environment,
-    /// its memory) through `/proc`: found by trying each alone on Linux 6.18.
-    const PROC_READING: [rustix::thread::CapabilitySet; 3] = [
-        rustix::thread::CapabilitySet::SYS_PTRACE,
-        rustix::thread::CapabilitySet::SYS_ADMIN,
-        rustix::thread::CapabilitySet::PERFMON,
-    ];
-
-    /// Drops [`PROC_READING`] from the calling thread (bounding, effective, permitted and
-    /// inheritable sets), so a program it starts as root cannot read the verifier or the
-    /// launcher, which are not dumpable, through `/proc`. (Landlock does not refuse those reads:
-    /// it refuses `ptrace` itself.)
-    fn drop_ptrace_capability() -> anyhow::Result<()> {
-        use rustix::thread::{capabilities, set_capabilities};
-        for capability in PROC_READING {
-            rustix::thread::remove_capability_from_bounding_set(capability)
-                .context("dropping a capability from the bounding set")?;
-        }
-        let mut sets = capabilities(None).context("capget")?;
-        for capability in PROC_READING {
-            sets.effective.remove(capability);
-            sets.permitted.remove(capability);
-            sets.inheritable.remove(capability);
-        }
-        set_capabilities(None, sets).context("capset")?;
-        Ok(())
-    }
-
-    /// The init of a launcher's PID namespace: reaps every orphan the namespace hands it, and
-    /// exits when its stdin (the launcher's pipe) ends, taking the namespace with it. Signals
-    /// from inside the namespace do not reach it (the kernel protects a namespace's init), and
-    /// it is outside the program's Landlock domain.
-    fn init() -> ExitCode {
-        use rustix::event::{PollFd, PollFlags, poll};
-        let said = match mount_proc() {
-            Ok(()) => "ready\n".to_owned(),
-            Err(error) => format!("{error:#}\n"),
-        };
-        // One write, then stdout closes (dropped to /dev/null): the launcher reads to the end.
-        let mut stdout = std::io::stdout();
-        let _ = std::io::Write::write_all(&mut stdout, said.as_bytes());
-        let _ = std::io::Write::flush(&mut stdout);
-        if let Ok(null) = std::fs::File::open("/dev/null") {
-            let _ = rustix::stdio::dup2_stdout(&null);
-        }
-        if said != "ready\n" {
-            return ExitCode::from(127);
-        }
-        let Ok((woken, waker)) = std::os::unix::net::UnixStream::pair() else {
-            return ExitCode::from(127);
-        };
-        if signal_hook::low_level::pipe::register(signal_hook::consts::SIGCHLD, waker).is_err()
-            || woken.set_nonblocking(true).is_err()
-        {
-            return ExitCode::from(127);
-        }
-        let stdin = std::io::stdin();
-        loop {
-            while let Ok(Some(_)) =
-                rustix::process::waitid(WaitId::All, WaitIdOptions::EXITED | WaitIdOptions::NOHANG)
-            {
-            }
-            let mut fds = [
-                PollFd::new(&stdin, PollFlags::IN),
-                PollFd::new(&woken, PollFlags::IN),
-            ];
-            match poll(&mut fds, None) {
-                Ok(_) | Err(Errno::INTR) => {}
-                Err(_) => return ExitCode::from(127),
-            }
-            if !fds[0].revents().is_empty() {
-                // The launcher is gone (or wrote, which it never does).
-                return ExitCode::SUCCESS;
-            }
-            let mut drained = [0u8; 64];
-            while std::io::Read::read(&mut &woken, &mut drained).is_ok_and(|read| read > 0) {}
-        }
-    }
-
-    /// Mounts a `/proc` of this PID namespace over `/proc` (in the launcher's own mount
-    /// namespace, made private first so nothing propagates out), then drops every capability:
-    /// the program sees its own processes only, with the pids it knows, and no other process's
-    /// environment, command line or files.
-    fn mount_proc() -> anyhow::Result<()> {
-        use rustix::mount::{MountFlags, MountPropagationFlags, mount, mount_change};
-        mount_change(
-            "/",
-            MountPropagationFlags::PRIVATE | MountPropagationFlags::REC,
-        )
-        .context("making the mounts private")?;
-        mount(
-            "proc",
-            "/proc",
-            "proc",
-            MountFlags::NOSUID | MountFlags::NODEV | MountFlags::NOEXEC,
-            None,
-        )
-        .context("mounting /proc")?;
-        let _ = rustix::thread::clear_ambient_capability_set();
-        if let Ok(mut sets) = rustix::thread::capabilities(None) {
-            sets.effective = rustix::thread::CapabilitySet::empty();
-            sets.permitted = rustix::thread::CapabilitySet::empty();
-            sets.inheritable = rustix::thread::CapabilitySet::empty();
-            let _ = rustix::thread::set_capabilities(None, sets);
-        }
-        Ok(())
     }
 
     /// Our parent's pid as `/proc` shows it (the pid namespace `/proc` was mounted in: the
@@ -534,7 +381,7 @@ mod linux {
             }
         }
         if args.landlock {
-            let status = std::thread::spawn(|| restrict_thread(&[]))
+            let status = std::thread::spawn(|| crate::run::confine::restrict_thread(&[]))
                 .join()
                 .unwrap_or_else(|_| Err(anyhow::anyhow!("the probe thread panicked")));
             match status {

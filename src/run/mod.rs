@@ -5,11 +5,15 @@
 //! the process of a language's setup.
 
 pub(crate) mod compare;
+#[cfg(target_os = "linux")]
+pub(crate) mod confine;
 pub(crate) mod containment;
 pub(crate) mod judge;
 pub(crate) mod launcher;
 pub(crate) mod marker_scan;
 pub(crate) mod mutants;
+#[cfg(target_os = "linux")]
+pub(crate) mod namespace_init;
 pub(crate) mod other_languages;
 pub(crate) mod process;
 pub(crate) mod sandbox;

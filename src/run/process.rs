@@ -1,10 +1,12 @@
 //! Runs built snippets, one process each, `jobs` at a time (one limit for all of a run's
-//! snippets, whatever their language). Each process gets a fresh temporary
-//! working directory, a closed stdin, a clean environment (what a program needs, the
-//! `MDBOOK_SNIPPETS_*` family and the book's `pass-env`), the harness environment
-//! (`MDBOOK_SNIPPETS_ATTRS`, `MDBOOK_SNIPPETS_ARTIFACTS`) and its own process group. A timeout,
-//! an output flood or the end of the snippet ends every process it started, however it
-//! detached (`containment`), and output is read only until the deadline.
+//! snippets, whatever their language), each in the sandbox (`sandbox`: through the launcher,
+//! writing only its own directory and the book's `writable` paths where Landlock is enforced).
+//! Each process gets a fresh temporary working directory, `TMPDIR` beside it, a closed stdin, a
+//! clean environment (what a program needs, the `MDBOOK_SNIPPETS_*` family and the book's
+//! `pass-env`), the harness environment (`MDBOOK_SNIPPETS_ATTRS`, `MDBOOK_SNIPPETS_ARTIFACTS`)
+//! and its own process group. A timeout, an output flood or the end of the snippet ends every
+//! process it started, however it detached (`containment`), and output is read only until the
+//! deadline.
 
 use std::io::Read;
 use std::os::fd::AsFd;
