@@ -294,7 +294,7 @@ fn wait_with_deadline(
 }
 
 /// Reads a pipe to its end or to the deadline, keeping at most `limit` bytes; past the limit
-/// the process group is killed so that a flood ends quickly. Returns what was kept and whether
+/// `on_flood` stops the run (once) so that a flood ends quickly. Returns what was kept and whether
 /// the pipe ended (false: something still held it open at the deadline).
 fn read_capped(
     pipe: impl Read + AsFd,
