@@ -187,7 +187,13 @@ pub(crate) fn verify(
             .filter_map(|plan| Some(located[plan.index].snippet.language.as_ref()?.name.as_str()))
             .collect();
         let setup_state = workspace.cache_dir.with_file_name("setup");
-        crate::build::setup::prepare(config, &languages_needed, &setup_state, &progress)?;
+        crate::build::setup::prepare(
+            config,
+            &languages_needed,
+            &setup_state,
+            &progress,
+            &crate::run::run_setup,
+        )?;
         // Other languages need no build: they run while cargo builds the Rust snippets, and
         // beside the Rust runs within the same `jobs`.
         let slots = JobSlots::new(config.jobs);
@@ -463,6 +469,7 @@ fn build_and_run(
             file: None,
             harness_attributes: plan.harness_attributes.clone(),
             pass_env: config.pass_env.clone(),
+            writable: config.writable.clone(),
             timeout: plan.timeout,
             output_limit: config.output_limit,
             mutant: None,

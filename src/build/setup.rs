@@ -5,12 +5,15 @@
 //! names a file (`sh setup.sh`: the script), and the content of each `setup-inputs` path; the key of the last successful run is kept in
 //! `<target>/mdbook-snippets/setup/`. Languages that name the same command share one run.
 //! Its output goes to stderr as progress (stdout, which may carry the book, is never touched).
-//! A setup that fails is one error naming the command and its languages, before any snippet
-//! of theirs runs.
+//! A setup that fails, or runs past its `setup-timeout`, is one error naming the command and its
+//! languages, before any snippet of theirs runs. The process itself is started by the runner
+//! `verify` passes (`run::run_setup`: contained like a snippet, ended with everything it
+//! started at the deadline or on SIGINT/SIGTERM), since this stage comes before `run/`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::ExitStatus;
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 
@@ -18,13 +21,20 @@ use crate::config::{Config, Setup};
 use crate::plan::{hash_str, hash_tree};
 use crate::progress::Progress;
 
+/// What runs a setup command (program and arguments) from a directory until it exits
+/// (`Some(status)`) or the timeout passes (`None`: stopped, with everything it started).
+pub(crate) type SetupRunner<'a> =
+    &'a dyn Fn(&[String], &Path, Duration) -> anyhow::Result<Option<ExitStatus>>;
+
 /// Runs the setup of each language in `languages` (names of `config.languages`) that has one
-/// and whose key changed since its last successful run. `state_dir` keeps the keys.
+/// and whose key changed since its last successful run, through `runner`. `state_dir` keeps the
+/// keys.
 pub(crate) fn prepare(
     config: &Config,
     languages: &[&str],
     state_dir: &Path,
     progress: &Progress,
+    runner: SetupRunner<'_>,
 ) -> anyhow::Result<()> {
     // Setups by command, in the order the book declares the languages, each with its languages.
     let mut setups: BTreeMap<&[String], (&Setup, Vec<&str>)> = BTreeMap::new();
@@ -55,7 +65,7 @@ pub(crate) fn prepare(
             .map(|name| format!("`{name}`"))
             .collect::<Vec<_>>()
             .join(", ");
-        progress.suspend(|| run(setup, &names, &config.book_root))?;
+        progress.suspend(|| run(setup, &names, &config.book_root, runner))?;
         std::fs::create_dir_all(state_dir)
             .with_context(|| format!("creating {}", state_dir.display()))?;
         std::fs::write(&stamp, key).with_context(|| format!("writing {}", stamp.display()))?;
@@ -107,25 +117,27 @@ fn hash_path(path: &Path) -> anyhow::Result<String> {
     }
 }
 
-fn run(setup: &Setup, names: &str, book_root: &Path) -> anyhow::Result<()> {
+fn run(
+    setup: &Setup,
+    names: &str,
+    book_root: &Path,
+    runner: SetupRunner<'_>,
+) -> anyhow::Result<()> {
     eprintln!("mdbook-snippets: setting up {names}: {}", setup.shown);
-    let stderr = std::io::stderr();
-    let as_stdout = std::os::fd::AsFd::as_fd(&stderr)
-        .try_clone_to_owned()
-        .context("duplicating stderr")?;
-    let status = Command::new(&setup.command[0])
-        .args(&setup.command[1..])
-        .current_dir(book_root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::from(as_stdout))
-        .status()
+    let status = runner(&setup.command, book_root, setup.timeout)
         .with_context(|| format!("running the setup of {names}: `{}`", setup.shown))?;
-    if !status.success() {
-        bail!(
+    match status {
+        Some(status) if status.success() => Ok(()),
+        Some(status) => bail!(
             "the setup of {names} failed: `{}` {status} (its output is above; it runs from the \
              book root, as `setup` in book.toml says); no snippet of {names} was run",
             setup.shown
-        );
+        ),
+        None => bail!(
+            "the setup of {names} timed out: `{}` ran for {} s (`setup-timeout`) and was \
+             stopped with everything it started; no snippet of {names} was run",
+            setup.shown,
+            setup.timeout.as_secs()
+        ),
     }
-    Ok(())
 }

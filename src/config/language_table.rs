@@ -53,7 +53,17 @@ pub(crate) struct Setup {
     /// command, decide whether the setup runs again. Part of the cache key of the language's
     /// snippets too.
     pub inputs: Vec<PathBuf>,
+    /// `setup-timeout = SECONDS`: how long the setup may run before it is stopped (with
+    /// everything it started) and the run fails; default [`DEFAULT_SETUP_TIMEOUT`].
+    pub timeout: std::time::Duration,
 }
+
+/// A setup's deadline when its language does not set `setup-timeout`: 30 minutes, twice what
+/// the slowest setup we know takes from cold (this repository's own `scripts/setup-languages.sh`:
+/// a venv with `pip install`, `npm ci`, a release build of the test server, about 15 minutes on
+/// 2 cores), so a hanging setup ends a run without cutting a slow one short.
+pub(crate) const DEFAULT_SETUP_TIMEOUT: std::time::Duration =
+    std::time::Duration::from_secs(30 * 60);
 
 /// Which position in a traceback is the failure's line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -82,6 +92,7 @@ struct LanguageTable {
     error_position: Option<ErrorPosition>,
     setup: Option<SetupCommand>,
     setup_inputs: Option<Vec<String>>,
+    setup_timeout: Option<u64>,
 }
 
 /// `setup = "a shell command"` or `setup = ["program", "args"...]`.
@@ -187,7 +198,18 @@ pub(crate) fn language(
     };
     let inputs = existing(spec.inputs, "inputs")?;
     let setup_inputs = existing(spec.setup_inputs, "setup-inputs")?;
+    let setup_timeout = match spec.setup_timeout {
+        Some(0) => bail!(
+            "{}: must be a positive integer, found 0",
+            key("setup-timeout")
+        ),
+        Some(seconds) => std::time::Duration::from_secs(seconds),
+        None => DEFAULT_SETUP_TIMEOUT,
+    };
     let setup = match spec.setup {
+        None if spec.setup_timeout.is_some() => {
+            bail!("{}: given without `setup`", key("setup-timeout"))
+        }
         None if setup_inputs.is_empty() => None,
         None => bail!("{}: given without `setup`", key("setup-inputs")),
         Some(SetupCommand::Shell(line)) if line.trim().is_empty() => {
@@ -197,6 +219,7 @@ pub(crate) fn language(
             command: vec!["sh".to_owned(), "-c".to_owned(), line.clone()],
             shown: line,
             inputs: setup_inputs,
+            timeout: setup_timeout,
         }),
         Some(SetupCommand::Words(words)) => {
             let Some(program) = words.first() else {
@@ -210,6 +233,7 @@ pub(crate) fn language(
                 shown: words.join(" "),
                 command,
                 inputs: setup_inputs,
+                timeout: setup_timeout,
             })
         }
     };

@@ -58,6 +58,10 @@ pub(crate) struct Config {
     /// `pass-env = ["NAME", ...]`: variables of the verifier's environment that snippets get
     /// besides those that pass by default (see `run`).
     pub pass_env: Vec<String>,
+    /// `writable = ["PATH", ...]`: files and directories (canonical) a snippet may write
+    /// besides its own temporary directory, where the sandbox restricts writing (Landlock; see
+    /// `run/sandbox.rs`).
+    pub writable: Vec<PathBuf>,
 }
 
 impl Config {
@@ -99,6 +103,7 @@ struct Table {
     jobs: Option<u64>,
     languages: Option<toml::Value>,
     pass_env: Option<Vec<String>>,
+    writable: Option<Vec<String>>,
 }
 
 impl Config {
@@ -200,6 +205,17 @@ impl Config {
         for (name, spec) in declared {
             languages.push(language_table::language(&book_root, name, spec)?);
         }
+        let mut writable = Vec::new();
+        for path in table.writable.unwrap_or_default() {
+            let joined = book_root.join(&path);
+            writable.push(std::fs::canonicalize(&joined).map_err(|_| {
+                anyhow::anyhow!(
+                    "`writable`: {} does not exist (a snippet may write only where something \
+                     exists; relative paths start at the book root)",
+                    joined.display()
+                )
+            })?);
+        }
         Ok(Config {
             languages,
             src_dir: normalize(&book_root.join(src)),
@@ -215,6 +231,7 @@ impl Config {
             target_dir: None,
             use_cache: true,
             pass_env: table.pass_env.unwrap_or_default(),
+            writable,
         })
     }
 }

@@ -72,6 +72,7 @@ pub(crate) fn plan(
             file: Some(file),
             harness_attributes,
             pass_env: config.pass_env.clone(),
+            writable: config.writable.clone(),
             timeout: attributes
                 .timeout_secs
                 .map_or(config.timeout, std::time::Duration::from_secs),

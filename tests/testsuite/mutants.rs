@@ -13,14 +13,21 @@ use expect_test::expect;
 use crate::support::{Book, fixture, junit, mdbook};
 
 /// The fixture, its snippets logging every run to a file of this book's own (a path no earlier
-/// run of the suite had, so nothing comes from the shared cache).
+/// run of the suite had, so nothing comes from the shared cache), which the book lets them
+/// write (`writable`: the sandbox keeps the rest of the book read-only).
 fn logging_fixture() -> Book {
     let book = fixture("mutants");
     let toml = std::fs::read_to_string(book.path().join("book.toml")).unwrap();
     let log = book.path().join("runs.log");
+    book.write("runs.log", "");
     book.write(
         "book.toml",
-        &toml.replace("log=runs.log", &format!("log={}", log.display())),
+        &toml
+            .replace("log=runs.log", &format!("log={}", log.display()))
+            .replace(
+                "[preprocessor.snippets]\n",
+                "[preprocessor.snippets]\nwritable = [\"runs.log\"]\n",
+            ),
     );
     book
 }

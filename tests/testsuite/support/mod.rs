@@ -9,11 +9,14 @@
 //!   when the command needs an environment variable, [`Output`] for what it printed;
 //! - a `book.toml` the tool must refuse: [`check_bad_config`] (exit 2, nothing runs, the message);
 //! - the preprocessor protocol: [`preprocessor`]; the real mdBook: [`mdbook`];
-//! - a JUnit report: [`junit`]; a full disk: [`tmpfs`]; a process a snippet left: [`Written`];
+//! - a JUnit report: [`junit`]; a full disk: [`tmpfs`]; a process a snippet left: [`Tagged`]
+//!   (by a token in its command line, which works in a PID namespace too), under each
+//!   [`containment::Containment`];
 //! - files: [`repo`] (this repository), [`read`], [`copy_tree`], [`files_under`].
 
 mod bad_config;
 mod book;
+pub(crate) mod containment;
 mod files;
 pub(crate) mod junit;
 pub(crate) mod mdbook;
@@ -26,4 +29,4 @@ pub(crate) use bad_config::check_bad_config;
 pub(crate) use book::{Book, book, fixture, write_bytes};
 pub(crate) use files::{copy_tree, files_under, harness_dir, read, repo, snippets_target_dir};
 pub(crate) use output::Output;
-pub(crate) use process::Written;
+pub(crate) use process::Tagged;
