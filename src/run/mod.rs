@@ -3,6 +3,7 @@
 //! mutant runs of `test --mutants`, and snippets of declared languages (no build: a file each,
 //! run and judged here).
 
+pub(crate) mod artifacts;
 pub(crate) mod compare;
 pub(crate) mod containment;
 pub(crate) mod judge;
