@@ -10,7 +10,7 @@ pub(crate) mod select;
 pub(crate) mod workspace;
 
 // What the other stages use; inside the stage, files name each other directly.
-pub(crate) use cache::{Cache, Record, hash_str, hash_tree};
+pub(crate) use cache::{Cache, Record, hash_path, hash_str};
 pub(crate) use placement::Placement;
 pub(crate) use select::{Partition, Selection, check_selection, select, selection_reports};
 pub(crate) use workspace::{CrateSettings, HarnessParts, Workspace};

@@ -205,11 +205,14 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
             }
         }
     };
+    let artifacts =
+        crate::run::artifacts::read_artifacts(&artifacts_dir, deadline, request.output_limit);
     Ok(RunRecord {
         exit,
         stdout: String::from_utf8_lossy(&stdout).into_owned(),
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
-        artifacts: crate::run::artifacts::read_artifacts(&artifacts_dir)?,
+        artifact_failure: artifacts.as_ref().err().cloned(),
+        artifacts: artifacts.unwrap_or_default(),
     })
 }
 
