@@ -243,7 +243,7 @@ pub(crate) fn language(
 
 /// The absolute path of `program`: a path with a `/` is taken from the book root, a bare name
 /// is looked up on `PATH`. It must be an executable file.
-fn find_program(book_root: &Path, program: &str) -> anyhow::Result<PathBuf> {
+pub(crate) fn find_program(book_root: &Path, program: &str) -> anyhow::Result<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let executable = |path: &Path| {
         std::fs::metadata(path)

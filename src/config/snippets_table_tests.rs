@@ -77,7 +77,7 @@ fn unknown_key_is_named() {
     check(
         "[preprocessor.snippets]\nharnes = \"x\"\n",
         expect![
-            "error: unknown key `harnes` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`)"
+            "error: unknown key `harnes` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`, `mutants`)"
         ],
     );
 }
@@ -186,4 +186,33 @@ fn bad_values_are_errors() {
         "[preprocessor.snippets]\ntimeout = \"5\"\n",
         expect![[r#"error: in [preprocessor.snippets]: invalid type: string "5", expected u64"#]],
     );
+}
+
+#[test]
+fn the_mutants_command_is_resolved_and_checked() {
+    let mutants = |value: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let text = format!("[preprocessor.snippets]\nmutants = {value}\n");
+        match Config::from_book_toml_str(dir.path(), &text) {
+            Ok(config) => format!("{:?}", config.mutants.map(|mutants| mutants.command)),
+            Err(error) => format!("error: {error:#}"),
+        }
+    };
+    expect![[r#"Some(["/bin/sh", "-c", "printf 'a\tb\n'"])"#]]
+        .assert_eq(&mutants(r#"["/bin/sh", "-c", "printf 'a\tb\n'"]"#));
+    expect!["None"].assert_eq(&{
+        let dir = tempfile::tempdir().unwrap();
+        format!(
+            "{:?}",
+            Config::from_book_toml_str(dir.path(), "[book]\n")
+                .unwrap()
+                .mutants
+        )
+    });
+    expect![[
+        r#"error: `mutants`: the command is empty (expected a program that prints the mutants, one `NAME<TAB>rule` line each, and its arguments)"#
+    ]]
+    .assert_eq(&mutants("[]"));
+    expect!["error: `mutants`: program `no-such-program-here`: not found on PATH"]
+        .assert_eq(&mutants(r#"["no-such-program-here", "--list-mutants"]"#));
 }

@@ -7,6 +7,7 @@ pub(crate) mod artifacts;
 pub(crate) mod compare;
 pub(crate) mod containment;
 pub(crate) mod judge;
+pub(crate) mod mutant_list;
 pub(crate) mod mutants;
 pub(crate) mod other_languages;
 pub(crate) mod process;
