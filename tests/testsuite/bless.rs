@@ -1,6 +1,8 @@
 //! The overwrite mode: `mdbook-snippets test --bless` (or `SNAPSHOTS=overwrite`) rewrites the
 //! expected-output blocks that did not match, and nothing else.
 
+use std::time::Duration;
+
 use crate::support;
 
 const CHAPTER: &str = "# Bless\r\n\r\n```rust\r\nprintln!(\"new\");\r\nprintln!();\r\nprintln!(\"lines\");\r\n```\r\n\r\n```text,output\r\nold\r\n```\r\n\r\n- Matching, wildcards kept:\r\n\r\n  ```rust\r\n  println!(\"value: 42\");\r\n  ```\r\n  ```output\r\n  value: [..]\r\n  ```\r\n- Mismatch in a list:\r\n\r\n  ```rust\r\n  println!(\"listed\");\r\n  ```\r\n  ```output\r\n  stale\r\n  ```\r\n\r\nNo expected block, none added:\r\n\r\n```rust\r\nprintln!(\"unasked\");\r\n```\r\n";
@@ -66,55 +68,34 @@ fn a_snippet_that_does_not_compile_is_not_blessed() {
 /// and `--bless` must not overwrite it, nor anything else.
 #[test]
 fn a_chapter_edited_during_the_run_is_not_blessed() {
-    use std::io::BufRead as _;
     let written = "# Bless\n\n```sh\necho new\n```\n\n```text,output\nold\n```\n\n\
                    ```sh\n# Waits (at most 20 s) until the test has edited the chapter.\n\
                    i=0; while [ ! -e \"$BLESS_GO\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done\n\
                    echo waited\n```\n";
-    let book = support::book(&[
-        (
-            "book.toml",
-            "[book]\ntitle = \"bless\"\n\n[preprocessor.snippets]\npass-env = [\"BLESS_GO\"]\n\n\
-             [preprocessor.snippets.languages.sh]\ncommand = [\"sh\", \"{file}\"]\nextension = \"sh\"\n",
-        ),
-        ("src/SUMMARY.md", "# Summary\n\n- [Bless](bless.md)\n"),
-        ("src/bless.md", written),
-    ]);
+    let book = support::sh_book("pass-env = [\"BLESS_GO\"]", written);
     let go = book.path().join("go");
-    let mut command = book.test_command(&["--bless"]);
-    book.isolate(&mut command, &support::snippets_target_dir());
-    let mut child = command
-        .env("BLESS_GO", &go)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut seen = String::new();
+    let mut command = book.test_command(&["--bless", "--no-cache"]);
+    command.env("BLESS_GO", &go);
+    let mut run = book.start(command);
     // The first snippet's verdict: the run has read the chapter.
-    while !seen.contains("test src/bless.md:3 ... FAILED") {
-        let mut line = String::new();
-        assert_ne!(stderr.read_line(&mut line).unwrap(), 0, "{seen}");
-        seen.push_str(&line);
-    }
+    run.wait_for_stderr("test src/a.md:3 ... FAILED", Duration::from_secs(60));
     // A section added at the top: a hand-written block now starts on line 7, where the
     // expected block's fence was.
     let edited = written.replace(
         "# Bless\n\n",
         "# Bless\n\nIntro.\n\nMore.\n\n```text\nhand-written\n```\n\n",
     );
-    book.write("src/bless.md", &edited);
+    book.write("src/a.md", &edited);
     std::fs::write(&go, "").unwrap();
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(1), "{seen}{rest}");
-    assert_eq!(chapter(&book), edited, "{seen}{rest}");
-    assert!(
-        rest.contains(
-            "warning: src/bless.md:7: not blessed: the chapter changed during the run, and this \
-             block is no longer the text that ran"
-        ),
-        "{seen}{rest}"
+    let output = run.finish(Duration::from_secs(60));
+    output.code(1);
+    assert_eq!(
+        support::read(&book.path().join("src/a.md")),
+        edited,
+        "{output}"
+    );
+    output.stderr_contains(
+        "warning: src/a.md:7: not blessed: the chapter changed during the run, and this \
+         block is no longer the text that ran",
     );
 }

@@ -219,22 +219,12 @@ fn kills_without_a_name_fails_its_chapter_at_the_fence() {
         .stdout_contains("mutants: 0 killed, 0 survived\n0 passed, 1 failed\n");
 }
 
-/// A book of `sh` snippets that behave as the test server does with `$MDBOOK_SNIPPETS_MUTANT`:
-/// `cancel-ignored` changes the output, and an unknown name is refused (exit 2), which fails
-/// the snippet without any behaviour being broken. `mutants` is the line of its `book.toml`.
+/// A book of `sh` snippets that behave as the test server does with `$MDBOOK_SNIPPETS_MUTANT`
+/// (`REFUSING`): `cancel-ignored` changes the output, and an unknown name is refused (exit 2),
+/// which fails the snippet without any behaviour being broken. `mutants` is the line of its
+/// `book.toml`.
 fn claims_book(mutants: &str, chapter: &str) -> Book {
-    crate::support::book(&[
-        (
-            "book.toml",
-            &format!(
-                "[book]\ntitle = \"claims\"\n\n[preprocessor.snippets]\n{mutants}\n\n\
-                 [preprocessor.snippets.languages.sh]\ncommand = [\"sh\", \"{{file}}\"]\n\
-                 extension = \"sh\"\n"
-            ),
-        ),
-        ("src/SUMMARY.md", "# Summary\n\n- [A](a.md)\n"),
-        ("src/a.md", chapter),
-    ])
+    crate::support::sh_book(mutants, chapter)
 }
 
 const REFUSING: &str = "# A\n\n```sh,kills=cancel-ignord\n\
