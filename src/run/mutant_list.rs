@@ -146,11 +146,10 @@ fn list(
     // Read on a thread of its own: a command that never closes its stdout cannot hold us.
     let reader = std::thread::spawn(move || {
         let mut bytes = Vec::new();
-        let read = stdout
+        stdout
             .take(LIST_LIMIT as u64 + 1)
             .read_to_end(&mut bytes)
-            .map(|_| bytes);
-        read
+            .map(|_| bytes)
     });
     let status = progress.suspend(|| wait(&mut child, Instant::now() + LIST_TIMEOUT));
     let status = status.with_context(|| format!("waiting for the `mutants` command `{shown}`"))?;
