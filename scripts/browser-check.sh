@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the book (verifying every snippet) and opens it in headless Chromium: see browser/check.mjs;
-# then the language-tabs fixture book (tests/browser-fixtures/tabs): see browser/tabs.mjs.
+# Builds the book (verifying every snippet) and opens it in headless Chromium: see browser/check.mjs,
+# and browser/sdk-picker.mjs for the SDK version picker; then the language-tabs fixture book
+# (tests/browser-fixtures/tabs): see browser/tabs.mjs; then the guide (guide/), served under
+# SITE_PATH/guide/ as the Pages workflow publishes it: browser/guide.mjs.
 # Installs what it needs: Debian's chromium, mdBook 0.5, and the pinned playwright-core.
 # The site is built and served under a project sub-path, as GitHub Pages serves it
 # (https://OWNER.github.io/REPO/), with `site-url` set the way the Pages workflow sets it.
@@ -16,14 +18,19 @@ scripts/install-mdbook.sh >/dev/null
 (cd scripts/browser && npm ci --no-audit --no-fund --silent)
 cargo build --locked --bin mdbook-snippets
 site_path=${SITE_PATH:-/request-ids-book/}
+# The picker's markup is generated from interop/history.json: the committed file must be current.
+python3 interop/render_picker.py --check
 MDBOOK_OUTPUT__HTML__SITE_URL=$site_path mdbook build 2>&1 | tee target/mdbook-build.log
 if grep -E 'WARN|ERROR' target/mdbook-build.log; then
     echo "mdbook build printed warnings" >&2
     exit 1
 fi
-node scripts/browser/check.mjs target/book "$site_path"
+# Two outputs (html, and llms for llms.txt): mdBook builds each into a directory of its own.
+node scripts/browser/check.mjs target/book/html "$site_path"
 # The SDK matrix chapter's grid at 1280 px (present, one cell per run, legend, no sideways scroll).
-node scripts/browser/matrix-check.mjs target/book interop/expected.json
+node scripts/browser/matrix-check.mjs target/book/html interop/expected.json
+# The SDK version picker at 390 and 1280 px, then against broken copies of its script.
+node scripts/browser/sdk-picker.mjs target/book/html "$site_path"
 # Language tabs (book/theme/tabs.js) on a fixture book with Rust, Python and TypeScript groups:
 # the real book has none yet. mdBook serves theme files only from inside a book, so the fixture is
 # copied to the same depth under target/ with book/theme beside it, and built with the verifier.
@@ -38,3 +45,13 @@ if grep -E 'WARN|ERROR' target/mdbook-build-tabs.log; then
     exit 1
 fi
 node scripts/browser/tabs.mjs "$fixture/book"
+# The guide: built with the verifier, its shell snippets running the binary built above (the one
+# `cargo test` verified it with, so every result comes from the cache that run left).
+guide_path=${site_path}guide/
+GUIDE_MDBOOK_SNIPPETS="$PWD/target/debug/mdbook-snippets" MDBOOK_OUTPUT__HTML__SITE_URL=$guide_path \
+    mdbook build guide 2>&1 | tee target/mdbook-build-guide.log
+if grep -E 'WARN|ERROR' target/mdbook-build-guide.log; then
+    echo "mdbook build of the guide printed warnings" >&2
+    exit 1
+fi
+node scripts/browser/guide.mjs target/guide/html "$guide_path"

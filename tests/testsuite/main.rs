@@ -22,3 +22,4 @@ mod semantics;
 mod serve;
 mod test_command;
 mod the_book;
+mod the_guide;
