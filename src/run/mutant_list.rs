@@ -50,11 +50,13 @@ pub(crate) fn check_claims(
     let known = match &config.mutants {
         Some(command) => Some(list(command, &config.book_root, progress)?),
         None => {
-            progress.note(
-                "warning: `kills=` names are not checked: book.toml has no `mutants` command \
-                 listing the mutants ([preprocessor.snippets] mutants = [...]), so a misspelt \
-                 name fails its run and counts as killed",
-            );
+            progress.suspend(|| {
+                eprintln!(
+                    "warning: `kills=` names are not checked: book.toml has no `mutants` command \
+                     listing the mutants ([preprocessor.snippets] mutants = [...]), so a \
+                     misspelt name fails its run and counts as killed"
+                );
+            });
             None
         }
     };
