@@ -21,6 +21,10 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // Run by cargo as the snippets' rustc wrapper: become rustc.
+    if let Some(code) = build::rustc_wrapper::run_if_wrapper() {
+        return code;
+    }
     let cli = cli::Cli::parse();
     let result = match cli.command {
         Some(cli::Command::Test(args)) => test_command::run(&args),

@@ -4,16 +4,17 @@
 //! Every snippet ends as a [`SnippetResult`]; `Err` is only the tool failing.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
 use crate::build::cargo;
-use crate::build::{Plan, module_file, named_edition, plan};
+use crate::build::{Plan, generated_names, module_file, named_edition, plan};
 use crate::config::Config;
 use crate::mdbook::BookSource;
 use crate::plan::{
-    Cache, Record, Selection, Workspace, check_selection, select, selection_reports,
+    Cache, Record, Selection, Toolchain, Workspace, check_selection, select, selection_reports,
 };
 use crate::progress::Progress;
 use crate::run::mutant_list;
@@ -84,11 +85,16 @@ pub(crate) fn verify(
     options: &VerifyOptions,
 ) -> anyhow::Result<Report> {
     let started = Instant::now();
+    let progress = Progress::new(options.progress);
     let (located, mut chapter_failures) = extract_book(book, &config.language_syntaxes());
     check_selection(&located, &options.selection).map_err(anyhow::Error::msg)?;
+    // The run's first line names the toolchain; not finding it fails only a Rust build.
+    let toolchain = Toolchain::resolve();
+    if let Ok(toolchain) = &toolchain {
+        progress.heading(&toolchain.describe(&config.book_root));
+    }
     chapter_failures.retain(|failure| selection_reports(&options.selection, failure));
     let mut results: Vec<Option<SnippetResult>> = vec![None; located.len()];
-    let progress = Progress::new(options.progress);
     let mut mutant_results = options.mutants.then(Vec::new);
     let mut pending = Vec::new();
     for (index, selected) in select(&located, &options.selection).into_iter().enumerate() {
@@ -119,7 +125,7 @@ pub(crate) fn verify(
     // The edition the book or its harness names (`None`: snippets are 2015 by default).
     let mut book_edition = config.edition.clone();
     if !pending.is_empty() {
-        let workspace = Workspace::discover(config)?;
+        let workspace = Workspace::discover(config, toolchain?)?;
         let harness = workspace.settings.harness_parts();
         book_edition = named_edition(config, harness).map(str::to_owned);
         let cache = Cache::new(
@@ -440,14 +446,17 @@ fn build_and_run(
                 progress.finished(&result);
                 finished.push((plan, (record, result)));
             }
-            cargo::Built::Executable { program, args } => to_run.push((plan, program, args)),
+            cargo::Built::Executable { program, args, env } => {
+                to_run.push((plan, program, (args, env)));
+            }
         }
     }
     let requests: Vec<RunRequest> = to_run
         .iter()
-        .map(|(plan, program, args)| RunRequest {
+        .map(|(plan, program, (args, env))| RunRequest {
             program: program.clone(),
             args: args.clone(),
+            env: env.clone(),
             file: None,
             harness_attributes: plan.harness_attributes.clone(),
             pass_env: config.pass_env.clone(),
@@ -456,18 +465,23 @@ fn build_and_run(
             mutant: None,
         })
         .collect();
+    let names = |(plan, program, _): &(Plan, PathBuf, _)| generated_names(program, &plan.planned);
     let records = run_all(&requests, slots, &|index, record| {
         let plan = &to_run[index].0;
+        let record = judge::with_rustdoc_names(record.clone(), &names(&to_run[index]));
         let result = judge::judge(
             &located[plan.index],
-            &Record::Ran(record.clone()),
+            &Record::Ran(record),
             &module_file(&plan.planned),
         );
         progress.finished(&result);
     });
     let mut ran = HashMap::new();
-    for (((plan, program, _), record), request) in to_run.into_iter().zip(records).zip(requests) {
-        let record = Record::Ran(record.with_context(|| format!("running {}", program.display()))?);
+    for ((entry, record), request) in to_run.into_iter().zip(records).zip(requests) {
+        let names = names(&entry);
+        let (plan, program, _) = entry;
+        let record = record.with_context(|| format!("running {}", program.display()))?;
+        let record = Record::Ran(judge::with_rustdoc_names(record, &names));
         let result = judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
         ran.insert(plan.index, request);
         finished.push((plan, (record, result)));

@@ -166,6 +166,21 @@ pub(crate) fn result(
     }
 }
 
+/// The name rustdoc gives every doctest's crate, which a snippet sees where it prints its
+/// module path or its program's name.
+pub(crate) const RUSTDOC_CRATE: &str = "rust_out";
+
+/// `run`'s output with the generated crate's `names` (longest first: see
+/// `build::generate::generated_names`) replaced by [`RUSTDOC_CRATE`], so a `log` line reads
+/// `[INFO rust_out] ...` and a type `rust_out::Point`, as under `mdbook test`.
+pub(crate) fn with_rustdoc_names(mut run: RunRecord, names: &[String]) -> RunRecord {
+    for name in names.iter().filter(|name| !name.is_empty()) {
+        run.stdout = run.stdout.replace(name.as_str(), RUSTDOC_CRATE);
+        run.stderr = run.stderr.replace(name.as_str(), RUSTDOC_CRATE);
+    }
+    run
+}
+
 /// Panic messages name the thread with its OS id (`thread 'main' (1234) panicked at`), which
 /// differs on every run; the report and the rendered page show `thread 'main' panicked at`, so
 /// the same snippet gives the same bytes every time.

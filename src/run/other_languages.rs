@@ -71,6 +71,7 @@ pub(crate) fn plan(
         request: RunRequest {
             program: command[0].clone().into(),
             args: command[1..].to_vec(),
+            env: Vec::new(),
             file: Some(file),
             harness_attributes,
             pass_env: config.pass_env.clone(),

@@ -26,6 +26,9 @@ pub(crate) struct RunRequest {
     pub program: PathBuf,
     /// `{file}` in an argument is replaced with the path of `file`, when there is one.
     pub args: Vec<String>,
+    /// Variables the program itself needs (which snippet a merged binary runs), set after the
+    /// clean environment.
+    pub env: Vec<(String, String)>,
     /// The source file of a snippet of a declared language, written into the snippet's
     /// temporary directory (beside its working directory, which starts empty) before it starts.
     pub file: Option<SnippetFile>,
@@ -150,6 +153,7 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
         .envs(passed_environment(&request.pass_env))
         .env("MDBOOK_SNIPPETS_ATTRS", &request.harness_attributes)
         .env("MDBOOK_SNIPPETS_ARTIFACTS", &artifacts_dir)
+        .envs(request.env.iter().map(|(name, value)| (name, value)))
         // Panics print the same text on every machine: no backtrace.
         .env("RUST_BACKTRACE", "0")
         .stdin(Stdio::null())

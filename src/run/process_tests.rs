@@ -5,6 +5,7 @@ use super::*;
 fn shell(script: &str, timeout_millis: u64) -> RunRecord {
     let request = RunRequest {
         program: PathBuf::from("/bin/sh"),
+        env: Vec::new(),
         args: vec!["-c".to_owned(), script.to_owned()],
         file: None,
         harness_attributes: "revision=2025-11-25,trace=on".to_owned(),
@@ -31,6 +32,7 @@ fn exit_code_output_and_environment() {
 fn only_a_mutant_run_gets_the_mutant_variable() {
     let request = |mutant: Option<&str>| RunRequest {
         program: PathBuf::from("/bin/sh"),
+        env: Vec::new(),
         args: vec![
             "-c".to_owned(),
             "echo \"${MDBOOK_SNIPPETS_MUTANT-unset}\"".to_owned(),
@@ -96,6 +98,7 @@ fn run_all_keeps_request_order() {
     let requests: Vec<RunRequest> = (0..5)
         .map(|index| RunRequest {
             program: PathBuf::from("/bin/sh"),
+            env: Vec::new(),
             args: vec![
                 "-c".to_owned(),
                 format!("sleep 0.0{}; echo {index}", 5 - index),
@@ -126,6 +129,7 @@ fn run_all_keeps_request_order() {
 fn concurrent_run_alls_share_the_job_limit() {
     let sleeper = |file: Option<SnippetFile>| RunRequest {
         program: PathBuf::from("/bin/sh"),
+        env: Vec::new(),
         args: vec!["{file}".to_owned()],
         file,
         harness_attributes: String::new(),
@@ -193,6 +197,7 @@ fn detaching(script: &str, timeout: Duration) -> (RunRecord, Leftover, Duration)
     let pid_file = dir.path().join("pid");
     let request = RunRequest {
         program: PathBuf::from("/bin/sh"),
+        env: Vec::new(),
         args: vec![
             "-c".to_owned(),
             script.to_owned(),
@@ -278,6 +283,7 @@ fn reading_stops_at_the_deadline() {
 fn ending_one_run_leaves_the_others_alone() {
     let request = |script: &str| RunRequest {
         program: PathBuf::from("/bin/sh"),
+        env: Vec::new(),
         args: vec!["-c".to_owned(), script.to_owned()],
         file: None,
         harness_attributes: String::new(),
@@ -308,6 +314,7 @@ fn ending_one_run_leaves_the_others_alone() {
 fn a_timeout_too_large_for_the_clock_is_no_deadline() {
     let request = RunRequest {
         program: PathBuf::from("/bin/sh"),
+        env: Vec::new(),
         args: vec!["-c".to_owned(), "echo fine".to_owned()],
         file: None,
         harness_attributes: String::new(),
@@ -359,6 +366,7 @@ fn the_environment_is_clean_but_for_what_a_program_needs() {
     );
     let request = RunRequest {
         program: PathBuf::from("/bin/sh"),
+        env: Vec::new(),
         args: vec!["-c".to_owned(), "env | cut -d= -f1".to_owned()],
         file: None,
         harness_attributes: String::new(),
@@ -387,6 +395,7 @@ fn runs_starting_while_others_end_are_left_alone() {
     let requests: Vec<RunRequest> = (0..120)
         .map(|index| RunRequest {
             program: PathBuf::from("/bin/sh"),
+            env: Vec::new(),
             args: vec!["-c".to_owned(), format!("echo {index}")],
             file: None,
             harness_attributes: String::new(),
