@@ -13,7 +13,7 @@
 # Usage: scripts/soak-verifier.sh [PATH-TO-mdbook-snippets]   (default: target/debug/, built
 # if missing). Bounded: every run has a `timeout`, snippets sleep at most 40 s and are expected
 # to be killed long before; nothing touches the network; everything lives in one temporary
-# directory, removed at the end. About 20-40 s on a quiet machine.
+# directory, removed at the end. About 40-70 s on a quiet machine (a 2 GB input is hashed).
 
 # The attack functions are called through `attack`, which shellcheck cannot follow.
 # shellcheck disable=SC2317
@@ -755,6 +755,238 @@ attack_setup_ignoring_sigterm() {
     left=$(left_with "$tag") || fail "exit $got; $left"
     [[ $got == 143 ]] || fail "exit $got, expected 143"
     echo "SIGTERM while a SIGTERM-deaf setup and its setsid child ran: exit 143, both gone"
+
+# Issue 26, the verdict half: nothing a snippet or a careless user does fakes a verdict.
+
+# A server that refuses an unknown mutant name (as mcp-testserver does) made a misspelt
+# `kills=` count as killed; with the book's `mutants` list it is an error before anything runs.
+attack_misspelt_kills() {
+    local name=$1 dir
+    dir=$(sh_book "$name" "mutants = [\"sh\", \"-c\", \"printf 'cancel-ignored\\\\trule\\\\n'\"]" "# A
+
+\`\`\`sh,kills=cancel-ignord
+touch $WORK/$name/ran
+case \"\${MDBOOK_SNIPPETS_MUTANT-}\" in
+    '') echo stopped ;;
+    cancel-ignored) echo 'still running' ;;
+    *) echo \"unknown mutant \$MDBOOK_SNIPPETS_MUTANT\" >&2; exit 2 ;;
+esac
+\`\`\`
+
+\`\`\`text,output
+stopped
+\`\`\`
+")
+    verify "$dir" 30 --no-cache --mutants
+    [[ $CODE == 2 ]] || fail "exit $CODE, expected 2: $OUT $ERR"
+    grep -q "src/a.md:3: \`kills=cancel-ignord\`: no such mutant" <<<"$ERR" || fail "no error naming the claim: $ERR"
+    [[ ! -e $dir/ran ]] || fail "the snippet ran though its claim was refused"
+    sed -i 's/cancel-ignord/cancel-ignored/' "$dir/src/a.md"
+    verify "$dir" 30 --no-cache --mutants
+    [[ $CODE == 0 ]] || fail "spelt right: exit $CODE: $OUT $ERR"
+    grep -q "^mutants: 1 killed, 0 survived$" <<<"$OUT" || fail "spelt right, not killed: $OUT"
+    echo "kills=cancel-ignord refused at src/a.md:3 with exit 2, nothing run; spelt right, killed"
+}
+
+attack_kills_not_run() {
+    local name=$1 dir
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh,no_run,kills=cancel-ignored
+touch $WORK/$name/ran
+\`\`\`
+
+\`\`\`sh,ignore,kills=cancel-ignored
+touch $WORK/$name/ran
+\`\`\`
+
+\`\`\`rust,compile_fail,kills=cancel-ignored
+let x: u32 = \"no\";
+\`\`\`
+")
+    verify "$dir" 30 --no-cache --mutants
+    [[ $CODE == 2 ]] || fail "exit $CODE, expected 2: $OUT $ERR"
+    for line in 3 7 11; do
+        grep -q "src/a.md:$line: \`kills=cancel-ignored\` on a snippet that does not run" <<<"$ERR" ||
+            fail "no error at src/a.md:$line: $ERR"
+    done
+    [[ ! -e $dir/ran ]] || fail "a snippet ran though the claims were refused"
+    echo "kills= on no_run, ignore (sh) and compile_fail (Rust): exit 2 naming each line, nothing run"
+}
+
+# The entry of a snippet that does not compile, rewritten into a pass by hand.
+attack_forged_cache_entry() {
+    local name=$1 dir entry forged=0 text
+    dir=$WORK/$name
+    mkdir -p "$dir/src"
+    printf '[book]\ntitle = "soak"\n' >"$dir/book.toml"
+    echo "- [A](a.md)" >"$dir/src/SUMMARY.md"
+    # shellcheck disable=SC2016 # backticks of Markdown, not a command.
+    printf '# A\n\n```rust\n// %s\nlet forged_entry: u32 = "no";\n```\n' "$WORK" >"$dir/src/a.md"
+    verify "$dir" 300
+    [[ $CODE == 1 ]] || fail "exit $CODE, expected 1: $OUT $ERR"
+    for entry in "$TARGET"/mdbook-snippets/cache/*.json; do
+        text=$(cat "$entry")
+        [[ $text == *'{"DidNotCompile"'*forged_entry* ]] || continue
+        printf '%s%s' "${text%%\{\"DidNotCompile\"*}" \
+            '{"Ran":{"exit":{"Code":0},"stdout":"","stderr":"","artifacts":[]}}' >"$entry"
+        forged=$((forged + 1))
+    done
+    ((forged == 1)) || fail "$forged entries of a snippet that does not compile, expected 1"
+    verify "$dir" 300
+    [[ $CODE == 1 ]] || fail "forged entry taken: exit $CODE: $OUT"
+    verdicts "0 passed, 1 failed"
+    grep -l '{"DidNotCompile"' "$TARGET"/mdbook-snippets/cache/*.json | xargs grep -q forged_entry ||
+        fail "the entry was not written again"
+    echo "a DidNotCompile entry rewritten into an exit-0 run: a miss, the snippet still fails, the entry rewritten"
+}
+
+attack_timeout_cached() {
+    local name=$1 dir
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh,timeout=2
+echo serving
+while :; do sleep 1; done
+\`\`\`
+")
+    verify "$dir" 30
+    [[ $CODE == 1 ]] || fail "exit $CODE, expected 1: $OUT"
+    grep -q "timed out" <<<"$OUT" || fail "not timed out: $OUT"
+    slower_than 1.9 || fail "the first run took ${SECONDS_TAKEN}s, under its 2 s timeout"
+    verify "$dir" 30
+    [[ $CODE == 1 ]] || fail "warm: exit $CODE, expected 1: $OUT"
+    grep -q "timed out" <<<"$OUT" || fail "warm: not timed out: $OUT"
+    ! slower_than 1.5 || fail "the warm run took ${SECONDS_TAKEN}s: the timeout was paid again"
+    echo "a never-ending snippet (timeout=2) cached as timed out: the warm run took ${SECONDS_TAKEN}s"
+}
+
+# Runs the verifier on a book whose one snippet leaves, as an artifact, what $2 makes (a shell
+# command on \$A, the artifact's path), bounded to 30 s and 3 GB of address space (a /dev/zero
+# read whole would otherwise take the machine's memory); $3 is what the report must say.
+artifact_attack() {
+    local name=$1 dir
+    dir=$(sh_book "$name" "timeout = 3" "# A
+
+\`\`\`sh
+A=\$MDBOOK_SNIPPETS_ARTIFACTS/10-wire.txt
+$2
+echo made
+\`\`\`
+")
+    ulimit -v 3000000
+    verify "$dir" 30 --no-cache
+    [[ $CODE == 1 ]] || fail "exit $CODE after ${SECONDS_TAKEN}s, expected 1: $OUT $(tail -c 300 <<<"$ERR")"
+    grep -q "artifact \`10-wire.txt\` $3" <<<"$OUT" || fail "no failure naming the artifact: $OUT"
+}
+
+attack_fifo_artifact() {
+    # shellcheck disable=SC2016 # $A is the snippet's.
+    artifact_attack "$1" 'mkfifo "$A"' "is a FIFO"
+    echo "a FIFO artifact with timeout = 3: the snippet failed naming it in ${SECONDS_TAKEN}s (was: still running at 40 s)"
+}
+
+attack_dev_zero_artifact() {
+    # shellcheck disable=SC2016 # $A is the snippet's.
+    artifact_attack "$1" 'ln -s /dev/zero "$A"' "is a symbolic link"
+    echo "a link to /dev/zero as an artifact: the snippet failed naming it, under 3 GB of address space"
+}
+
+attack_directory_artifact() {
+    # shellcheck disable=SC2016 # $A is the snippet's.
+    artifact_attack "$1" 'mkdir "$A"' "is a directory"
+    echo "a directory as an artifact: the snippet failed naming it (was: exit 2)"
+}
+
+attack_huge_artifact() {
+    local largest
+    # shellcheck disable=SC2016 # $A is the snippet's.
+    artifact_attack "$1" 'truncate -s 300M "$A"' "takes the artifacts over the output limit"
+    largest=$(find "$TARGET/mdbook-snippets/cache" -type f -printf '%s\n' 2>/dev/null | sort -n | tail -1)
+    ((${largest:-0} < 1048576)) || fail "a cache entry of $largest bytes"
+    echo "a 300 MB artifact: the snippet failed, not read, largest cache entry ${largest:-0} bytes (was 287 MB)"
+}
+
+# An input that is a FIFO or /dev/zero, and a 2 GB one (sparse), hashed under 1 GB of address
+# space.
+attack_inputs() {
+    local name=$1 dir input
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh
+touch $WORK/$name/ran
+\`\`\`
+")
+    mkfifo "$dir/fifo"
+    cp "$dir/book.toml" "$dir/book.toml.orig"
+    for input in fifo /dev/zero; do
+        { cat "$dir/book.toml.orig"; echo "inputs = [\"$input\"]"; } >"$dir/book.toml"
+        verify "$dir" 30 --no-cache
+        [[ $CODE == 2 ]] || fail "inputs = [\"$input\"]: exit $CODE after ${SECONDS_TAKEN}s, expected 2: $ERR"
+        grep -q "is not a regular file or a directory" <<<"$ERR" || fail "inputs = [\"$input\"]: $ERR"
+    done
+    [[ ! -e $dir/ran ]] || fail "the snippet ran though its inputs were refused"
+    truncate -s 2G "$dir/big.bin"
+    { cat "$dir/book.toml.orig"; echo 'inputs = ["big.bin"]'; } >"$dir/book.toml"
+    ulimit -v 1000000
+    verify "$dir" 600 --no-cache
+    [[ $CODE == 0 ]] || fail "a 2 GB input under 1 GB of address space: exit $CODE: $ERR"
+    ran "$dir/ran"
+    echo "inputs = a FIFO, /dev/zero: exit 2 at once naming them; a 2 GB input hashed under 1 GB of address space in ${SECONDS_TAKEN}s"
+}
+
+attack_escape_sequences() {
+    local name=$1 dir
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh
+printf 'visible \\033[8mHIDDEN\\033[0m\\rOVERWRITTEN\\n' >&2
+exit 3
+\`\`\`
+")
+    verify "$dir" 30 --no-cache --junit "$dir/report.xml"
+    [[ $CODE == 1 ]] || fail "exit $CODE: $OUT"
+    ! grep -q $'\e' <<<"$OUT" || fail "a raw ESC in the report"
+    grep -qF 'visible \u{1b}[8mHIDDEN\u{1b}[0m\rOVERWRITTEN' <<<"$OUT" || fail "not shown escaped: $OUT"
+    grep -qF 'visible \u{1b}[8mHIDDEN' "$dir/report.xml" || fail "not shown escaped in JUnit"
+    echo "ESC[8m and a carriage return printed by a snippet: shown escaped in the report and JUnit"
+}
+
+# The chapter edited while the run is under way: a hand-written block now where the
+# mismatched expected block was must not be overwritten by --bless.
+attack_bless_during_edit() {
+    local name=$1 dir pid
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh
+echo new
+\`\`\`
+
+\`\`\`text,output
+old
+\`\`\`
+
+\`\`\`sh
+touch $WORK/$name/started
+i=0; while [ ! -e $WORK/$name/go ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i+1)); done
+\`\`\`
+")
+    timeout -k 1 60 "$BIN" test "$dir" --quiet --no-cache --bless --target-dir "$TARGET" \
+        >"$WORK/out" 2>"$WORK/err" &
+    pid=$!
+    for _ in $(seq 400); do [[ -e $dir/started ]] && break; sleep 0.05; done
+    [[ -e $dir/started ]] || fail "the waiting snippet never started: $(cat "$WORK/err")"
+    # A hand-written block where the expected block's fence was (line 7).
+    # shellcheck disable=SC2016 # backticks of Markdown, not a command.
+    sed -i 's/^# A$/# A\n\nIntro.\n\nMore.\n\n```text\nhand-written\n```/' "$dir/src/a.md"
+    cp "$dir/src/a.md" "$dir/edited.md"
+    touch "$dir/go"
+    wait "$pid"
+    CODE=$?
+    [[ $CODE == 1 ]] || fail "exit $CODE: $(cat "$WORK/out" "$WORK/err")"
+    cmp -s "$dir/src/a.md" "$dir/edited.md" || fail "the chapter was rewritten: $(head -c 300 "$dir/src/a.md")"
+    grep -q "not blessed: the chapter changed during the run" "$WORK/err" || fail "no warning: $(cat "$WORK/err")"
+    echo "the chapter edited during a --bless run: its hand-written block kept, the stale block refused with a warning"
 }
 
 attack detached-child-holds-stdout attack_setsid_holding_stdout
@@ -783,5 +1015,16 @@ attack verifier-environ-no-landlock attack_proc_environ off
 attack snippet-writes-book-and-cache attack_book_and_cache_writes
 attack hanging-setup attack_hanging_setup
 attack sigterm-deaf-setup attack_setup_ignoring_sigterm
+attack misspelt-kills-name attack_misspelt_kills
+attack kills-on-snippets-that-do-not-run attack_kills_not_run
+attack forged-cache-entry attack_forged_cache_entry
+attack timed-out-snippet-cached attack_timeout_cached
+attack fifo-artifact attack_fifo_artifact
+attack dev-zero-artifact attack_dev_zero_artifact
+attack directory-artifact attack_directory_artifact
+attack 300-mb-artifact attack_huge_artifact
+attack fifo-dev-zero-and-2-gb-inputs attack_inputs
+attack escape-sequences-in-output attack_escape_sequences
+attack bless-during-an-edit attack_bless_during_edit
 
 exit $FAILED

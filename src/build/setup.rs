@@ -18,7 +18,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 
 use crate::config::{Config, Setup};
-use crate::plan::{hash_str, hash_tree};
+use crate::plan::hash_str;
 use crate::progress::Progress;
 
 /// What runs a setup command (program and arguments) from a directory until it exits
@@ -79,11 +79,15 @@ pub(crate) fn setup_key(setup: &Setup, book_root: &Path) -> anyhow::Result<Strin
     let mut parts = format!("{}\n{:?}\n", book_root.display(), setup.command);
     let program = Path::new(&setup.command[0]);
     if program.is_absolute() && program.is_file() {
-        parts.push_str(&format!("program {}\n", hash_path(program)?));
+        parts.push_str(&format!("program {}\n", crate::plan::hash_path(program)?));
     }
     parts.push_str(&argument_files_key(&setup.command, Some(book_root))?);
     for input in &setup.inputs {
-        parts.push_str(&format!("{} {}\n", input.display(), hash_path(input)?));
+        parts.push_str(&format!(
+            "{} {}\n",
+            input.display(),
+            crate::plan::hash_path(input)?
+        ));
     }
     Ok(hash_str(&parts))
 }
@@ -102,19 +106,13 @@ pub(crate) fn argument_files_key(command: &[String], cwd: Option<&Path>) -> anyh
             _ => PathBuf::from(argument),
         };
         if path.is_absolute() && path.is_file() {
-            parts.push_str(&format!("argument {argument} {}\n", hash_path(&path)?));
+            parts.push_str(&format!(
+                "argument {argument} {}\n",
+                crate::plan::hash_path(&path)?
+            ));
         }
     }
     Ok(parts)
-}
-
-fn hash_path(path: &Path) -> anyhow::Result<String> {
-    if path.is_dir() {
-        hash_tree(path)
-    } else {
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        Ok(hash_str(&String::from_utf8_lossy(&bytes)))
-    }
 }
 
 fn run(

@@ -1,5 +1,6 @@
 //! `[preprocessor.snippets.languages.NAME]`: the other languages a book declares, each checked
-//! (an empty command, one without `{file}`, a program not found are errors naming the key) and
+//! (an empty command, one without `{file}`, a program not found, an `inputs` or `setup-inputs`
+//! path that is neither a regular file nor a directory are errors naming the key) and
 //! its programs resolved (a `/` path from the book root, else `PATH`); their path, size and
 //! mtime are the language's cache identity.
 
@@ -182,17 +183,31 @@ pub(crate) fn language(
             key("hidden")
         );
     }
+    // Inputs are hashed for the cache: a regular file (read as a stream) or a directory. A
+    // FIFO would block the hash forever, `/dev/zero` never end it: refused here, at once.
     let existing = |paths: Option<Vec<String>>, field: &str| -> anyhow::Result<Vec<PathBuf>> {
         let mut canonical = Vec::new();
         for input in paths.unwrap_or_default() {
             let joined = book_root.join(&input);
-            canonical.push(std::fs::canonicalize(&joined).map_err(|_| {
+            let path = std::fs::canonicalize(&joined).map_err(|_| {
                 anyhow::anyhow!(
                     "{}: {} does not exist (relative paths start at the book root)",
                     key(field),
                     joined.display()
                 )
-            })?);
+            })?;
+            let kind = std::fs::metadata(&path)
+                .with_context(|| format!("{}: reading {}", key(field), path.display()))?
+                .file_type();
+            if !kind.is_file() && !kind.is_dir() {
+                bail!(
+                    "{}: {} is not a regular file or a directory (inputs are hashed for the \
+                     cache; a FIFO or a device cannot be)",
+                    key(field),
+                    path.display()
+                );
+            }
+            canonical.push(path);
         }
         Ok(canonical)
     };
@@ -252,7 +267,7 @@ pub(crate) fn language(
 
 /// The absolute path of `program`: a path with a `/` is taken from the book root, a bare name
 /// is looked up on `PATH`. It must be an executable file.
-fn find_program(book_root: &Path, program: &str) -> anyhow::Result<PathBuf> {
+pub(crate) fn find_program(book_root: &Path, program: &str) -> anyhow::Result<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let executable = |path: &Path| {
         std::fs::metadata(path)

@@ -62,6 +62,21 @@ pub(crate) struct Config {
     /// besides its own temporary directory, where the sandbox restricts writing (Landlock; see
     /// `run/sandbox.rs`).
     pub writable: Vec<PathBuf>,
+    /// `mutants = ["program", "args"...]`: what prints the mutants `kills=` may name, one
+    /// `NAME<TAB>rule` line each (`mcp-testserver --list-mutants`); run from the book root
+    /// under `test --mutants`. Without it `kills=` names are not checked
+    /// (`run/mutant_list.rs`).
+    pub mutants: Option<MutantsCommand>,
+}
+
+/// The `mutants` command.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct MutantsCommand {
+    /// As `book.toml` writes it, for messages.
+    pub shown: String,
+    /// What runs: the program resolved as a language's `command` (a `/` path from the book
+    /// root, else `PATH`), then the arguments.
+    pub command: Vec<String>,
 }
 
 impl Config {
@@ -104,6 +119,7 @@ struct Table {
     languages: Option<toml::Value>,
     pass_env: Option<Vec<String>>,
     writable: Option<Vec<String>>,
+    mutants: Option<Vec<String>>,
 }
 
 impl Config {
@@ -216,6 +232,10 @@ impl Config {
                 )
             })?);
         }
+        let mutants = table
+            .mutants
+            .map(|command| mutants_command(&book_root, command))
+            .transpose()?;
         Ok(Config {
             languages,
             src_dir: normalize(&book_root.join(src)),
@@ -232,8 +252,24 @@ impl Config {
             use_cache: true,
             pass_env: table.pass_env.unwrap_or_default(),
             writable,
+            mutants,
         })
     }
+}
+
+/// `mutants = [...]`, its program resolved (a `/` path from the book root, else `PATH`).
+fn mutants_command(book_root: &Path, mut command: Vec<String>) -> anyhow::Result<MutantsCommand> {
+    let shown = command.join(" ");
+    let Some(program) = command.first() else {
+        bail!(
+            "`mutants`: the command is empty (expected a program that prints the mutants, one \
+             `NAME<TAB>rule` line each, and its arguments)"
+        );
+    };
+    let resolved = language_table::find_program(book_root, program)
+        .with_context(|| format!("`mutants`: program `{program}`"))?;
+    command[0] = resolved.to_string_lossy().into_owned();
+    Ok(MutantsCommand { shown, command })
 }
 
 /// The edition of a book that names none and has no harness: mdBook's and rustdoc's.

@@ -4,6 +4,7 @@
 //! --mutants`, snippets of declared languages (no build: a file each, run and judged here), and
 //! the process of a language's setup.
 
+pub(crate) mod artifacts;
 pub(crate) mod compare;
 #[cfg(target_os = "linux")]
 pub(crate) mod confine;
@@ -11,6 +12,7 @@ pub(crate) mod containment;
 pub(crate) mod judge;
 pub(crate) mod launcher;
 pub(crate) mod marker_scan;
+pub(crate) mod mutant_list;
 pub(crate) mod mutants;
 #[cfg(target_os = "linux")]
 pub(crate) mod namespace_init;

@@ -10,7 +10,7 @@
 
 use std::io::Read;
 use std::os::fd::AsFd;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
@@ -22,7 +22,6 @@ use rustix::event::{PollFd, PollFlags, poll};
 use crate::run::containment::{STOP_GRACE, wait_or_kill};
 use crate::run::sandbox::Access;
 
-use crate::snippet::{Artifact, ArtifactKind};
 use crate::snippet::{Exit, RunRecord};
 
 /// One snippet process to start: `program args...`.
@@ -225,11 +224,14 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
             }
         }
     };
+    let artifacts =
+        crate::run::artifacts::read_artifacts(&artifacts_dir, deadline, request.output_limit);
     Ok(RunRecord {
         exit,
         stdout: String::from_utf8_lossy(&stdout).into_owned(),
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
-        artifacts: read_artifacts(&artifacts_dir)?,
+        artifact_failure: artifacts.as_ref().err().cloned(),
+        artifacts: artifacts.unwrap_or_default(),
     })
 }
 
@@ -346,42 +348,6 @@ fn read_capped(
             }
         }
     }
-}
-
-/// The harness's files, in file-name order: `*.txt` and `*.svg`; other files are not shown.
-pub(crate) fn read_artifacts(dir: &Path) -> anyhow::Result<Vec<Artifact>> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
-        .map(|entry| entry.map(|entry| entry.path()))
-        .collect::<Result<_, _>>()
-        .with_context(|| format!("reading {}", dir.display()))?;
-    paths.sort();
-    let mut artifacts = Vec::new();
-    for path in paths {
-        let kind = match path.extension().and_then(|extension| extension.to_str()) {
-            Some("txt") => ArtifactKind::Text,
-            Some("svg") => ArtifactKind::Svg,
-            _ => continue,
-        };
-        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-        let stem = path.file_stem().unwrap_or_default().to_string_lossy();
-        artifacts.push(Artifact {
-            title: artifact_title(&stem),
-            kind,
-            content: String::from_utf8_lossy(&bytes).into_owned(),
-        });
-    }
-    Ok(artifacts)
-}
-
-/// `10-wire_transcript` -> `wire transcript`.
-fn artifact_title(stem: &str) -> String {
-    let digits = stem.chars().take_while(char::is_ascii_digit).count();
-    let stem = match stem[digits..].strip_prefix('-') {
-        Some(rest) if digits > 0 => rest,
-        _ => stem,
-    };
-    stem.replace('_', " ")
 }
 
 /// The environment variable that names the mutant of a mutant run.

@@ -98,31 +98,6 @@ fn output_flood_is_capped_and_stopped() {
 }
 
 #[test]
-fn artifacts_are_read_back_in_name_order() {
-    let record = shell(
-        "printf '<svg/>' > \"$MDBOOK_SNIPPETS_ARTIFACTS/20-sequence.svg\"; \
-         printf 'in -> x' > \"$MDBOOK_SNIPPETS_ARTIFACTS/10-wire_transcript.txt\"; \
-         printf 'skip' > \"$MDBOOK_SNIPPETS_ARTIFACTS/notes.bin\"",
-        10_000,
-    );
-    assert_eq!(
-        record.artifacts,
-        vec![
-            Artifact {
-                title: "wire transcript".to_owned(),
-                kind: ArtifactKind::Text,
-                content: "in -> x".to_owned()
-            },
-            Artifact {
-                title: "sequence".to_owned(),
-                kind: ArtifactKind::Svg,
-                content: "<svg/>".to_owned()
-            },
-        ]
-    );
-}
-
-#[test]
 fn run_all_keeps_request_order() {
     let requests: Vec<RunRequest> = (0..5)
         .map(|index| RunRequest {
