@@ -8,9 +8,13 @@
 //! carry `kills=` that mutant, so `mdbook-snippets test --mutants` shows the proof can fail. After
 //! every run of snippets that proves a claim, the chapter says so in one line linking back to the
 //! ledger. `SNAPSHOTS=overwrite` rewrites `book/claims.md` from the data; nothing else is written.
+//!
+//! Beside the ledger, the book's visible code (`visible_code`): no visible line uses a name only
+//! hidden lines define, and at most `HARNESS_LINE_LIMIT` visible lines call the test harness.
 
-use chapters::CLAIMS_CHAPTER;
+use chapters::{CLAIMS_CHAPTER, chapters};
 use check::Ledger;
+use visible_code::{HARNESS_LINE_LIMIT, HarnessApi};
 
 use crate::support::repo;
 
@@ -19,6 +23,7 @@ mod check;
 mod data;
 mod render;
 mod teeth;
+mod visible_code;
 
 #[test]
 fn every_claim_has_a_proof_with_teeth_and_the_page_shows_them() {
@@ -43,4 +48,50 @@ fn every_claim_has_a_proof_with_teeth_and_the_page_shows_them() {
             );
         }
     }
+}
+
+#[test]
+fn the_visible_code_is_what_a_reader_copies() {
+    let api = HarnessApi::load(&repo());
+    // The names come from the harness's sources: a derivation that found nothing would make
+    // the check below pass on anything.
+    for (kind, names, expected) in [
+        ("types and functions", &api.items, "TestServer"),
+        ("methods returning harness values", &api.returning, "connect_raw"),
+        ("snippet helpers", &api.helpers, "in_flight"),
+        ("snippet helpers", &api.helpers, "inFlight"),
+    ] {
+        assert!(
+            names.contains(expected),
+            "the harness's {kind} read from its sources lack {expected}: {names:?}"
+        );
+    }
+    let (hidden, harness) = visible_code::check(&chapters(&repo().join("book")), &api);
+    let list = |findings: &[visible_code::Finding]| {
+        findings
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    println!(
+        "visible lines using a name only hidden lines define: {}; calling the harness: {} \
+         (at most {HARNESS_LINE_LIMIT})\n{}",
+        hidden.len(),
+        harness.len(),
+        list(&harness)
+    );
+    assert!(
+        hidden.is_empty(),
+        "{} visible lines use a name only hidden lines define (the introduction promises they \
+         never do):\n{}",
+        hidden.len(),
+        list(&hidden)
+    );
+    assert!(
+        harness.len() <= HARNESS_LINE_LIMIT,
+        "{} visible lines call the test harness, more than {HARNESS_LINE_LIMIT}:\n{}",
+        harness.len(),
+        list(&harness)
+    );
 }
