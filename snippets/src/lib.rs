@@ -68,7 +68,7 @@ pub mod prelude {
     pub use rmcp::model::*;
     pub use rmcp::service::{PeerRequestOptions, RequestContext, RequestHandle, RunningService};
     pub use rmcp::{self, ClientHandler, Peer, RoleClient, RoleServer, ServerHandler, ServiceExt};
-    pub use serde_json::{Value, json};
+    pub use serde_json::{self, Value, json};
     pub use std::time::Duration;
     pub use tokio;
     pub use tokio_util;

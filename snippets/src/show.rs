@@ -20,8 +20,9 @@ use crate::test_server::TestServer;
 /// free under the paused clock, and the runtime runs every ready task before it moves on).
 const STEP: Duration = Duration::from_millis(1);
 
-/// One line for a message a peer sent: a response by its id, with a tool result's first text
-/// or the error's code and message; a notification or a request by its method and params.
+/// One line for a message a peer sent: a response by its id, with a tool result's first text, a
+/// task's id and status, or the error's code and message; a notification or a request by its
+/// method and params.
 pub fn describe(message: &Value) -> String {
     let id = &message["id"];
     match (message.get("method"), message.get("result"), message.get("error")) {
@@ -33,10 +34,16 @@ pub fn describe(message: &Value) -> String {
                 None => format!("{method} {params}"),
             }
         }
-        (None, Some(result), _) => match result.pointer("/content/0/text") {
-            Some(text) => format!("response to {id}: {text}"),
-            None => format!("response to {id}: {result}"),
-        },
+        (None, Some(result), _) => {
+            let task = result.get("task").unwrap_or(result);
+            match (result.pointer("/content/0/text"), task.get("taskId"), task.get("status")) {
+                (Some(text), _, _) => format!("response to {id}: {text}"),
+                (None, Some(task_id), Some(status)) => {
+                    format!("response to {id}: task {task_id} {status}")
+                }
+                _ => format!("response to {id}: {result}"),
+            }
+        }
         (None, None, Some(error)) => {
             format!("response to {id}: error {} {}", error["code"], error["message"])
         }
@@ -69,6 +76,13 @@ impl TestServer {
             .collect()
     }
 
+    /// Prints every violation the server recorded so far, one line each.
+    pub fn print_violations(&self) {
+        for violation in self.violations() {
+            println!("server violation {}: {}", violation.rule, violation.detail);
+        }
+    }
+
     /// Waits until no handler runs, then prints the server's side of the run: every line of its
     /// handler log, every cancel it received (and what it sent about that request after the
     /// cancel, a response or a cancel of its own: there should be nothing), every violation it
@@ -98,9 +112,7 @@ impl TestServer {
                 }
             }
         }
-        for violation in self.violations() {
-            println!("server violation {}: {}", violation.rule, violation.detail);
-        }
+        self.print_violations();
     }
 }
 
