@@ -25,7 +25,11 @@ const STEP: Duration = Duration::from_millis(1);
 /// method and params.
 pub fn describe(message: &Value) -> String {
     let id = &message["id"];
-    match (message.get("method"), message.get("result"), message.get("error")) {
+    match (
+        message.get("method"),
+        message.get("result"),
+        message.get("error"),
+    ) {
         (Some(method), _, _) => {
             let method = method.as_str().unwrap_or_default();
             let params = message.get("params").cloned().unwrap_or(Value::Null);
@@ -36,7 +40,11 @@ pub fn describe(message: &Value) -> String {
         }
         (None, Some(result), _) => {
             let task = result.get("task").unwrap_or(result);
-            match (result.pointer("/content/0/text"), task.get("taskId"), task.get("status")) {
+            match (
+                result.pointer("/content/0/text"),
+                task.get("taskId"),
+                task.get("status"),
+            ) {
                 (Some(text), _, _) => format!("response to {id}: {text}"),
                 (None, Some(task_id), Some(status)) => {
                     format!("response to {id}: task {task_id} {status}")
@@ -45,7 +53,10 @@ pub fn describe(message: &Value) -> String {
             }
         }
         (None, None, Some(error)) => {
-            format!("response to {id}: error {} {}", error["code"], error["message"])
+            format!(
+                "response to {id}: error {} {}",
+                error["code"], error["message"]
+            )
         }
         (None, None, None) => format!("unrecognised {message}"),
     }

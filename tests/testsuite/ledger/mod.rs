@@ -21,6 +21,7 @@ use crate::support::repo;
 mod chapters;
 mod check;
 mod data;
+mod names;
 mod render;
 mod teeth;
 mod visible_code;
@@ -57,7 +58,11 @@ fn the_visible_code_is_what_a_reader_copies() {
     // the check below pass on anything.
     for (kind, names, expected) in [
         ("types and functions", &api.items, "TestServer"),
-        ("methods returning harness values", &api.returning, "connect_raw"),
+        (
+            "methods returning harness values",
+            &api.returning,
+            "connect_raw",
+        ),
         ("snippet helpers", &api.helpers, "in_flight"),
         ("snippet helpers", &api.helpers, "inFlight"),
     ] {

@@ -206,7 +206,10 @@ fn visible(chapter: &str) -> (Vec<String>, Vec<String>) {
     let chapter = parse_chapter("a.md".to_owned(), chapter.to_owned());
     let (hidden, harness) = check(&[chapter], &api);
     let lines = |findings: Vec<super::visible_code::Finding>| {
-        findings.into_iter().map(|f| format!("{}: {}", f.line, f.what)).collect()
+        findings
+            .into_iter()
+            .map(|f| format!("{}: {}", f.line, f.what))
+            .collect()
     };
     (lines(hidden), lines(harness))
 }
@@ -215,16 +218,37 @@ fn visible(chapter: &str) -> (Vec<String>, Vec<String>) {
 fn the_harness_api_is_read_from_its_sources() {
     use super::visible_code::HarnessApi;
     let api = HarnessApi::load(&crate::support::repo());
-    for name in ["TestServer", "Driver", "RawClient", "FakeServer", "serve_rmcp_http"] {
-        assert!(api.items.contains(name), "{name} missing from {:?}", api.items);
+    for name in [
+        "TestServer",
+        "Driver",
+        "RawClient",
+        "FakeServer",
+        "serve_rmcp_http",
+    ] {
+        assert!(
+            api.items.contains(name),
+            "{name} missing from {:?}",
+            api.items
+        );
     }
     for name in ["connect_raw", "start_http", "start"] {
-        assert!(api.returning.contains(name), "{name} missing from {:?}", api.returning);
+        assert!(
+            api.returning.contains(name),
+            "{name} missing from {:?}",
+            api.returning
+        );
     }
-    assert!(!api.returning.contains("connect_rmcp"), "connect_rmcp returns rmcp's client");
+    assert!(
+        !api.returning.contains("connect_rmcp"),
+        "connect_rmcp returns rmcp's client"
+    );
     assert!(api.modules.contains("jsonrpc"), "{:?}", api.modules);
     for name in ["in_flight", "handler_log", "inFlight", "withClient"] {
-        assert!(api.helpers.contains(name), "{name} missing from {:?}", api.helpers);
+        assert!(
+            api.helpers.contains(name),
+            "{name} missing from {:?}",
+            api.helpers
+        );
     }
 }
 
@@ -266,8 +290,33 @@ fn visible_lines_calling_the_harness_are_counted() {
                    ```python\nfrom mcp_snippet import in_flight\nawait in_flight(client, 'slow')\n\
                    await client.call_tool('slow')\n```\n";
     let (_, harness) = visible(chapter);
-    let lines: Vec<&str> = harness.iter().map(|f| f.split(':').next().unwrap()).collect();
+    let lines: Vec<&str> = harness
+        .iter()
+        .map(|f| f.split(':').next().unwrap())
+        .collect();
     // The rmcp client made by the harness is rmcp's: `client.call_tool` is the reader's code;
     // a hidden line is not counted; `server::` is a harness path only as `server::`.
-    assert_eq!(lines, ["4", "5", "6", "7", "9", "10", "15", "16"], "{harness:#?}");
+    assert_eq!(
+        lines,
+        ["4", "5", "6", "7", "9", "10", "15", "16"],
+        "{harness:#?}"
+    );
+}
+
+#[test]
+fn an_import_defines_only_the_names_it_brings_in() {
+    // A hidden `use` brings in `ClientLifecycleMode`, not `rmcp`: a visible `rmcp::` path is the
+    // reader's own; a visible use of the hidden import's name is not.
+    let chapter = "# A\n\n```rust\n# use rmcp::service::{ClientLifecycleMode, ClientServiceExt};\n\
+                   fn f() -> Result<(), rmcp::ServiceError> { Ok(()) }\n\
+                   let mode = ClientLifecycleMode::Initialize;\n```\n";
+    let (hidden, _) = visible(chapter);
+    assert_eq!(hidden.len(), 1, "{hidden:#?}");
+    assert!(
+        hidden[0].starts_with("6: uses ClientLifecycleMode"),
+        "{hidden:#?}"
+    );
+    // A visible import is a definition, never a use.
+    let chapter = "# A\n\n```python\n!!!import mcp.client\nfrom mcp import Client\n```\n";
+    assert_eq!(visible(chapter).0, Vec::<String>::new());
 }

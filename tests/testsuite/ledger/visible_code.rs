@@ -17,21 +17,17 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::sync::LazyLock;
-
-use regex::Regex;
 
 use super::chapters::Chapter;
+use super::names::{Language, WORD, code_of, defined_names, regex, used_names};
 
 /// The most visible lines that may call the test harness, in the whole book.
 pub(super) const HARNESS_LINE_LIMIT: usize = 20;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Language {
-    Rust,
-    Python,
-    TypeScript,
-}
+/// Chapters the check leaves out, each with the reason. `templates.md` is being rewritten into
+/// `{{#include}}`s of standalone packages (issue 25, item 5, another branch); its current blocks
+/// hide their `use` lines. Remove it from this list when that rewrite lands.
+pub(super) const NOT_CHECKED: &[&str] = &["templates.md"];
 
 /// One line of a code block: its line in the chapter, whether it is hidden, and its text as the
 /// reader sees it (the hidden-line prefix removed).
@@ -72,16 +68,13 @@ pub(super) struct Finding {
 
 impl std::fmt::Display for Finding {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(formatter, "book/{}:{}: {}", self.chapter, self.line, self.what)
+        write!(
+            formatter,
+            "book/{}:{}: {}",
+            self.chapter, self.line, self.what
+        )
     }
 }
-
-fn regex(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("a valid pattern")
-}
-
-static WORD: LazyLock<Regex> = LazyLock::new(|| regex(r"[A-Za-z_][A-Za-z0-9_]*"));
-static INTERPOLATED: LazyLock<Regex> = LazyLock::new(|| regex(r"\{([^{}]*)\}"));
 
 /// The code blocks of a chapter in Rust, Python or TypeScript (a fence with no info string is
 /// Rust, as rustdoc has it; `text` and the others are left out).
@@ -225,158 +218,6 @@ impl HarnessApi {
     }
 }
 
-/// The code of a line with string literals and comments left out; what a string interpolates
-/// (`{name}` in Rust format strings and Python f-strings, `${name}` in TypeScript templates)
-/// stays, since it is code.
-fn code_of(text: &str, language: Language) -> String {
-    let mut code = String::new();
-    let mut chars = text.chars().peekable();
-    let mut previous = ' ';
-    while let Some(ch) = chars.next() {
-        let comment = match language {
-            Language::Rust | Language::TypeScript => ch == '/' && chars.peek() == Some(&'/'),
-            Language::Python => ch == '#',
-        };
-        if comment {
-            break;
-        }
-        let quote = match (language, ch) {
-            (_, '"') => true,
-            (Language::Python | Language::TypeScript, '\'') => true,
-            (Language::TypeScript, '`') => true,
-            _ => false,
-        };
-        // A Rust char literal or lifetime is not a string; neither is a word's apostrophe.
-        if !quote || previous.is_alphanumeric() && ch == '\'' {
-            code.push(ch);
-            previous = ch;
-            continue;
-        }
-        code.push(' ');
-        let mut inside = String::new();
-        let mut escaped = false;
-        for next in chars.by_ref() {
-            if escaped {
-                escaped = false;
-                continue;
-            }
-            if next == '\\' {
-                escaped = true;
-                continue;
-            }
-            if next == ch {
-                break;
-            }
-            inside.push(next);
-        }
-        for interpolated in INTERPOLATED.captures_iter(&inside) {
-            let part = interpolated[1].split(':').next().unwrap_or_default();
-            code.push(' ');
-            code.push_str(part);
-            code.push(' ');
-        }
-        previous = ' ';
-    }
-    code
-}
-
-/// The words of `code` used as names: not a field, method or path segment (`.name`, `::name`)
-/// and not a keyword argument or object key (`name=`, `name:` in Python and TypeScript).
-fn used_names(code: &str, language: Language) -> Vec<String> {
-    let mut names = Vec::new();
-    for word in WORD.find_iter(code) {
-        let before = code[..word.start()].trim_end();
-        let after = code[word.end()..].trim_start();
-        if before.ends_with('.') && !before.ends_with("..") || before.ends_with("::") {
-            continue;
-        }
-        let keyword_argument = match language {
-            Language::Rust => false,
-            Language::Python => after.starts_with('=') && !after.starts_with("=="),
-            Language::TypeScript => after.starts_with(':') && !before.ends_with('?'),
-        };
-        if !keyword_argument {
-            names.push(word.as_str().to_owned());
-        }
-    }
-    names
-}
-
-/// Type names a parameter list or annotation mentions, which a pattern may take for bindings.
-const TYPE_WORDS: &[&str] = &[
-    "_", "any", "Array", "bool", "boolean", "bytes", "dict", "float", "int", "list", "never",
-    "None", "number", "object", "Promise", "Record", "str", "string", "unknown", "void",
-];
-
-/// The names a line defines (bindings, items, imports, parameters), by pattern.
-fn defined_names(code: &str, language: Language) -> Vec<String> {
-    static RUST: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-        [
-            r"\blet\s+(?:mut\s+)?([^=;]+?)\s*(?::[^=]*)?=",
-            r"\blet\s+(?:mut\s+)?(\w+)\s*;",
-            r"\b(?:fn|struct|enum|trait|type|const|static|mod)\s+(\w+)",
-            r"\bfor\s+(.+?)\s+in\b",
-            r"\|([^|]*)\|",
-            r"(?:^|[(,])\s*(?:mut\s+)?(\w+)\s*:[^:]",
-            r"\b(?:Some|Ok|Err)\(([^)]*)\)\s*=>",
-        ]
-        .iter()
-        .map(|p| regex(p))
-        .collect()
-    });
-    static PYTHON: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-        [
-            r"^\s*(?:async\s+)?def\s+(\w+)\s*\(([^)]*)",
-            r"^\s*class\s+(\w+)",
-            r"^\s*([\w\s,]+?)\s*(?::[^=]+)?=[^=]",
-            r"\bimport\s+(.+)$",
-            r"\bfor\s+(.+?)\s+in\b",
-            r"\bas\s+(\w+)",
-            r"\blambda\s+([^:]*):",
-        ]
-        .iter()
-        .map(|p| regex(p))
-        .collect()
-    });
-    static TYPESCRIPT: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-        [
-            r"\b(?:const|let|var)\s+(\{[^}]*\}|\[[^\]]*\]|\w+)",
-            r"\bfunction\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^)]*)",
-            r"\bimport\s+(?:type\s+)?(\{[^}]*\}|\w+|\*\s+as\s+\w+)",
-            r"\bcatch\s*\((\w+)",
-            r"\(([^()]*)\)\s*(?::\s*[^=]+)?=>",
-            r"(\w+)\s*=>",
-            r"\bfor\s*\(\s*(?:const|let)\s+(\[[^\]]*\]|\w+)",
-            r"\b(\w+)\s*!?:\s*\(\)\s*=>",
-        ]
-        .iter()
-        .map(|p| regex(p))
-        .collect()
-    });
-    let patterns = match language {
-        Language::Rust => &*RUST,
-        Language::Python => &*PYTHON,
-        Language::TypeScript => &*TYPESCRIPT,
-    };
-    let mut names = Vec::new();
-    for (index, pattern) in patterns.iter().enumerate() {
-        // In a Rust `let`, `for` or match pattern, capitalised words are types and variants.
-        let bindings_only = language == Language::Rust && index != 2;
-        for found in pattern.captures_iter(code) {
-            for group in found.iter().skip(1).flatten() {
-                let words = WORD.find_iter(group.as_str()).map(|w| w.as_str());
-                names.extend(
-                    words
-                        .filter(|w| !bindings_only || !w.starts_with(char::is_uppercase))
-                        .filter(|w| !TYPE_WORDS.contains(w))
-                        .map(str::to_owned),
-                );
-            }
-        }
-    }
-    names
-}
-
 /// Visible lines that use a name only the block's hidden lines define.
 pub(super) fn hidden_names_in_sight(block: &Block) -> Vec<Finding> {
     let mut hidden = BTreeSet::new();
@@ -415,6 +256,14 @@ pub(super) fn hidden_names_in_sight(block: &Block) -> Vec<Finding> {
 /// Visible lines that call the harness.
 pub(super) fn harness_lines(block: &Block, api: &HarnessApi) -> Vec<Finding> {
     let mut bound: BTreeSet<String> = BTreeSet::new();
+    // A helper's name that the visible code defines for itself is the reader's own.
+    let own: BTreeSet<String> = block
+        .lines
+        .iter()
+        .filter(|line| !line.hidden && !line.text.contains("mcp_snippet"))
+        .filter(|line| !line.text.contains("mcp-snippet"))
+        .flat_map(|line| defined_names(&code_of(&line.text, block.language), block.language))
+        .collect();
     let mut findings = Vec::new();
     let statements = statements(block);
     let modules: Vec<&str> = api.modules.iter().map(String::as_str).collect();
@@ -430,7 +279,8 @@ pub(super) fn harness_lines(block: &Block, api: &HarnessApi) -> Vec<Finding> {
                         .any(|n| api.items.contains(n) || bound.contains(n))
             }
             Language::Python | Language::TypeScript => {
-                used.iter().any(|n| api.helpers.contains(n))
+                used.iter()
+                    .any(|n| api.helpers.contains(n) && (line.hidden || !own.contains(n)))
                     || code.contains("mcp_snippet")
                     || line.text.contains("'mcp-snippet'")
             }
@@ -499,7 +349,10 @@ fn made_from_harness(value: &str, api: &HarnessApi, bound: &BTreeSet<String>) ->
 pub(super) fn check(chapters: &[Chapter], api: &HarnessApi) -> (Vec<Finding>, Vec<Finding>) {
     let mut hidden = Vec::new();
     let mut harness = Vec::new();
-    for chapter in chapters {
+    for chapter in chapters
+        .iter()
+        .filter(|c| !NOT_CHECKED.contains(&c.name.as_str()))
+    {
         for block in blocks(chapter) {
             hidden.extend(hidden_names_in_sight(&block));
             harness.extend(harness_lines(&block, api));
