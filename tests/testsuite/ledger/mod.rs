@@ -80,8 +80,8 @@ fn the_visible_code_is_what_a_reader_copies() {
             .join("\n")
     };
     println!(
-        "visible lines using a name only hidden lines define: {}; calling the harness: {} \
-         (at most {HARNESS_LINE_LIMIT})\n{}",
+        "visible lines using a name only hidden lines define, or too wide: {}; calling the \
+         harness: {} (at most {HARNESS_LINE_LIMIT})\n{}",
         hidden.len(),
         harness.len(),
         list(&harness)
@@ -89,7 +89,7 @@ fn the_visible_code_is_what_a_reader_copies() {
     assert!(
         hidden.is_empty(),
         "{} visible lines use a name only hidden lines define (the introduction promises they \
-         never do):\n{}",
+         never do) or are too wide for the page:\n{}",
         hidden.len(),
         list(&hidden)
     );
@@ -99,4 +99,50 @@ fn the_visible_code_is_what_a_reader_copies() {
         harness.len(),
         list(&harness)
     );
+}
+
+/// Every version mark (`<span class="sdk-mark" data-since="rmcp 3.6.0">`, for the version picker)
+/// names an SDK the picker knows (`rmcp`, `mcp`, `typescript`) and a release
+/// `interop/history.json` measured, and the book has some.
+#[test]
+fn version_marks_name_measured_releases() {
+    let history: serde_json::Value =
+        serde_json::from_str(&crate::support::read(&repo().join("interop/history.json")))
+            .expect("interop/history.json is JSON");
+    let releases = &history["releases"];
+    let measured = |sdk: &str, version: &str| {
+        let keys: &[&str] = match sdk {
+            "rmcp" => &["rmcp"],
+            "mcp" => &["python"],
+            "typescript" => &["typescript", "typescript-v2"],
+            _ => &[],
+        };
+        keys.iter().any(|key| releases[*key].get(version).is_some())
+    };
+    let mark = regex::Regex::new(r#"<span class="sdk-mark"([^>]*)>"#).expect("a pattern");
+    let attribute = regex::Regex::new(r#"data-(since|until)="(\S+) (\S+)""#).expect("a pattern");
+    let mut marks = 0;
+    let mut problems = Vec::new();
+    for chapter in chapters(&repo().join("book")) {
+        for found in mark.captures_iter(&chapter.text) {
+            marks += 1;
+            let attributes: Vec<_> = attribute.captures_iter(&found[1]).collect();
+            if attributes.is_empty() {
+                problems.push(format!(
+                    "book/{}: a mark without data-since or data-until",
+                    chapter.name
+                ));
+            }
+            for version in attributes {
+                if !measured(&version[2], &version[3]) {
+                    problems.push(format!(
+                        "book/{}: {} {} is not a release interop/history.json measured",
+                        chapter.name, &version[2], &version[3]
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(marks >= 10, "only {marks} version marks in the book");
 }

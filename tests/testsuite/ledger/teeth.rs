@@ -320,3 +320,15 @@ fn an_import_defines_only_the_names_it_brings_in() {
     let chapter = "# A\n\n```python\n!!!import mcp.client\nfrom mcp import Client\n```\n";
     assert_eq!(visible(chapter).0, Vec::<String>::new());
 }
+
+#[test]
+fn a_visible_line_wider_than_the_page_is_reported() {
+    let wide = format!("let x = \"{}\";", "a".repeat(100));
+    let chapter = format!("# A\n\n```rust\n{wide}\n# {wide}\n```\n");
+    let (findings, _) = visible(&chapter);
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert!(
+        findings[0].starts_with("4: 111 characters"),
+        "{findings:#?}"
+    );
+}

@@ -4,6 +4,7 @@
 //! - **No hidden name in sight**: a visible line never uses a name that only the block's hidden
 //!   lines define (Rust `# ` lines, the other languages' `!!!` lines), which is what the
 //!   introduction promises.
+//! - **It fits the page**: no visible line is wider than [`LINE_WIDTH`] characters.
 //! - **Few harness lines**: at most [`HARNESS_LINE_LIMIT`] visible lines in the whole book call
 //!   the test harness. The harness's names are read from its sources: for Rust, what
 //!   `snippets/src/lib.rs` re-exports (types, free functions; its modules as `path::` only) and
@@ -23,6 +24,9 @@ use super::names::{Language, WORD, code_of, defined_names, regex, used_names};
 
 /// The most visible lines that may call the test harness, in the whole book.
 pub(super) const HARNESS_LINE_LIMIT: usize = 20;
+
+/// The widest a visible line may be: it fits the page, as rustfmt's default width does.
+pub(super) const LINE_WIDTH: usize = 100;
 
 /// Chapters the check leaves out, each with the reason. `templates.md` is being rewritten into
 /// `{{#include}}`s of standalone packages (issue 25, item 5, another branch); its current blocks
@@ -345,7 +349,26 @@ fn made_from_harness(value: &str, api: &HarnessApi, bound: &BTreeSet<String>) ->
     bound.contains(head) && (trimmed == head || trimmed == format!("{head}.clone()"))
 }
 
-/// Every finding of both rules in `chapters`, the harness lines apart.
+/// Visible lines wider than [`LINE_WIDTH`] characters.
+pub(super) fn wide_lines(block: &Block) -> Vec<Finding> {
+    block
+        .lines
+        .iter()
+        .filter(|line| !line.hidden && line.text.chars().count() > LINE_WIDTH)
+        .map(|line| Finding {
+            chapter: block.chapter.clone(),
+            line: line.line,
+            what: format!(
+                "{} characters, more than {LINE_WIDTH}: `{}`",
+                line.text.chars().count(),
+                line.text.trim()
+            ),
+        })
+        .collect()
+}
+
+/// Every finding of the rules in `chapters`: names from hidden lines and over-wide lines, then
+/// the harness lines apart (they are counted, not forbidden).
 pub(super) fn check(chapters: &[Chapter], api: &HarnessApi) -> (Vec<Finding>, Vec<Finding>) {
     let mut hidden = Vec::new();
     let mut harness = Vec::new();
@@ -355,6 +378,7 @@ pub(super) fn check(chapters: &[Chapter], api: &HarnessApi) -> (Vec<Finding>, Ve
     {
         for block in blocks(chapter) {
             hidden.extend(hidden_names_in_sight(&block));
+            hidden.extend(wide_lines(&block));
             harness.extend(harness_lines(&block, api));
         }
     }
