@@ -36,12 +36,12 @@ pub(super) fn code_of(text: &str, language: Language) -> String {
         if comment {
             break;
         }
-        let quote = match (language, ch) {
-            (_, '"') => true,
-            (Language::Python | Language::TypeScript, '\'') => true,
-            (Language::TypeScript, '`') => true,
-            _ => false,
-        };
+        let quote = matches!(
+            (language, ch),
+            (_, '"')
+                | (Language::Python | Language::TypeScript, '\'')
+                | (Language::TypeScript, '`')
+        );
         // A Rust char literal or lifetime is not a string; neither is a word's apostrophe.
         if !quote || previous.is_alphanumeric() && ch == '\'' {
             code.push(ch);
