@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Re-measures the SDK matrix at other releases than the pins, into interop/history.json, and renders
-# the chapter (book/sdk-matrix.md, its "since" table) from it.
+# the chapter (book/sdk-matrix.md, its "since" table) and the version picker's releases
+# (book/generated/sdk-picker.md, interop/render_picker.py) from it.
 #
 #   interop/history.sh                     every release in interop/history.py's MEASURED
 #   interop/history.sh rmcp=3.5.1 mcp=2.0.0 only these (SDK: rmcp, mcp, @modelcontextprotocol/sdk,
@@ -20,4 +21,6 @@ status=0
 python3 interop/history.py --server target/release/mcp-testserver "$@" || status=$?
 if [[ $status -ge 2 ]]; then exit "$status"; fi
 python3 interop/render_book.py || exit 2
+# The version picker lists the measured releases.
+python3 interop/render_picker.py || exit 2
 exit "$status"

@@ -47,6 +47,8 @@ fi
 # pins: a pin that moved, or a blessed change of behaviour, needs `interop/history.sh SDK=VERSION`.
 # (The chapter's history table is part of the render check above.)
 python3 interop/history.py --check || status=$((status > 0 ? status : 1))
+# The version picker's include (book/generated/sdk-picker.md) lists history.json's releases.
+python3 interop/render_picker.py --check || status=$((status > 0 ? status : 1))
 
 # The snippet helpers: each example must print its output and leave the server's artifacts.
 examples=0

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the book (verifying every snippet) and opens it in headless Chromium: see browser/check.mjs;
-# then the language-tabs fixture book (tests/browser-fixtures/tabs): see browser/tabs.mjs.
+# Builds the book (verifying every snippet) and opens it in headless Chromium: see browser/check.mjs,
+# and browser/sdk-picker.mjs for the SDK version picker; then the language-tabs fixture book
+# (tests/browser-fixtures/tabs): see browser/tabs.mjs.
 # Installs what it needs: Debian's chromium, mdBook 0.5, and the pinned playwright-core.
 # The site is built and served under a project sub-path, as GitHub Pages serves it
 # (https://OWNER.github.io/REPO/), with `site-url` set the way the Pages workflow sets it.
@@ -16,14 +17,19 @@ scripts/install-mdbook.sh >/dev/null
 (cd scripts/browser && npm ci --no-audit --no-fund --silent)
 cargo build --locked --bin mdbook-snippets
 site_path=${SITE_PATH:-/request-ids-book/}
+# The picker's markup is generated from interop/history.json: the committed file must be current.
+python3 interop/render_picker.py --check
 MDBOOK_OUTPUT__HTML__SITE_URL=$site_path mdbook build 2>&1 | tee target/mdbook-build.log
 if grep -E 'WARN|ERROR' target/mdbook-build.log; then
     echo "mdbook build printed warnings" >&2
     exit 1
 fi
-node scripts/browser/check.mjs target/book "$site_path"
+# Two outputs (html, and llms for llms.txt): mdBook builds each into a directory of its own.
+node scripts/browser/check.mjs target/book/html "$site_path"
 # The SDK matrix chapter's grid at 1280 px (present, one cell per run, legend, no sideways scroll).
-node scripts/browser/matrix-check.mjs target/book interop/expected.json
+node scripts/browser/matrix-check.mjs target/book/html interop/expected.json
+# The SDK version picker at 390 and 1280 px, then against broken copies of its script.
+node scripts/browser/sdk-picker.mjs target/book/html "$site_path"
 # Language tabs (book/theme/tabs.js) on a fixture book with Rust, Python and TypeScript groups:
 # the real book has none yet. mdBook serves theme files only from inside a book, so the fixture is
 # copied to the same depth under target/ with book/theme beside it, and built with the verifier.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Hostile input against the `mcp-testserver` binary: the attacks of issue 16 (items 9-12), each
+# Hostile input against the `mcp-testserver` binary: the attacks of issue 16 (items 9-12) and
+# issue 26 (item 7: memory by bytes, gate names, cancels across clients, the bind), each
 # bounded in count and time, on loopback only. Prints one line per attack,
 # `NAME: ok (what was checked)` or `NAME: FAILED (why)`, and exits 1 if any failed. Beside each
 # refusal an attack checks its control (the valid request is served; a timeout drops a connection
@@ -9,7 +10,7 @@
 # usage: scripts/soak-server.sh [PATH-TO-mcp-testserver]
 #   default: target/release/mcp-testserver, else target/debug/mcp-testserver (build one with
 #   `cargo build --release -p mcp-testserver --bin mcp-testserver`). Needs python3 (3.11,
-#   stdlib only) and `prlimit` (util-linux) for the file-descriptor attack. About 25 s.
+#   stdlib only) and `prlimit` (util-linux) for the file-descriptor attack. About 40 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary="${1:-}"
@@ -27,7 +28,7 @@ if [[ -z "$binary" || ! -x "$binary" ]]; then
 fi
 echo "soak-server: attacking $binary"
 # The whole soak stops by itself, whatever happens.
-exec timeout --kill-after=5 120 python3 - "$binary" <<'PYTHON'
+exec timeout --kill-after=5 240 python3 - "$binary" <<'PYTHON'
 import http.client, json, os, re, signal, socket, subprocess, sys, tempfile, threading, time
 
 BINARY = sys.argv[1]
@@ -52,8 +53,8 @@ def check(condition, why):
 class Server:
     """One `mcp-testserver --http 127.0.0.1:0` process, stopped (and reaped) on exit."""
 
-    def __init__(self, *args, prefix=(), artifacts=None):
-        command = [*prefix, BINARY, "--http", "127.0.0.1:0", *args]
+    def __init__(self, *args, prefix=(), artifacts=None, bind="127.0.0.1:0"):
+        command = [*prefix, BINARY, "--http", bind, *args]
         if artifacts:
             command += ["--artifacts", artifacts]
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
@@ -359,6 +360,161 @@ def _():
                                    {"mcp-session-id": first})
         check(status == 404, f"the oldest session, evicted, answered {status}")
     return f"{count} initialize with --max-sessions {cap}: all 200, RSS +{grown} KiB, the oldest evicted (404)"
+
+
+LARGE = 3_900_000
+RSS_LIMIT_MIB = 200
+
+
+def modern_call(id, tool, arguments, meta_extra=None):
+    meta = dict(META, **({"pad": meta_extra} if meta_extra else {}))
+    return json.dumps({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                       "params": {"name": tool, "arguments": arguments, "_meta": meta}})
+
+
+def call_headers(tool):
+    return {**modern_headers("tools/call"), "mcp-name": tool}
+
+
+@attack("large-messages")
+def _():
+    with Server() as server:
+        text = "x" * LARGE
+        for i in range(60):
+            status, _, reply = server.post(modern_call(i, "echo", {"text": text}), call_headers("echo"), timeout=30)
+            check(status == 200 and len(reply) > LARGE, f"echo {i}: {status}, {len(reply)} bytes back")
+        rss = server.rss_kib() // 1024
+        check(rss < RSS_LIMIT_MIB, f"RSS {rss} MiB after 60 calls of 3.9 MB")
+        _, _, reply = server.post(modern_call(60, "transcript", {}), call_headers("transcript"), timeout=30)
+        check("earlier messages dropped" in reply, "the transcript does not say it dropped messages")
+    return f"60 echo calls of 3.9 MB, each echoed whole: RSS {rss} MiB; the transcript counts what it dropped"
+
+
+@attack("large-waiting-calls")
+def _():
+    with Server() as server:
+        pad, answers = "p" * LARGE, []
+
+        def call(i):
+            answers.append(server.post(modern_call(i, "wait_gate", {"gate": "g"}, pad),
+                                       call_headers("wait_gate"), timeout=60)[0])
+
+        callers = [threading.Thread(target=call, args=(i,)) for i in range(60)]
+        for caller in callers:
+            caller.start()
+        deadline = time.monotonic() + 30
+        while True:
+            _, _, log = server.post(modern_call(1000, "handler_log", {}), call_headers("handler_log"))
+            if log.count("started") >= 60:
+                break
+            check(time.monotonic() < deadline, f"only {log.count('started')} of 60 calls started")
+            time.sleep(0.2)
+        rss = server.rss_kib() // 1024
+        server.post(modern_call(1001, "open_gate", {"gate": "g"}), call_headers("open_gate"))
+        for caller in callers:
+            caller.join(30)
+        check(answers == [200] * 60, f"answers {answers}")
+        check(rss < RSS_LIMIT_MIB, f"RSS {rss} MiB with 60 calls of 3.9 MB waiting")
+    return f"60 wait_gate calls carrying 3.9 MB each, held at once: RSS {rss} MiB; all 60 answered"
+
+
+@attack("large-ids")
+def _():
+    with Server() as server:
+        session = server.initialize()
+        headers = {"mcp-session-id": session}
+        for i in range(60):
+            status, _, _ = server.post(json.dumps({"jsonrpc": "2.0", "id": f"{i}" + "i" * LARGE,
+                                                   "method": "ping"}), headers, timeout=30)
+            check(status == 200, f"ping {i}: {status}")
+        rss = server.rss_kib() // 1024
+        server.post(json.dumps({"jsonrpc": "2.0", "id": "2" + "i" * LARGE, "method": "ping"}), headers, timeout=30)
+        _, _, reply = server.post(json.dumps({"jsonrpc": "2.0", "id": 9999, "method": "tools/call",
+                                              "params": {"name": "violations", "arguments": {}}}), headers)
+        check(reply.count("reused-id") == 1, f"the reused id is not flagged once: {reply[:300]}")
+        check(rss < RSS_LIMIT_MIB, f"RSS {rss} MiB after 60 ids of 3.9 MB in one session")
+    return f"60 ids of 3.9 MB in one 2025-11-25 session: RSS {rss} MiB; a reused one still flagged"
+
+
+@attack("gate-names")
+def _():
+    with Server("--transcript-limit", "10") as server:
+        for i in range(60):
+            status, _, reply = server.post(modern_call(i, "open_gate", {"gate": f"{i}" + "g" * LARGE}),
+                                           call_headers("open_gate"), timeout=30)
+            check("-32602" in reply and "at most 256 bytes" in reply, f"a 3.9 MB gate name: {status} {reply[:200]}")
+        rss = server.rss_kib() // 1024
+        check(rss < RSS_LIMIT_MIB, f"RSS {rss} MiB after 60 gate names of 3.9 MB")
+        session = server.initialize()
+        headers = {"mcp-session-id": session}
+
+        def open_gate(id, name):
+            body = json.dumps({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                               "params": {"name": "open_gate", "arguments": {"gate": name}}})
+            return server.post(body, headers)[2]
+
+        check("opened" in open_gate(1, "g" * 256), "a 256-byte gate name was refused")
+        for i in range(2, 1001):
+            open_gate(i, f"gate-{i}")
+        reply = open_gate(1001, "one-too-many")
+        check("-32602" in reply and "1000 gates are open" in reply, f"gate 1001: {reply[:200]}")
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        connection.request("DELETE", "/mcp", headers={"mcp-session-id": session})
+        check(connection.getresponse().status == 200, "DELETE refused")
+        connection.close()
+        status, _, reply = server.post(modern_call(2000, "open_gate", {"gate": "after"}), call_headers("open_gate"))
+        check("opened after" in reply, f"the deleted session's gates were not freed: {reply[:200]}")
+    return (f"60 gate names of 3.9 MB: -32602 each, RSS {rss} MiB; 256 bytes opened, gate 1001 refused, "
+            "freed when the session was deleted")
+
+
+@attack("cross-client-cancel")
+def _():
+    with Server() as server:
+        answers = {}
+
+        def call(id, gate):
+            answers[gate] = server.post(modern_call(id, "wait_gate", {"gate": gate}), call_headers("wait_gate"), timeout=30)
+
+        victim = threading.Thread(target=call, args=(1, "victim"))
+        victim.start()
+        time.sleep(0.5)
+        cancel = json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                             "params": {"requestId": 1, "reason": "not yours"}})
+        status, _, _ = server.post(cancel, modern_headers("notifications/cancelled"))
+        check(status == 202, f"the cancel POST answered {status}")
+        time.sleep(0.5)
+        check(victim.is_alive(), "another client's POSTed cancel stopped the call")
+        # The control: closing the response stream is the cancel, and it stops the handler.
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as stream:
+            body = modern_call(2, "wait_gate", {"gate": "never"}).encode()
+            head = "".join(f"{k}: {v}\r\n" for k, v in {**ACCEPT, **call_headers("wait_gate")}.items())
+            stream.sendall(f"POST /mcp HTTP/1.1\r\nHost: localhost\r\n{head}Content-Length: {len(body)}\r\n\r\n".encode() + body)
+            time.sleep(0.5)
+        time.sleep(0.5)
+        _, _, log = server.post(modern_call(3, "handler_log", {}), call_headers("handler_log"))
+        check("wait_gate#2 stopped by cancel" in log, f"closing the stream did not cancel: {log[:300]}")
+        check("wait_gate#1 stopped" not in log, f"{log[:300]}")
+        server.post(modern_call(4, "open_gate", {"gate": "victim"}), call_headers("open_gate"))
+        victim.join(10)
+        check("gate victim opened" in answers.get("victim", (0, 0, ""))[2], f"the call: {answers}")
+    return "a POSTed cancel naming another client's id: 202 and dropped, its call ran on; a closed stream cancelled"
+
+
+@attack("non-loopback-bind")
+def _():
+    refused = subprocess.run([BINARY, "--http", "0.0.0.0:0"], stdin=subprocess.DEVNULL,
+                             capture_output=True, timeout=10)
+    check(refused.returncode == 2 and b"--allow-non-loopback" in refused.stderr,
+          f"0.0.0.0 without the flag: exit {refused.returncode} {refused.stderr[-200:]!r}")
+    with Server("--allow-non-loopback", bind="0.0.0.0:0") as server:
+        body = json.dumps(INITIALIZE)
+        status, _, _ = server.post(body, {"Host": "evil.com"})
+        check(status == 403, f"Host evil.com: {status}")
+        # The control: a loopback Host is served (so refusing is not all it does).
+        status, _, _ = server.post(body, {"Host": "localhost"})
+        check(status == 200, f"Host localhost: {status}")
+    return "0.0.0.0 refused without --allow-non-loopback (exit 2); with it, Host evil.com 403, localhost served"
 
 
 def stdio_server(artifacts, stderr=subprocess.DEVNULL):

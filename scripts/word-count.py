@@ -8,7 +8,8 @@ reader does not see at first glance:
 - hidden lines (mdBook's `<span class="boring">`, Rust `# ` and the other languages' `!!!` lines),
 - run outputs, transcripts and diagrams (the verifier's `<div class="mdbook-snippets-output">`,
   and any `<details>`, `<img>`, `<svg>`),
-- scripts and styles.
+- scripts and styles, and the SDK version picker's controls (`<div class="sdk-picker">`), which
+  are the page's furniture, not its text.
 
 Visible code counts: what a reader reads in a block is part of the page. A word is a run of
 non-space characters with at least one letter or digit (`{`, `=>` and `|` alone are not words).
@@ -31,7 +32,7 @@ GENERATED = {"sdk-matrix.md", "claims.md"}
 
 # Elements whose whole content a reader does not see at first glance.
 SKIPPED_TAGS = {"details", "script", "style", "svg", "img", "template", "noscript"}
-SKIPPED_CLASSES = {"boring", "mdbook-snippets-output", "mdbook-snippets-failure"}
+SKIPPED_CLASSES = {"boring", "mdbook-snippets-output", "mdbook-snippets-failure", "sdk-picker"}
 VOID_TAGS = {
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
     "track", "wbr",

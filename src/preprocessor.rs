@@ -22,15 +22,16 @@ use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::Book;
 
 use crate::config::Config;
-use crate::report::render::{Reader, failure_html, render_chapter};
+use crate::report::render::{MARKDOWN_RENDERERS, Reader, failure_html, render_chapter};
 use crate::snippet::{LanguageSyntax, Outcome, Snippet, SnippetResult};
 use crate::source::extract::extract;
 use crate::verify::{Report, VerifyOptions, verify};
 
-/// The renderers the preprocessor runs for: `html`, and `test` (what `mdbook test` names itself),
-/// so that `mdbook test` has our verification and leaves the verified blocks to us.
+/// The renderers the preprocessor runs for: `html`, `test` (what `mdbook test` names itself),
+/// so that `mdbook test` has our verification and leaves the verified blocks to us, and the
+/// renderers that publish the Markdown as text (`llms`), which get the outputs as Markdown blocks.
 pub(crate) fn supports(renderer: &str) -> bool {
-    matches!(renderer, "html" | "test")
+    matches!(renderer, "html" | "test") || MARKDOWN_RENDERERS.contains(&renderer)
 }
 
 /// Exit code of `mdbook-snippets supports RENDERER`.
@@ -122,7 +123,11 @@ impl BuildMode {
             .ok()
             .and_then(|text| text.parse::<toml::Table>().ok())
             .is_none_or(|table| sets_live_reload(&table));
-        if ctx.renderer == "html" && endpoint.is_some() && !from_environment && !from_book_toml {
+        // `mdbook serve` runs every renderer of the book, so a Markdown renderer's run (`llms`)
+        // is served too: a strict one would stop `mdbook serve` at the first failing snippet.
+        let served_renderer =
+            ctx.renderer == "html" || Reader::of_renderer(&ctx.renderer) == Reader::Markdown;
+        if served_renderer && endpoint.is_some() && !from_environment && !from_book_toml {
             BuildMode::Served
         } else {
             BuildMode::Strict

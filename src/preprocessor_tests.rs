@@ -128,6 +128,9 @@ fn only_what_mdbook_serve_alone_does_selects_the_served_mode() {
     assert_eq!(mode(Some(plain), "html", false, &env), BuildMode::Strict);
     assert_eq!(mode(Some(plain), "test", true, &env), BuildMode::Strict);
     assert_eq!(mode(Some(plain), "markdown", true, &env), BuildMode::Strict);
+    // `mdbook serve` runs every renderer: the `llms` text is served as the pages are.
+    assert_eq!(mode(Some(plain), "llms", true, &env), BuildMode::Served);
+    assert_eq!(mode(Some(plain), "llms", false, &env), BuildMode::Strict);
     // The key set by hand, in book.toml or the environment, proves nothing.
     let by_hand = "[output.html]\nlive-reload-endpoint = \"__livereload\"\n";
     assert_eq!(mode(Some(by_hand), "html", true, &env), BuildMode::Strict);

@@ -5,6 +5,7 @@
 pub(crate) mod bless;
 pub(crate) mod github;
 pub(crate) mod junit;
+pub(crate) mod markdown_output;
 pub(crate) mod render;
 pub(crate) mod terminal;
 

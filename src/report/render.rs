@@ -15,13 +15,16 @@
 //! The inserted HTML never contains a blank line, since a blank line ends a Markdown HTML block:
 //! newlines inside a `<pre>` are written as `&#10;`. Each inserted line carries the snippet's
 //! container prefix (list indentation, `> `) so that a snippet inside a list or a block quote
-//! keeps its output inside it.
+//! keeps its output inside it. For a renderer that publishes the Markdown as text
+//! (`Reader::Markdown`), the output is Markdown instead (`markdown_output.rs`): fenced blocks,
+//! placed the same way, blank lines allowed.
 
 use std::collections::HashMap;
 use std::ops::Range;
 
 use base64::Engine as _;
 
+use super::markdown_output::output_markdown;
 use crate::snippet::{ArtifactKind, Outcome, Snippet, SnippetResult};
 
 /// Returns `text` with the output of every passed snippet of `verified` rendered under it, and
@@ -61,13 +64,23 @@ pub(crate) enum Reader {
     Rustdoc,
     /// `html` or any other renderer: fences reach it as written.
     Renderer,
+    /// A renderer of `MARKDOWN_RENDERERS`, which writes the chapters' Markdown as text: fences
+    /// reach it as written, and outputs are Markdown blocks (`markdown_output.rs`), not HTML.
+    Markdown,
 }
+
+/// The renderers that publish the book's Markdown as text rather than HTML: `llms` (the
+/// `[output.llms]` of `mdbook-llms`, or a book's own command of that name), which writes
+/// `llms.txt` and `llms-full.txt` for coding assistants.
+pub(crate) const MARKDOWN_RENDERERS: &[&str] = &["llms"];
 
 impl Reader {
     /// The reader for mdBook's renderer `name`.
     pub(crate) fn of_renderer(name: &str) -> Reader {
         if name == "test" {
             Reader::Rustdoc
+        } else if MARKDOWN_RENDERERS.contains(&name) {
+            Reader::Markdown
         } else {
             Reader::Renderer
         }
@@ -182,7 +195,14 @@ fn snippet_edits(
         }
     };
 
-    let html = output_html(result);
+    let html = match reader {
+        // A blank line between the closing fence and the output reads better as text.
+        Reader::Markdown => match output_markdown(result) {
+            lines if lines.is_empty() || snippet.expected.is_some() => lines,
+            lines => std::iter::once(String::new()).chain(lines).collect(),
+        },
+        Reader::Rustdoc | Reader::Renderer => output_html(result),
+    };
     let (range, leading) = match &snippet.expected {
         Some(expected) => (
             line_start(text, expected.block_range.start)..line_end(text, expected.block_range.end),

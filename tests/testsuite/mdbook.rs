@@ -4,7 +4,9 @@
 //! edition rejects, as the last step shows by turning the preprocessor off for `test`). The
 //! HTML renderer gets every fence as written: the `playground` fixture's page, built with and
 //! without the preprocessor, differs only by the inserted outputs (Run buttons, editors, edition
-//! classes and hidden lines kept). And a `book.toml` mdBook rejects gets mdBook's message.
+//! classes and hidden lines kept). With an `[output.llms]` renderer beside the HTML one (this
+//! repository's `scripts/llms-renderer.py`), `llms.txt` and `llms-full.txt` land beside the pages,
+//! the outputs in them as fenced text. And a `book.toml` mdBook rejects gets mdBook's message.
 
 use std::path::Path;
 
@@ -83,6 +85,50 @@ fn mdbook_build_and_test_with_the_preprocessor() {
         printed(&output, "test output.md - Output (line 16) ... FAILED"),
         "{output}"
     );
+}
+
+#[test]
+fn mdbook_build_publishes_llms_text_beside_the_pages() {
+    // This repository's renderer (`[output.llms]`), which stands in for `mdbook-llms`: with the
+    // HTML renderer beside it, mdBook builds each into `book/NAME/`, and the two files go beside
+    // the pages. The preprocessor runs for both: outputs as HTML in the pages, as fenced text in
+    // llms-full.txt.
+    let dir = fixture("green");
+    let root = dir.path();
+    let renderer = support::repo().join("scripts/llms-renderer.py");
+    let book_toml = root.join("book.toml");
+    let text = std::fs::read_to_string(&book_toml).unwrap();
+    std::fs::write(
+        &book_toml,
+        format!(
+            "{text}\n[output.html]\nsite-url = \"/green/\"\n\n[output.llms]\ncommand = {:?}\n",
+            renderer.display().to_string()
+        ),
+    )
+    .unwrap();
+
+    let output = mdbook(&dir, &["build"]);
+    assert!(output.success(), "{output}");
+    let html = root.join("book/html");
+    assert!(
+        page(&html, "included.html")
+            .contains(r#"<pre class="mdbook-snippets-stdout">words = 3</pre>"#)
+    );
+    let index = std::fs::read_to_string(html.join("llms.txt")).unwrap();
+    assert!(index.starts_with("# Fixture: a green book\n"), "{index}");
+    assert!(
+        index.contains("- [Included](/green/included.html)\n"),
+        "{index}"
+    );
+    assert!(index.contains("(/green/llms-full.txt)"), "{index}");
+    let full = std::fs::read_to_string(html.join("llms-full.txt")).unwrap();
+    assert!(full.contains("```text\nwords = 3\n```\n"), "{full}");
+    assert!(
+        full.contains("```text\n<script>alert('hi')</script>\n```\n"),
+        "{full}"
+    );
+    assert!(!full.contains("mdbook-snippets-output"), "{full}");
+    assert!(!full.contains("```text,output"), "{full}");
 }
 
 #[test]

@@ -9,8 +9,14 @@ use crate::support::preprocessor::{chapter, preprocess, run_preprocessor};
 use crate::support::{Output, fixture};
 
 #[test]
-fn supports_html_and_test_only() {
-    for (renderer, expected) in [("html", true), ("test", true), ("epub", false)] {
+fn supports_html_test_and_llms_only() {
+    for (renderer, expected) in [
+        ("html", true),
+        ("test", true),
+        ("llms", true),
+        ("epub", false),
+        ("markdown", false),
+    ] {
         let mut command = Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"));
         command.args(["supports", renderer]).stdin(Stdio::null());
         let cwd = std::env::current_dir().unwrap();
@@ -62,6 +68,37 @@ fn green_book_comes_back_rendered_and_nothing_else_is_on_stdout() {
             .starts_with("# Included\n\n```rust,ignore\nlet words"),
         "{output}"
     );
+}
+
+#[test]
+fn the_llms_renderer_gets_outputs_as_markdown_blocks() {
+    let dir = fixture("green");
+    let (input, output, rendered) = preprocess(dir.path(), "llms");
+    assert!(output.success(), "{output}");
+    let rendered = rendered.unwrap_or_else(|| panic!("stdout is not a book\n{output}"));
+    assert_eq!(chapter(&rendered, "Plain"), chapter(&input, "Plain"));
+    // The fence as written (no `ignore`: no rustdoc reads it), the output in a fenced block.
+    expect![[r##"
+        # Included
+
+        ```rust
+        let words = "one two three".split_whitespace().count();
+        println!("words = {words}");
+        ```
+
+        ```text
+        words = 3
+        ```
+    "##]]
+    .assert_eq(&chapter(&rendered, "Included").content);
+    // The expected-output block is replaced by the real output, as text: no HTML, nothing escaped.
+    let output_chapter = &chapter(&rendered, "Output").content;
+    assert!(
+        output_chapter.contains("```text\n<script>alert('hi')</script>\n```"),
+        "{output_chapter}"
+    );
+    assert!(!output_chapter.contains("mdbook-snippets-output"));
+    assert!(!output_chapter.contains("```text,output"));
 }
 
 #[test]

@@ -66,9 +66,24 @@ pub fn is_valid_id(id: &Value) -> bool {
     }
 }
 
-/// A map key for an id that keeps `"4"` and `4` apart: its JSON text.
+/// The longest id key kept whole (see [`id_key`]).
+pub const MAX_ID_KEY_BYTES: usize = 128;
+
+/// A map key for an id that keeps `"4"` and `4` apart: its JSON text. An id whose JSON text is
+/// longer than [`MAX_ID_KEY_BYTES`] (the spec bounds no id's length, and a line may carry 4 MiB)
+/// is keyed by its start, its length and its SHA-256, so the sets of ids a server must keep
+/// (every id of a 2025-11-25 session, to flag reuse) hold a few dozen bytes per id whatever the
+/// client sends; two different ids never share a key (a whole key never contains `…[`).
 pub fn id_key(id: &Value) -> String {
-    id.to_string()
+    let text = id.to_string();
+    if text.len() <= MAX_ID_KEY_BYTES {
+        return text;
+    }
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(text.as_bytes());
+    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+    let start: String = text.chars().take(24).collect();
+    format!("{start}…[{} bytes, sha256 {hex}]", text.len())
 }
 
 /// Classifies one parsed JSON value.
@@ -178,3 +193,7 @@ pub fn request(id: Value, method: &str, params: Value) -> Value {
 pub fn notification(method: &str, params: Value) -> Value {
     json!({"jsonrpc": "2.0", "method": method, "params": params})
 }
+
+#[cfg(test)]
+#[path = "jsonrpc_tests.rs"]
+mod tests;

@@ -9,18 +9,22 @@ use std::task::{Context, Poll};
 use tokio::io::{AsyncRead, ReadBuf};
 
 use crate::artifact_files::write_at_end;
-use crate::server::{Core, serve_connection};
+use crate::server::{Core, HistoryLimits, serve_connection};
 use crate::shutdown::{Termination, record_shutdown, report_violations};
 use crate::transcript::{Direction, Entry};
 
 /// Serves MCP on this process's stdin/stdout until stdin closes (or SIGTERM or SIGINT arrives),
 /// then writes the artifacts into `artifacts` when given (see [`crate::artifact_files`]) and
-/// reports the violations it saw on stderr (bounded). The transcript and handler log keep the
-/// last `history_limit` entries (see [`Core::limit_history`]). On a signal the transcript ends
-/// with the server's shutdown, after the line the client had begun, if any, as unparseable.
-pub async fn serve_stdio(history_limit: usize, artifacts: Option<&Path>) -> anyhow::Result<()> {
+/// reports the violations it saw on stderr (bounded). The transcript and handler log keep what
+/// `history` allows (see [`HistoryLimits`]; a plain number is the message limit). On a signal
+/// the transcript ends with the server's shutdown, after the line the client had begun, if any,
+/// as unparseable.
+pub async fn serve_stdio(
+    history: impl Into<HistoryLimits>,
+    artifacts: Option<&Path>,
+) -> anyhow::Result<()> {
     let core = Arc::new(Core::default());
-    core.limit_history(history_limit);
+    core.limit_history_to(history.into());
     let mut termination = Termination::listen()?;
     eprintln!(
         "mcp-testserver {}: serving MCP 2025-11-25 and 2026-07-28 on stdio",

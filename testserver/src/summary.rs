@@ -32,9 +32,14 @@ pub(crate) fn summaries(messages: &[WireMessage], side: Side) -> Vec<(bool, Stri
                     crate::transcript::Shutdown::SHUTDOWN,
                     shutdown.reason
                 ),
-                Entry::Dropped { dropped, limit } => {
-                    format!("… {dropped} earlier messages dropped (the transcript keeps the last {limit})")
-                }
+                Entry::Dropped {
+                    dropped,
+                    limit,
+                    byte_limit,
+                } => format!(
+                    "… {dropped} earlier messages dropped (the transcript keeps {})",
+                    crate::transcript::kept_phrase(*limit, *byte_limit)
+                ),
             };
             (client_to_server, summary)
         })

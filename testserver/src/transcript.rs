@@ -59,8 +59,11 @@ pub enum Entry {
         /// conversation and by how much.
         dropped: u64,
         /// The limit in force ([`Transcript::set_limit`]): the most entries kept after this
-        /// marker, and the number to raise for a whole transcript.
+        /// marker, and the number to raise for a whole transcript (0: none).
         limit: usize,
+        /// The byte limit in force ([`Transcript::set_byte_limit`]), if any: the most bytes of
+        /// compact JSON kept after this marker (the newest entry is kept whatever its size).
+        byte_limit: Option<usize>,
     },
 }
 
@@ -131,12 +134,22 @@ impl Entry {
                 "reason": shutdown.reason,
                 "detail": shutdown.detail(),
             }),
-            Entry::Dropped { dropped, limit } => json!({
-                "transcript": "dropped",
-                "dropped": dropped,
-                "limit": limit,
-                "detail": format!("{dropped} earlier messages dropped: the transcript keeps the last {limit}"),
-            }),
+            Entry::Dropped {
+                dropped,
+                limit,
+                byte_limit,
+            } => {
+                let mut marker = json!({
+                    "transcript": "dropped",
+                    "dropped": dropped,
+                    "limit": limit,
+                    "detail": format!("{dropped} earlier messages dropped: the transcript keeps {}", kept_phrase(*limit, *byte_limit)),
+                });
+                if let Some(bytes) = byte_limit {
+                    marker["byteLimit"] = json!(bytes);
+                }
+                marker
+            }
         }
     }
 
@@ -147,6 +160,41 @@ impl Entry {
             _ => None,
         }
     }
+}
+
+/// What a bounded transcript keeps, in words: `the last 4 messages`, `at most 1024 bytes`, or
+/// both (`the last 4 messages, at most 1024 bytes`).
+pub fn kept_phrase(limit: usize, byte_limit: Option<usize>) -> String {
+    match (limit, byte_limit) {
+        (0, Some(bytes)) => format!("at most {bytes} bytes"),
+        (limit, None) => format!("the last {limit}"),
+        (limit, Some(bytes)) => format!("the last {limit} messages, at most {bytes} bytes"),
+    }
+}
+
+/// The size an entry counts for against a byte limit: the length of its compact JSON, the form
+/// it has on the wire and in the `transcript` tool's reply (an estimate of the memory it holds,
+/// which for large strings is close).
+pub fn entry_bytes(entry: &Entry) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    match entry {
+        Entry::Message(message) => {
+            serde_json::to_writer(&mut count, message).expect("counting never fails")
+        }
+        Entry::Unparseable(line) => count.0 = line.len() + 2,
+        other => serde_json::to_writer(&mut count, &other.to_json()).expect("counting never fails"),
+    }
+    count.0
 }
 
 impl Serialize for WireMessage {
@@ -178,7 +226,8 @@ impl WireMessage {
 /// A shared, append-only record of the messages on one connection (or on several connections of
 /// the same server, interleaved in the order the server saw them). Unbounded by default, so a
 /// snippet sees every message; a long-running server bounds it with [`Transcript::set_limit`]
-/// to the last N messages, and then says how many earlier ones it dropped.
+/// to the last N messages and with [`Transcript::set_byte_limit`] to the last bytes (the
+/// oldest go first, the newest always stays), and then says how many earlier ones it dropped.
 #[derive(Clone, Debug)]
 pub struct Transcript {
     side: Side,
@@ -188,17 +237,44 @@ pub struct Transcript {
 #[derive(Debug, Default)]
 struct Log {
     messages: VecDeque<WireMessage>,
+    /// Each kept message's size ([`entry_bytes`]), in the same order; empty without a byte limit.
+    sizes: VecDeque<usize>,
+    /// The sum of `sizes`.
+    bytes: usize,
     limit: Option<usize>,
+    byte_limit: Option<usize>,
     dropped: u64,
 }
 
 impl Log {
+    fn push(&mut self, message: WireMessage) {
+        if self.byte_limit.is_some() {
+            let size = entry_bytes(&message.entry);
+            self.sizes.push_back(size);
+            self.bytes += size;
+        }
+        self.messages.push_back(message);
+        self.trim();
+    }
+
     fn trim(&mut self) {
-        if let Some(limit) = self.limit {
-            while self.messages.len() > limit {
-                self.messages.pop_front();
-                self.dropped += 1;
-            }
+        let before = self.messages.len();
+        let over_count = |log: &Log| log.limit.is_some_and(|limit| log.messages.len() > limit);
+        // The newest message stays whatever its size, so the transcript ends with what
+        // happened last.
+        let over_bytes = |log: &Log| {
+            log.byte_limit
+                .is_some_and(|limit| log.bytes > limit && log.messages.len() > 1)
+        };
+        while over_count(self) || over_bytes(self) {
+            self.messages.pop_front();
+            self.bytes -= self.sizes.pop_front().unwrap_or(0);
+            self.dropped += 1;
+        }
+        if self.messages.len() < before && self.messages.capacity() > 2 * self.messages.len() + 64 {
+            // A burst of large messages may have grown the rings; give that memory back.
+            self.messages.shrink_to(2 * self.messages.len() + 64);
+            self.sizes.shrink_to(2 * self.sizes.len() + 64);
         }
     }
 }
@@ -219,6 +295,26 @@ impl Transcript {
         log.trim();
     }
 
+    /// Keeps at most `bytes` bytes of messages (as compact JSON, see [`entry_bytes`]) from now
+    /// on, dropping the oldest first and counting them; the newest message is kept even when it
+    /// alone is larger.
+    pub fn set_byte_limit(&self, bytes: usize) {
+        let mut log = self.lock();
+        if log.byte_limit.is_none() {
+            let sizes: VecDeque<usize> =
+                log.messages.iter().map(|m| entry_bytes(&m.entry)).collect();
+            log.bytes = sizes.iter().sum();
+            log.sizes = sizes;
+        }
+        log.byte_limit = Some(bytes);
+        log.trim();
+    }
+
+    /// How many bytes the kept messages count for against the byte limit (0 without one).
+    pub fn bytes(&self) -> usize {
+        self.lock().bytes
+    }
+
     /// How many earlier messages were dropped to stay within the limit (0 when unbounded).
     pub fn dropped(&self) -> u64 {
         self.lock().dropped
@@ -231,9 +327,7 @@ impl Transcript {
 
     /// Appends one entry of any kind.
     pub fn record_entry(&self, direction: Direction, entry: Entry) {
-        let mut log = self.lock();
-        log.messages.push_back(WireMessage { direction, entry });
-        log.trim();
+        self.lock().push(WireMessage { direction, entry });
     }
 
     /// Who records this transcript.
@@ -250,6 +344,7 @@ impl Transcript {
             entry: Entry::Dropped {
                 dropped: log.dropped,
                 limit: log.limit.unwrap_or(0),
+                byte_limit: log.byte_limit,
             },
         });
         marker
@@ -278,3 +373,7 @@ impl Transcript {
         self.log.lock().unwrap_or_else(|poison| poison.into_inner())
     }
 }
+
+#[cfg(test)]
+#[path = "transcript_tests.rs"]
+mod tests;

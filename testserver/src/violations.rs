@@ -55,6 +55,28 @@ pub const REPORTED_VIOLATIONS: usize = 20;
 /// rule, so a peer that floods violations cannot make the server hold every one.
 pub const KEPT_VIOLATIONS: usize = 1000;
 
+/// The longest violation detail (and handler log line) kept, in bytes; a longer one is cut, with
+/// a note of how much was cut, so the kept violations hold at most about 1 MiB whatever ids or
+/// names a client sends.
+pub const MAX_DETAIL_BYTES: usize = 1024;
+
+/// `text` cut to at most [`MAX_DETAIL_BYTES`] (at a character boundary), with `… (N bytes cut)`
+/// when it was longer.
+pub fn shorten(mut text: String) -> String {
+    if text.len() <= MAX_DETAIL_BYTES {
+        return text;
+    }
+    let mut end = MAX_DETAIL_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = text.len() - end;
+    text.truncate(end);
+    text.push_str(&format!("… ({cut} bytes cut)"));
+    text.shrink_to_fit();
+    text
+}
+
 /// A shared, append-only list of violations: the first [`KEPT_VIOLATIONS`] in full, then a
 /// count per rule.
 #[derive(Clone, Debug, Default)]
@@ -75,14 +97,14 @@ impl ViolationLog {
         ViolationLog::default()
     }
 
-    /// Records one violation: in full while fewer than [`KEPT_VIOLATIONS`] are kept, else as
-    /// one more of its rule.
+    /// Records one violation: in full (its detail cut to [`MAX_DETAIL_BYTES`]) while fewer
+    /// than [`KEPT_VIOLATIONS`] are kept, else as one more of its rule.
     pub fn record(&self, rule: &str, detail: impl Into<String>) {
         let mut entries = self.lock();
         if entries.kept.len() < KEPT_VIOLATIONS {
             entries.kept.push(Violation {
                 rule: rule.to_owned(),
-                detail: detail.into(),
+                detail: shorten(detail.into()),
             });
             return;
         }

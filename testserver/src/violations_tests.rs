@@ -1,6 +1,6 @@
 //! Unit tests of `violations.rs`.
 
-use super::ViolationLog;
+use super::{MAX_DETAIL_BYTES, ViolationLog, shorten};
 
 #[test]
 fn a_report_lists_the_first_violations_and_counts_the_rest_by_rule() {
@@ -89,4 +89,28 @@ fn below_the_cap_the_log_keeps_everything_and_reports_nothing_more() {
     assert_eq!(log.total(), 1);
     assert_eq!(log.reported(), log.list());
     assert_eq!(log.report(20), ["violation reused-id: request id 1 reused"]);
+}
+
+/// A client chooses the ids and names a detail quotes: a detail is cut to `MAX_DETAIL_BYTES`,
+/// at a character boundary, saying how much was cut, so 1000 kept violations stay near 1 MiB.
+#[test]
+fn a_long_detail_is_cut_with_a_note() {
+    let log = ViolationLog::new();
+    let long = format!("request id \"{}\" reused", "é".repeat(2_000_000));
+    log.record("reused-id", long.clone());
+    let kept = &log.list()[0].detail;
+    assert!(
+        kept.len() < MAX_DETAIL_BYTES + 40,
+        "{} bytes kept",
+        kept.len()
+    );
+    let cut = long.len() - kept.split('…').next().unwrap().len();
+    assert!(kept.ends_with(&format!("… ({cut} bytes cut)")), "{kept}");
+    assert!(kept.starts_with("request id \"éé"));
+    let short = "request id 1 reused".to_owned();
+    assert_eq!(
+        shorten(short.clone()),
+        short,
+        "a short detail is kept whole"
+    );
 }

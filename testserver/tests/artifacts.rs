@@ -137,7 +137,7 @@ async fn the_transcript_limit_bounds_what_is_written() {
     assert_eq!(lines.len(), 5, "the marker and the last 4 messages: {text}");
     assert_eq!(
         lines[0],
-        "→ … 3 earlier messages dropped (the transcript keeps the last 4)"
+        "→ … 3 earlier messages dropped (the transcript keeps the last 4 messages, at most 33554432 bytes)"
     );
     assert!(lines[4].contains("resp 2"), "{text}");
     std::fs::remove_dir_all(&directory).unwrap();

@@ -1,6 +1,6 @@
-//! The `mcp-testserver` command line, through the built binary: `--transcript-limit N` bounds
-//! the transcript the `transcript` tool returns and says how many messages it dropped, and a bad
-//! value is refused with exit code 2 before anything is served.
+//! The `mcp-testserver` command line, through the built binary: `--transcript-limit N` and
+//! `--transcript-bytes SIZE` bound the transcript the `transcript` tool returns and say how many
+//! messages it dropped, and a bad value is refused with exit code 2 before anything is served.
 
 mod common;
 
@@ -85,6 +85,71 @@ fn a_bad_transcript_limit_is_refused_with_exit_code_2() {
         (
             &["--transcript-limit"][..],
             "--transcript-limit needs a number",
+        ),
+    ] {
+        let output = std::process::Command::new(BINARY)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("running mcp-testserver");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}: nothing served");
+    }
+}
+
+/// `--transcript-bytes` keeps the newest messages that fit in SIZE bytes of compact JSON (here
+/// 8 KiB: one 5,000-byte echo and its answer do not both fit, so the request goes).
+#[tokio::test]
+async fn transcript_bytes_keeps_the_newest_messages_that_fit() {
+    let mut conn = stdio_binary(&["--transcript-bytes", "8K"], Revision::V2025_11_25);
+    conn.initialize().await;
+    let big = "b".repeat(5000);
+    let response = conn.call(json!(1), "echo", json!({"text": big})).await;
+    assert_eq!(text(&response), big);
+    let reply = conn.call(json!(2), "transcript", json!({})).await;
+    let entries: Vec<Value> = serde_json::from_str(text(&reply)).expect("transcript JSON");
+    let marker = &entries[0]["message"];
+    assert_eq!(marker["byteLimit"], 8192, "{marker}");
+    assert_eq!(
+        marker["dropped"], 4,
+        "initialize, its answer, initialized, the echo request: {marker}"
+    );
+    let kept: Vec<&Value> = entries[1..]
+        .iter()
+        .map(|entry| &entry["message"]["id"])
+        .collect();
+    assert_eq!(
+        kept,
+        [&json!(1), &json!(2)],
+        "the echo's answer and the transcript request"
+    );
+    assert_eq!(conn.finish().await, Some(0));
+}
+
+#[test]
+fn a_bad_transcript_bytes_or_bind_is_refused_with_exit_code_2() {
+    for (args, expected) in [
+        (
+            &["--transcript-bytes", "0"][..],
+            "expected a positive number of bytes",
+        ),
+        (
+            &["--transcript-bytes", "12T"][..],
+            "expected a positive number of bytes",
+        ),
+        (
+            &["--transcript-bytes", "M"][..],
+            "expected a positive number of bytes",
+        ),
+        (
+            &["--transcript-bytes"][..],
+            "--transcript-bytes needs a size",
+        ),
+        (
+            &["--allow-non-loopback"][..],
+            "--allow-non-loopback needs --http ADDR",
         ),
     ] {
         let output = std::process::Command::new(BINARY)

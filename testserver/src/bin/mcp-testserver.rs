@@ -9,21 +9,29 @@ use std::time::Duration;
 
 use mcp_testserver_core::artifact_files::{ARTIFACTS_VAR, check_directory};
 use mcp_testserver_core::http::Limits;
-use mcp_testserver_core::server::DEFAULT_HISTORY_LIMIT;
+use mcp_testserver_core::server::HistoryLimits;
 use mcp_testserver_core::server::mutants::{self, MUTANT_VAR, Mutant};
 
 const USAGE: &str = "\
 mcp-testserver: a spec-strict MCP test server
-usage: mcp-testserver [--transcript-limit N] [--artifacts DIR]
+usage: mcp-testserver [--transcript-limit N] [--transcript-bytes SIZE] [--artifacts DIR]
                                        serve on stdio (one JSON-RPC message per line) until
                                        stdin closes, SIGTERM or SIGINT
-       mcp-testserver --http ADDR [--conformance] [--transcript-limit N] [--artifacts DIR]
-                      [--read-timeout SECS] [--session-idle-timeout SECS] [--max-sessions N]
+       mcp-testserver --http ADDR [--allow-non-loopback] [--conformance] [--transcript-limit N]
+                      [--transcript-bytes SIZE] [--artifacts DIR] [--read-timeout SECS]
+                      [--session-idle-timeout SECS] [--max-sessions N]
                                        serve Streamable HTTP on ADDR (e.g. 127.0.0.1:0) until
                                        SIGTERM, SIGINT, or a piped stdin closing;
                                        --conformance adds the conformance suite's fixtures
+  --allow-non-loopback   HTTP: serve on an ADDR that is not loopback (e.g. 0.0.0.0:8080); the
+                         server has no authentication, so anyone who can reach ADDR can use it.
+                         Without this flag such an ADDR is refused
   --transcript-limit N   keep the last N transcript messages and handler log lines (default
                          10000); the transcript says how many earlier ones were dropped
+  --transcript-bytes SIZE
+                         keep at most SIZE bytes of transcript (as compact JSON; a number, or
+                         with a K, M or G suffix for KiB, MiB, GiB; default 32M): the oldest
+                         messages go first and are counted, the newest always stays
   --artifacts DIR        when serving ends, write the wire transcript (10-wire_transcript.txt)
                          and its sequence diagram (11-sequence.svg) into DIR, as the snippet
                          harness does (the next free number when they exist); default: the
@@ -45,7 +53,7 @@ usage: mcp-testserver [--transcript-limit N] [--artifacts DIR]
 struct Options {
     http_address: Option<SocketAddr>,
     conformance: bool,
-    history_limit: usize,
+    history: HistoryLimits,
     artifacts: Option<PathBuf>,
     mutant: Option<Mutant>,
     http_limits: Limits,
@@ -88,12 +96,12 @@ fn main() -> ExitCode {
         Some(address) => runtime.block_on(mcp_testserver_core::http::serve_address(
             address,
             options.conformance,
-            options.history_limit,
+            options.history,
             options.artifacts.as_deref(),
             options.http_limits,
         )),
         None => runtime.block_on(mcp_testserver_core::serve_stdio(
-            options.history_limit,
+            options.history,
             options.artifacts.as_deref(),
         )),
     };
@@ -119,12 +127,13 @@ fn parse(
     let mut options = Options {
         http_address: None,
         conformance: false,
-        history_limit: DEFAULT_HISTORY_LIMIT,
+        history: HistoryLimits::default(),
         artifacts: None,
         mutant: None,
         http_limits: Limits::default(),
     };
     let mut mutant_flag = None;
+    let mut allow_non_loopback = false;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -138,6 +147,7 @@ fn parse(
                 options.http_address = Some(parsed);
             }
             "--conformance" => options.conformance = true,
+            "--allow-non-loopback" => allow_non_loopback = true,
             "--mutant" => {
                 let name = args
                     .next()
@@ -156,7 +166,7 @@ fn parse(
             }
             "--transcript-limit" => {
                 let limit = args.next().ok_or("--transcript-limit needs a number")?;
-                options.history_limit = match limit.parse::<usize>() {
+                options.history.messages = match limit.parse::<usize>() {
                     Ok(limit) if limit > 0 => limit,
                     _ => {
                         return Err(format!(
@@ -164,6 +174,14 @@ fn parse(
                         ));
                     }
                 };
+            }
+            "--transcript-bytes" => {
+                let size = args.next().ok_or("--transcript-bytes needs a size")?;
+                options.history.bytes = byte_size(size).ok_or_else(|| {
+                    format!(
+                        "--transcript-bytes {size}: expected a positive number of bytes, optionally with a K, M or G suffix (e.g. 32M)"
+                    )
+                })?;
             }
             "--read-timeout" => {
                 let seconds = Duration::from_secs(positive(arg, args.next())?);
@@ -180,6 +198,17 @@ fn parse(
             }
             other => return Err(format!("unexpected argument {other:?}")),
         }
+    }
+    match options.http_address {
+        Some(address) if !address.ip().is_loopback() && !allow_non_loopback => {
+            return Err(format!(
+                "--http {address}: not a loopback address; the server has no authentication, so anyone who can reach {address} could use it. Bind 127.0.0.1 (or [::1]), or pass --allow-non-loopback to serve beyond this machine"
+            ));
+        }
+        None if allow_non_loopback => {
+            return Err("--allow-non-loopback needs --http ADDR".to_owned());
+        }
+        _ => {}
     }
     if options.conformance && options.http_address.is_none() {
         return Err("--conformance needs --http ADDR".to_owned());
@@ -201,6 +230,18 @@ fn parse(
         options.artifacts = Some(directory);
     }
     Ok(options)
+}
+
+/// A positive size in bytes: digits, optionally followed by `K`, `M` or `G` (KiB, MiB, GiB).
+fn byte_size(text: &str) -> Option<usize> {
+    let (digits, unit) = match text.char_indices().last()? {
+        (at, 'K' | 'k') => (&text[..at], 1 << 10),
+        (at, 'M' | 'm') => (&text[..at], 1 << 20),
+        (at, 'G' | 'g') => (&text[..at], 1 << 30),
+        _ => (text, 1),
+    };
+    let number = digits.parse::<usize>().ok()?;
+    number.checked_mul(unit).filter(|bytes| *bytes > 0)
 }
 
 /// The positive integer after `flag` (at most a day of seconds, or a million sessions, which

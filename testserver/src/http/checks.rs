@@ -3,6 +3,8 @@
 //! `MCP-Protocol-Version`, and the 2026-07-28 request metadata headers (`Mcp-Method`,
 //! `Mcp-Name`) that must mirror the body. Each check returns the error response to send.
 
+use std::net::IpAddr;
+
 use base64::Engine;
 use hyper::header::{ACCEPT, CONTENT_TYPE, HOST, HeaderMap, ORIGIN};
 use hyper::{Response, StatusCode};
@@ -42,11 +44,19 @@ pub(super) fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> 
         .map(|value| value.trim_matches([' ', '\t']))
 }
 
-/// Rejects a request whose `Origin` or `Host` names anything but this machine, as the spec
-/// requires of a server on loopback (DNS rebinding protection; 403, the body a JSON-RPC error
-/// without id), and a request without exactly one `Host` header (400: RFC 9112 section 3.2
-/// requires one, and without it the rebinding check has nothing to check).
-pub(super) fn origin(headers: &HeaderMap) -> Result<(), Rejection> {
+/// Rejects a request whose `Origin` or `Host` names anything but this machine as the
+/// connection reached it (DNS rebinding protection; 403, the body a JSON-RPC error without id),
+/// and a request without exactly one `Host` header (400: RFC 9112 section 3.2 requires one, and
+/// without it the rebinding check has nothing to check).
+///
+/// The rule, which protects browsers (a page can neither choose the `Host` its browser sends nor
+/// leave out `Origin`): a name is accepted when it is a loopback name (`localhost`, `127.0.0.1`,
+/// `[::1]`), or the IP address the connection arrived at (`arrived_at`, when it is not
+/// loopback: a server bound with `--allow-non-loopback` is reached by its address). A rebinding
+/// page always carries its own host name, which is neither. A non-browser client can send any
+/// `Host`, `localhost` included, so this check is no access control: on a non-loopback bind
+/// everyone who can reach the port can use the server, which is why that bind needs the flag.
+pub(super) fn origin(headers: &HeaderMap, arrived_at: Option<IpAddr>) -> Result<(), Rejection> {
     let hosts = headers.get_all(HOST).iter().count();
     if hosts != 1 {
         let message = if hosts == 0 {
@@ -63,16 +73,16 @@ pub(super) fn origin(headers: &HeaderMap) -> Result<(), Rejection> {
     }
     let origin_ok = match header(headers, ORIGIN.as_str()) {
         None => true,
-        Some(origin) => origin
-            .split_once("://")
-            .is_some_and(|(scheme, rest)| matches!(scheme, "http" | "https") && is_loopback(rest)),
+        Some(origin) => origin.split_once("://").is_some_and(|(scheme, rest)| {
+            matches!(scheme, "http" | "https") && names_this_machine(rest, arrived_at)
+        }),
     };
-    let host_ok = header(headers, HOST.as_str()).is_some_and(is_loopback);
+    let host_ok =
+        header(headers, HOST.as_str()).is_some_and(|host| names_this_machine(host, arrived_at));
     if origin_ok && host_ok {
         return Ok(());
     }
-    let message =
-        "Forbidden: Origin and Host must name this machine (localhost, 127.0.0.1 or [::1])";
+    let message = "Forbidden: Origin and Host must name this machine (localhost, 127.0.0.1, [::1], or the address the connection arrived at)";
     Err(Box::new(error(
         StatusCode::FORBIDDEN,
         Value::Null,
@@ -81,9 +91,10 @@ pub(super) fn origin(headers: &HeaderMap) -> Result<(), Rejection> {
     )))
 }
 
-/// Whether `authority` (`host[:port]`, nothing after it) is a loopback name: the whole of it,
-/// so `[::1]evil.com` or `localhost:80@evil.com` is not.
-fn is_loopback(authority: &str) -> bool {
+/// Whether `authority` (`host[:port]`, nothing after it) names this machine: the whole of it is
+/// a loopback name, or the IP literal of `arrived_at`, so `[::1]evil.com` or
+/// `localhost:80@evil.com` is not.
+pub(super) fn names_this_machine(authority: &str, arrived_at: Option<IpAddr>) -> bool {
     let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
         let Some((host, after)) = rest.split_once(']') else {
             return false;
@@ -104,11 +115,18 @@ fn is_loopback(authority: &str) -> bool {
     let port_ok = port.is_none_or(|port| {
         !port.is_empty() && port.len() <= 5 && port.bytes().all(|byte| byte.is_ascii_digit())
     });
-    port_ok
-        && matches!(
-            host.to_ascii_lowercase().as_str(),
-            "localhost" | "127.0.0.1" | "::1"
-        )
+    let loopback_name = matches!(
+        host.to_ascii_lowercase().as_str(),
+        "localhost" | "127.0.0.1" | "::1"
+    );
+    let arrival_address = arrived_at
+        .map(|address| address.to_canonical())
+        .filter(|address| !address.is_loopback())
+        .is_some_and(|address| {
+            host.parse::<IpAddr>()
+                .is_ok_and(|named| named.to_canonical() == address)
+        });
+    port_ok && (loopback_name || arrival_address)
 }
 
 /// Whether the `Accept` header admits `media_type` (`type/subtype`): a media range naming it,

@@ -34,8 +34,42 @@ fn only_a_whole_loopback_authority_is_loopback() {
         ("", false),
     ];
     for (authority, expected) in cases {
-        assert_eq!(super::is_loopback(authority), expected, "{authority:?}");
+        for arrived_at in [None, Some("127.0.0.1".parse().unwrap())] {
+            let named = super::names_this_machine(authority, arrived_at);
+            assert_eq!(named, expected, "{authority:?} on {arrived_at:?}");
+        }
     }
+}
+
+/// On a connection that arrived at a non-loopback address (a bind allowed by
+/// `--allow-non-loopback`), that address names this machine too, as an IP literal only: a
+/// rebinding page's host name never does. Loopback names still do (a non-browser client can
+/// send any `Host`, so refusing them would protect nobody; port forwarding sends them).
+#[test]
+fn a_non_loopback_connection_also_accepts_the_address_it_arrived_at() {
+    let arrived_at = Some("192.0.2.2".parse().unwrap());
+    let cases = [
+        ("192.0.2.2", true),
+        ("192.0.2.2:8080", true),
+        ("localhost:8080", true),
+        ("[::1]", true),
+        ("192.0.2.3:8080", false),
+        ("192.0.2.2.evil.com", false),
+        ("evil.com:8080", false),
+        ("[::ffff:192.0.2.2]:8080", true),
+    ];
+    for (authority, expected) in cases {
+        let named = super::names_this_machine(authority, arrived_at);
+        assert_eq!(named, expected, "{authority:?} on 192.0.2.2");
+    }
+    // Through a loopback connection, or an unknown one, the machine's other address is no name
+    // of it: the old rule, unchanged.
+    for arrived_at in [None, Some("127.0.0.1".parse().unwrap())] {
+        assert!(!super::names_this_machine("192.0.2.2:8080", arrived_at));
+    }
+    let v6 = Some("2001:db8::5".parse().unwrap());
+    assert!(super::names_this_machine("[2001:db8::5]:80", v6));
+    assert!(!super::names_this_machine("2001:db8::5", v6), "unbracketed");
 }
 
 #[test]

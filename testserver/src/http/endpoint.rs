@@ -10,6 +10,7 @@
 //! is answered there with 400 and the JSON-RPC error the core gives it on stdio.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -47,8 +48,9 @@ pub(super) struct Endpoint {
     pub(super) body_read_timeout: Option<Duration>,
     /// Cancelled when the server stops: streams it closes then were not left by their client.
     pub(super) stopping: CancellationToken,
-    /// 2026-07-28 requests whose response is still owed: serial -> (id key, session).
-    pub(super) live: Mutex<HashMap<u64, (String, Arc<Session>)>>,
+    /// 2026-07-28 requests whose response is still owed, by serial, so a shutdown can end
+    /// them.
+    pub(super) live: Mutex<HashMap<u64, Arc<Session>>>,
     pub(super) next_serial: AtomicU64,
     /// The 2026-07-28 tools that mirror arguments into headers, by name (the tool list is fixed
     /// for a core, so it is read once).
@@ -70,13 +72,18 @@ impl Endpoint {
         }
     }
 
-    /// Serves one HTTP request.
-    pub(super) async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Reply {
+    /// Serves one HTTP request that arrived on a connection to `arrived_at` (the connection's
+    /// local address, when known).
+    pub(super) async fn handle(
+        self: Arc<Self>,
+        request: Request<Incoming>,
+        arrived_at: Option<IpAddr>,
+    ) -> Reply {
         self.sessions.sweep_when_due();
         if request.uri().path() != PATH {
             return body::empty(StatusCode::NOT_FOUND);
         }
-        if let Err(reply) = checks::origin(request.headers()) {
+        if let Err(reply) = checks::origin(request.headers(), arrived_at) {
             return *reply;
         }
         match *request.method() {
@@ -139,7 +146,7 @@ impl Endpoint {
         let modern = version_header == Some(Revision::V2026_07_28.as_str())
             || (meta_version && method != Some("initialize"));
         if modern {
-            return self.stateless(&headers, message, &bytes).await;
+            return self.stateless(&headers, message, bytes).await;
         }
         if method == Some("initialize") && message.get("id").is_some() {
             return self.initialize(&id, &bytes).await;
@@ -157,47 +164,46 @@ impl Endpoint {
             return session_not_found(id);
         };
         let headers = [("mcp-session-id", session_id.to_owned())];
-        match (method, message.get("id")) {
-            (Some(_), Some(request_id)) => {
-                let token = message.pointer("/params/_meta/progressToken").map(id_key);
-                let key = id_key(request_id);
-                let Some(messages) = session.open_request(&key, token) else {
-                    return self.reused_in_flight(&message, &key);
-                };
-                session.session.handle_line(&bytes);
-                let closer = session.clone();
-                let transcript = self.core.transcript.clone();
-                let request_id = request_id.clone();
-                let stopping = self.stopping.clone();
-                // The `legacy-disconnect-cancels` mutant takes the hang-up for a cancel (and
-                // records it as one).
-                let cancels = self.core.breaks(Mutant::LegacyDisconnectCancels);
-                let guard = EndGuard::new(Box::new(move |ending| {
-                    if ending == Ending::Abandoned {
-                        if !stopping.is_cancelled() {
-                            events::record_disconnect(&transcript, &request_id, cancels);
-                        }
-                        let key = id_key(&request_id);
-                        if cancels {
-                            closer.session.cancel_request(&key);
-                        }
-                        closer.close_request(&key);
-                    }
-                }));
-                let stream = ResponseStream {
-                    request_key: key,
-                    messages,
-                    guard,
-                };
-                stream.into_response(checks::legacy_status, &headers).await
-            }
-            _ => {
-                // A notification, or the client's answer to a server request.
-                session.touch();
-                session.session.handle_line(&bytes);
-                body::with_headers(body::empty(StatusCode::ACCEPTED), &headers)
-            }
+        if method.is_none() || message.get("id").is_none() {
+            // A notification, or the client's answer to a server request.
+            session.touch();
+            session.session.handle_line(&bytes);
+            return body::with_headers(body::empty(StatusCode::ACCEPTED), &headers);
         }
+        let token = message.pointer("/params/_meta/progressToken").map(id_key);
+        let key = id_key(&id);
+        let Some(messages) = session.open_request(&key, token) else {
+            return self.reused_in_flight(&message, &key);
+        };
+        session.session.handle_line(&bytes);
+        // The request lives on in the core (its transcript entry, its handler's arguments);
+        // the body and its parsed copy are not kept while the response streams.
+        drop((message, bytes));
+        let closer = session.clone();
+        let transcript = self.core.transcript.clone();
+        let request_id = id;
+        let stopping = self.stopping.clone();
+        // The `legacy-disconnect-cancels` mutant takes the hang-up for a cancel (and records it
+        // as one).
+        let cancels = self.core.breaks(Mutant::LegacyDisconnectCancels);
+        let guard = EndGuard::new(Box::new(move |ending| {
+            if ending == Ending::Abandoned {
+                if !stopping.is_cancelled() {
+                    events::record_disconnect(&transcript, &request_id, cancels);
+                }
+                let key = id_key(&request_id);
+                if cancels {
+                    closer.session.cancel_request(&key);
+                }
+                closer.close_request(&key);
+            }
+        }));
+        let stream = ResponseStream {
+            request_key: key,
+            messages,
+            guard,
+        };
+        stream.into_response(checks::legacy_status, &headers).await
     }
 
     /// `initialize`: a new 2025-11-25 session, its id in `Mcp-Session-Id`.
@@ -344,9 +350,7 @@ impl Endpoint {
         body::json(StatusCode::OK, &reply)
     }
 
-    pub(super) fn lock_live(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<u64, (String, Arc<Session>)>> {
+    pub(super) fn lock_live(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Session>>> {
         self.live
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())
@@ -357,7 +361,11 @@ impl Endpoint {
         for session in self.sessions.drain() {
             session.end();
         }
-        let live: Vec<_> = self.lock_live().drain().map(|(_, (_, s))| s).collect();
+        let live: Vec<_> = self
+            .lock_live()
+            .drain()
+            .map(|(_, session)| session)
+            .collect();
         for session in live {
             session.close();
         }

@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use super::endpoint::{self, PATH};
 use super::limits::{self, Limits};
 use crate::artifact_files::write_at_end;
-use crate::server::Core;
+use crate::server::{Core, HistoryLimits};
 use crate::shutdown::{Termination, piped_stdin_closed, record_shutdown, report_violations};
 
 /// Serves `core` over Streamable HTTP on `listener` until `stop` is cancelled, then ends every
@@ -60,12 +60,15 @@ pub async fn serve_with(
             }
         };
         let _ = socket.set_nodelay(true);
+        let arrived_at = socket.local_addr().ok().map(|address| address.ip());
         let endpoint = endpoint.clone();
         let stop = stop.clone();
         tokio::spawn(async move {
             let service = service_fn(move |request| {
                 let endpoint = endpoint.clone();
-                async move { Ok::<_, std::convert::Infallible>(endpoint.handle(request).await) }
+                async move {
+                    Ok::<_, std::convert::Infallible>(endpoint.handle(request, arrived_at).await)
+                }
             });
             let mut builder = http1::Builder::new();
             builder
@@ -87,13 +90,13 @@ pub async fn serve_with(
 /// `mcp-testserver: listening on http://ADDR/mcp` on stderr, serves until SIGINT or SIGTERM (or
 /// until stdin closes, when it is a pipe or socket rather than a terminal or `/dev/null`), then
 /// reports the violations it saw on stderr and writes the artifacts into `artifacts` when given
-/// (see [`crate::artifact_files`]). The transcript and handler log keep the last
-/// `history_limit` entries (see [`Core::limit_history`]); `limits` bound connections and
-/// sessions. The transcript ends with the server's own shutdown and its reason.
+/// (see [`crate::artifact_files`]). The transcript and handler log keep what `history` allows
+/// (see [`HistoryLimits`]; a plain number is the message limit); `limits` bound connections
+/// and sessions. The transcript ends with the server's own shutdown and its reason.
 pub async fn serve_address(
     address: SocketAddr,
     conformance_fixtures: bool,
-    history_limit: usize,
+    history: impl Into<HistoryLimits>,
     artifacts: Option<&Path>,
     limits: Limits,
 ) -> anyhow::Result<()> {
@@ -104,7 +107,7 @@ pub async fn serve_address(
     let bound = listener.local_addr().context("reading the bound address")?;
     if !bound.ip().is_loopback() {
         eprintln!(
-            "mcp-testserver: warning: {bound} is not loopback; the endpoint only accepts loopback Origin and Host headers"
+            "mcp-testserver: serving beyond loopback on {bound}: anyone who can reach it can use this server; Host and Origin must name a loopback address or the address a connection arrived at"
         );
     }
     let core = Arc::new(if conformance_fixtures {
@@ -112,7 +115,7 @@ pub async fn serve_address(
     } else {
         Core::default()
     });
-    core.limit_history(history_limit);
+    core.limit_history_to(history.into());
     let stop = CancellationToken::new();
     let server = tokio::spawn(serve_with(core.clone(), listener, stop.clone(), limits));
     eprintln!("mcp-testserver: listening on http://{bound}{PATH}");

@@ -2,7 +2,8 @@
 //! session whose outbox is exactly that request's response stream, so closing that stream is
 //! the cancellation of the request (the session is closed, which stops the handler exactly as
 //! `notifications/cancelled` does). Headers are checked first (`checks`), including the
-//! arguments a tool mirrors into `Mcp-Param-*` headers.
+//! arguments a tool mirrors into `Mcp-Param-*` headers. A POSTed `notifications/cancelled` is
+//! accepted and dropped: nothing ties it to the client whose request it names.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -27,7 +28,7 @@ impl Endpoint {
         self: Arc<Self>,
         headers: &header::HeaderMap,
         message: Value,
-        bytes: &Bytes,
+        bytes: Bytes,
     ) -> Reply {
         let id = message.get("id").cloned();
         let mirrored = self.mirrored_arguments(&message);
@@ -44,14 +45,13 @@ impl Endpoint {
         }
         let method = message.get("method").and_then(Value::as_str);
         let Some(id) = id.filter(|_| method.is_some()) else {
-            return self.stateless_notification(&message, bytes);
+            return self.stateless_notification(message);
         };
         let (outbox, messages) = mpsc::unbounded_channel();
         let session = Session::new(self.core.clone(), outbox);
         let key = id_key(&id);
         let serial = self.next_serial.fetch_add(1, Ordering::Relaxed);
-        self.lock_live()
-            .insert(serial, (key.clone(), session.clone()));
+        self.lock_live().insert(serial, session.clone());
         if method == Some("initialize") {
             // Removed in 2026-07-28; the core would start a 2025-11-25 handshake instead.
             self.core
@@ -64,8 +64,11 @@ impl Endpoint {
                 None,
             ));
         } else {
-            session.handle_line(bytes);
+            session.handle_line(&bytes);
         }
+        // The request lives on in the core (its transcript entry, its handler's arguments);
+        // the body and its parsed copy are not kept while the response streams.
+        drop((message, bytes));
         let endpoint = self.clone();
         let transcript = self.core.transcript.clone();
         // The `disconnect-not-cancel` mutant leaves the handler running after a hang-up.
@@ -112,31 +115,26 @@ impl Endpoint {
         mirrored.get(name).cloned().unwrap_or_default()
     }
 
-    /// A 2026-07-28 notification. The only one a client sends is `notifications/cancelled`,
-    /// which Streamable HTTP replaces with closing the stream; one that still names a running
-    /// request reaches that request's session, anything else is recorded and acknowledged.
-    fn stateless_notification(&self, message: &Value, bytes: &Bytes) -> Reply {
+    /// A 2026-07-28 notification POST: recorded, acknowledged with 202, and not acted on. The
+    /// only one a client sends is `notifications/cancelled`, which Streamable HTTP replaces with
+    /// closing the request's response stream ("No `notifications/cancelled` message is required
+    /// or expected", basic/patterns/cancellation). Acting on it by `requestId` could stop
+    /// another client's request: ids are unique only among one client's requests, and no
+    /// session, connection or token ties this POST to the one whose id it names (the request's
+    /// own connection is busy with its response under HTTP/1.1). So it is dropped, as the spec
+    /// allows ("Servers MAY ignore cancellation notifications if ... the request cannot be
+    /// cancelled"), and the handler log says so; it is no violation: real clients send it.
+    fn stateless_notification(&self, message: Value) -> Reply {
         let named = message.pointer("/params/requestId").map(id_key);
-        let target = named.as_ref().and_then(|key| {
-            let live = self.lock_live();
-            let mut matches = live.values().filter(|(request, _)| request == key);
-            match (matches.next(), matches.next()) {
-                (Some((_, session)), None) => Some(session.clone()),
-                _ => None,
-            }
-        });
-        match target {
-            Some(session) => session.handle_line(bytes),
-            None => {
-                self.core
-                    .transcript
-                    .record(crate::transcript::Direction::In, message.clone());
-                if let Some(key) = named {
-                    self.core.handlers.log(format!(
-                        "cancel for {key} matched no single open request stream; ignored"
-                    ));
-                }
-            }
+        let cancel =
+            message.get("method").and_then(Value::as_str) == Some("notifications/cancelled");
+        self.core
+            .transcript
+            .record(crate::transcript::Direction::In, message);
+        if let Some(key) = named.filter(|_| cancel) {
+            self.core.handlers.log(format!(
+                "cancel for {key} POSTed over Streamable HTTP ignored: under 2026-07-28 only closing the request's response stream cancels it"
+            ));
         }
         body::empty(StatusCode::ACCEPTED)
     }

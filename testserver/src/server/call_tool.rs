@@ -112,9 +112,13 @@ impl Session {
                 state.in_flight.insert(key.clone(), entry);
             }
         }
+        // What the handler needs of `_meta` (the progress token, the client capabilities) was
+        // read above; the rest, whatever a client put there, is not kept while the call runs.
+        let mut params = params;
+        params.remove("_meta");
         let call = Call {
             session: self.clone(),
-            label: format!("{name}#{id}"),
+            label: format!("{name}#{key}"),
             id,
             key,
             revision,

@@ -64,8 +64,10 @@ impl Handlers {
         });
     }
 
-    /// Appends a line to the handler log (dropping the oldest past the limit, if one is set).
+    /// Appends a line to the handler log (dropping the oldest past the limit, if one is set),
+    /// cut to [`MAX_DETAIL_BYTES`](crate::violations::MAX_DETAIL_BYTES).
     pub fn log(&self, line: String) {
+        let line = crate::violations::shorten(line);
         let mut log = self.lock_log();
         log.lines.push_back(line);
         log.trim();

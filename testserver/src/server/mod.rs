@@ -23,4 +23,6 @@ pub use connection::serve_connection;
 pub use handlers::Handlers;
 pub use lines::MAX_LINE_BYTES;
 pub use mutants::Mutant;
-pub use session::{Core, DEFAULT_HISTORY_LIMIT, SERVER_NAME};
+pub use session::{
+    Core, DEFAULT_HISTORY_LIMIT, DEFAULT_TRANSCRIPT_BYTES, HistoryLimits, SERVER_NAME,
+};

@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use super::handlers::Handlers;
 use super::mutants::{Mutant, process_mutant};
 use super::task_store::TaskStore;
-use crate::gates::Gates;
+use crate::gates::{GateOwner, Gates};
 use crate::jsonrpc;
 use crate::revision::Revision;
 use crate::transcript::{Direction, Side, Transcript};
@@ -25,6 +25,40 @@ use crate::violations::ViolationLog;
 /// How many transcript messages and handler log lines the `mcp-testserver` binary keeps by
 /// default (`--transcript-limit`); in-process servers keep everything.
 pub const DEFAULT_HISTORY_LIMIT: usize = 10_000;
+
+/// How many bytes of transcript (compact JSON) the `mcp-testserver` binary keeps by default
+/// (`--transcript-bytes`): 32 MiB, so a client sending messages of the largest size the server
+/// reads (4 MiB) cannot make it hold more than a few dozen of them.
+pub const DEFAULT_TRANSCRIPT_BYTES: usize = 32 * 1024 * 1024;
+
+/// What a long-running server remembers: the last `messages` transcript messages and handler
+/// log lines, and at most `bytes` bytes of transcript. A plain number converts into the
+/// message limit with the default byte limit, as `serve_stdio(10_000, ..)` always meant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistoryLimits {
+    /// Transcript messages and handler log lines kept (`--transcript-limit`).
+    pub messages: usize,
+    /// Bytes of transcript kept (`--transcript-bytes`).
+    pub bytes: usize,
+}
+
+impl Default for HistoryLimits {
+    fn default() -> HistoryLimits {
+        HistoryLimits {
+            messages: DEFAULT_HISTORY_LIMIT,
+            bytes: DEFAULT_TRANSCRIPT_BYTES,
+        }
+    }
+}
+
+impl From<usize> for HistoryLimits {
+    fn from(messages: usize) -> HistoryLimits {
+        HistoryLimits {
+            messages,
+            ..HistoryLimits::default()
+        }
+    }
+}
 
 /// The name the server gives in `serverInfo`.
 pub const SERVER_NAME: &str = "mcp-testserver";
@@ -71,6 +105,13 @@ impl Core {
     pub fn limit_history(&self, limit: usize) {
         self.transcript.set_limit(limit);
         self.handlers.set_log_limit(limit);
+    }
+
+    /// Bounds what the core remembers in messages and in bytes (what the binary does; see
+    /// [`HistoryLimits`]).
+    pub fn limit_history_to(&self, limits: HistoryLimits) {
+        self.limit_history(limits.messages);
+        self.transcript.set_byte_limit(limits.bytes);
     }
 
     /// This core, breaking `mutant`'s rule (`None`: no rule broken), whatever the process
@@ -208,26 +249,32 @@ enum Outbox {
 /// One connection.
 pub(crate) struct Session {
     pub core: Arc<Core>,
+    /// Who owns the gates this connection opens: a 2025-11-25 HTTP session its own, closed when
+    /// it ends; any other connection the server.
+    gate_owner: GateOwner,
     outbox: Mutex<Option<Outbox>>,
     state: Mutex<State>,
 }
 
 impl Session {
     pub(crate) fn new(core: Arc<Core>, outbox: mpsc::UnboundedSender<Value>) -> Arc<Session> {
-        Session::with_outbox(core, Outbox::Plain(outbox))
+        Session::with_outbox(core, Outbox::Plain(outbox), GateOwner::Server)
     }
 
-    /// A session whose outbound messages name the client request they relate to.
+    /// A session whose outbound messages name the client request they relate to (a 2025-11-25
+    /// HTTP session): the gates it opens are its own, closed again by [`Session::close`].
     pub(crate) fn with_related(
         core: Arc<Core>,
         outbox: mpsc::UnboundedSender<Outbound>,
     ) -> Arc<Session> {
-        Session::with_outbox(core, Outbox::Related(outbox))
+        let owner = core.gates.new_owner();
+        Session::with_outbox(core, Outbox::Related(outbox), owner)
     }
 
-    fn with_outbox(core: Arc<Core>, outbox: Outbox) -> Arc<Session> {
+    fn with_outbox(core: Arc<Core>, outbox: Outbox, gate_owner: GateOwner) -> Arc<Session> {
         Arc::new(Session {
             core,
+            gate_owner,
             outbox: Mutex::new(Some(outbox)),
             state: Mutex::new(State {
                 era: Era::Fresh,
@@ -241,6 +288,11 @@ impl Session {
                 awaiting_client: BTreeMap::new(),
             }),
         })
+    }
+
+    /// Who owns the gates this session opens.
+    pub(crate) fn gate_owner(&self) -> GateOwner {
+        self.gate_owner
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
@@ -297,6 +349,7 @@ impl Session {
         state.awaiting_client.clear();
         drop(state);
         self.stop_sending();
+        self.core.gates.release(self.gate_owner);
     }
 
     /// Sends nothing more: the outbox is dropped, so the writer ends once it has flushed.

@@ -7,6 +7,8 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::calls::{Call, Outcome, text_result};
+use crate::gates;
+use crate::jsonrpc;
 use crate::transcript::Direction;
 
 /// Upper bound on `steps`, so a typo cannot keep a handler busy for ever.
@@ -134,12 +136,8 @@ pub(crate) fn parse(name: &str, arguments: &Value) -> Result<Tool, String> {
             steps: args.integer("steps", MAX_STEPS)?,
             step_ms: args.integer("step_ms", MAX_STEP_MS)?,
         },
-        "wait_gate" => Tool::WaitGate {
-            gate: args.string("gate")?,
-        },
-        "open_gate" => Tool::OpenGate {
-            gate: args.string("gate")?,
-        },
+        "wait_gate" => Tool::WaitGate { gate: args.gate()? },
+        "open_gate" => Tool::OpenGate { gate: args.gate()? },
         "ignore_cancel" => Tool::IgnoreCancel {
             steps: args.integer("steps", MAX_STEPS)?,
             step_ms: args.integer("step_ms", MAX_STEP_MS)?,
@@ -175,6 +173,14 @@ impl Args<'_> {
             )),
             None => Err(format!("Invalid params: `{}` needs `{key}`", self.tool)),
         }
+    }
+
+    /// The `gate` argument, refused when longer than a gate name may be.
+    fn gate(&self) -> Result<String, String> {
+        let gate = self.string("gate")?;
+        gates::check_name(&gate)
+            .map_err(|error| format!("Invalid params: `{}.gate`: {error}", self.tool))?;
+        Ok(gate)
     }
 
     fn integer(&self, key: &str, max: u64) -> Result<u64, String> {
@@ -252,8 +258,15 @@ impl Tool {
                 }
             }
             Tool::OpenGate { gate } => {
-                call.session.core.gates.open(gate);
-                Outcome::Result(text_result(format!("opened {gate}")))
+                let owner = call.session.gate_owner();
+                match call.session.core.gates.try_open(gate, owner) {
+                    Ok(_) => Outcome::Result(text_result(format!("opened {gate}"))),
+                    Err(error) => Outcome::Error(
+                        jsonrpc::INVALID_PARAMS,
+                        format!("Invalid params: `open_gate.gate`: {error}"),
+                        None,
+                    ),
+                }
             }
             Tool::IgnoreCancel { steps, step_ms } => ignore_cancel(call, *steps, *step_ms).await,
             Tool::Fail { message } => {
@@ -340,13 +353,13 @@ fn transcript_text(call: &Call) -> String {
                 && message.get("result").is_some()
                 && message
                     .get("id")
-                    .is_some_and(|id| replies.contains(&id.to_string()));
+                    .is_some_and(|id| replies.contains(&jsonrpc::id_key(id)));
             if is_reply {
                 message["result"] = json!({"elided": "an earlier transcript reply"});
             }
             json!({"direction": wire.direction, "message": message})
         })
         .collect();
-    replies.insert(call.id.to_string());
+    replies.insert(call.key.clone());
     Value::Array(messages).to_string()
 }

@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 #[path = "../common/mod.rs"]
 mod common;
 
+mod clients;
+mod memory;
 mod requests;
 mod sessions;
 mod signals;
@@ -52,6 +54,17 @@ impl Reply {
 /// Sends `method /mcp` with exactly `headers` (plus `Content-Length` and `Connection: close`)
 /// and reads the whole response.
 async fn raw(address: SocketAddr, method: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+    raw_within(LIMIT, address, method, headers, body).await
+}
+
+/// [`raw`], waiting at most `limit` for the whole response.
+async fn raw_within(
+    limit: Duration,
+    address: SocketAddr,
+    method: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Reply {
     let mut head = format!("{method} /mcp HTTP/1.1\r\n");
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
@@ -70,9 +83,12 @@ async fn raw(address: SocketAddr, method: &str, headers: &[(&str, &str)], body: 
         stream.read_to_end(&mut response).await.unwrap();
         String::from_utf8(response).unwrap()
     };
-    let response = tokio::time::timeout(LIMIT, exchange)
+    let response = tokio::time::timeout(limit, exchange)
         .await
-        .unwrap_or_else(|_| panic!("no answer within {LIMIT:?} to {method} {body}"));
+        .unwrap_or_else(|_| {
+            let start: String = body.chars().take(200).collect();
+            panic!("no answer within {limit:?} to {method} {start}")
+        });
     let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
     let status = head
         .split(' ')
