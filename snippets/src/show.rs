@@ -96,8 +96,8 @@ impl TestServer {
 
     /// Waits until no handler runs, then prints the server's side of the run: every line of its
     /// handler log, every cancel it received (and what it sent about that request after the
-    /// cancel, a response or a cancel of its own: there should be nothing), every violation it
-    /// recorded.
+    /// cancel, a response or a cancel of its own: there should be nothing), any progress it sent
+    /// for a request after answering it, every violation it recorded.
     pub async fn print_report(&self) {
         self.idle().await;
         for line in self.handler_log() {
@@ -123,8 +123,43 @@ impl TestServer {
                 }
             }
         }
+        for line in progress_after_response(&entries) {
+            println!("{line}");
+        }
         self.print_violations();
     }
+}
+
+/// A line for every `notifications/progress` the server sent after its response to the request
+/// whose token it names: progress "MUST stop after completion".
+fn progress_after_response(entries: &[Value]) -> Vec<String> {
+    let mut tokens: Vec<(Value, Value, bool)> = Vec::new(); // (token, request id, answered)
+    let mut lines = Vec::new();
+    for entry in entries {
+        let message = &entry["message"];
+        let incoming = entry["direction"] == "in";
+        if incoming && message.get("method").is_some() && message.get("id").is_some() {
+            if let Some(token) = message.pointer("/params/_meta/progressToken") {
+                tokens.retain(|(known, _, _)| known != token);
+                tokens.push((token.clone(), message["id"].clone(), false));
+            }
+        } else if !incoming && message.get("method").is_none() {
+            for (_, id, answered) in tokens.iter_mut() {
+                if message["id"] == *id {
+                    *answered = true;
+                }
+            }
+        } else if !incoming && message["method"] == "notifications/progress" {
+            let token = &message["params"]["progressToken"];
+            if let Some((_, id, true)) = tokens.iter().find(|(known, _, _)| known == token) {
+                lines.push(format!(
+                    "server sent after its response to {id}: {}",
+                    describe(message)
+                ));
+            }
+        }
+    }
+    lines
 }
 
 impl RawClient {
