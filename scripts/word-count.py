@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Counts the words a reader sees on the book's pages, as a browser shows them.
 
-Reads the HTML `mdbook build` wrote (`target/book/` by default), one page per chapter that
-`book/SUMMARY.md` links to, and counts the words of each page's `<main>`, leaving out what a
-reader does not see at first glance:
+Reads the HTML `mdbook build` wrote (`target/book/html/`, or `target/book/` for a book with the
+HTML renderer only), one page per chapter that `book/SUMMARY.md` links to, and counts the words
+of each page's `<main>`, leaving out what a reader does not see at first glance:
 
 - hidden lines (mdBook's `<span class="boring">`, Rust `# ` and the other languages' `!!!` lines),
 - run outputs, transcripts and diagrams (the verifier's `<div class="mdbook-snippets-output">`,
@@ -111,14 +111,18 @@ def chapters(summary):
 def main():
     root = Path(__file__).resolve().parent.parent
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--html", type=Path, default=root / "target" / "book",
-                        help="the built book (default: target/book)")
+    parser.add_argument("--html", type=Path, default=None,
+                        help="the built book's HTML (default: target/book/html, where mdBook writes "
+                        "it beside another renderer's output, else target/book)")
     parser.add_argument("--summary", type=Path, default=root / "book" / "SUMMARY.md",
                         help="the book's SUMMARY.md (default: book/SUMMARY.md)")
     parser.add_argument("--include-generated", action="store_true",
                         help="count sdk-matrix and claims too")
     parser.add_argument("--max", type=int, help="exit 1 when the total is above this")
     arguments = parser.parse_args()
+    if arguments.html is None:
+        built = root / "target" / "book"
+        arguments.html = built / "html" if (built / "html").is_dir() else built
 
     total = 0
     rows = []
