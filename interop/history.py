@@ -35,6 +35,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from outcomes import OUTCOMES, cell, outcome
+
 INTEROP = Path(__file__).resolve().parent
 ROOT = INTEROP.parent
 HISTORY = INTEROP / "history.json"
@@ -61,15 +63,13 @@ def version_key(version: str) -> tuple[Any, ...]:
 def outcomes(cells: dict[str, Any]) -> dict[tuple[str, str], str]:
     """A way of stopping's cells -> the grid's verdict per (revision, transport); `n/a` for cells
     the program could not write for that release."""
-    import render_book
-
     found = {}
     for revision in REVISIONS:
         for transport in TRANSPORTS:
             facts = cells.get(revision, {}).get(transport)
             if facts is None:
                 continue
-            found[(revision, transport)] = "n/a" if "n/a" in facts else render_book.outcome(facts)
+            found[(revision, transport)] = "n/a" if "n/a" in facts else outcome(facts)
     return found
 
 
@@ -147,9 +147,7 @@ def fact_differences(entry: dict[str, Any], pin: dict[str, Any]) -> dict[str, in
 
 def render(history: dict[str, Any], expected: dict[str, Any]) -> str:
     """The chapter's `{{history}}` section: one table per SDK with measured releases."""
-    import render_book
-
-    glyph = {key: symbol for key, (symbol, _, _) in render_book.OUTCOMES.items()}
+    glyph = {key: symbol for key, (symbol, _, _) in OUTCOMES.items()}
     glyph["n/a"] = "n/a"
     parts = []
     for sdk, info in expected["sdks"].items():
@@ -168,7 +166,7 @@ def render(history: dict[str, Any], expected: dict[str, Any]) -> str:
                     notes.append(f"`{row['scenario']}` at {version}: n/a, {why}.")
                     continue
                 cells.append(" ".join(glyph[verdict[key]] for key in ORDER if key in verdict))
-            rows.append(f"| {render_book.cell(row['scenario'], code=True)} | " + " | ".join(cells) + f" | {row['holds for']} |")
+            rows.append(f"| {cell(row['scenario'], code=True)} | " + " | ".join(cells) + f" | {row['holds for']} |")
         for version in ordered:
             if version == info["version"]:
                 continue

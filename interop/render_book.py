@@ -27,6 +27,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import history as releases_history
+from outcomes import OUTCOMES, cell, outcome
+
 INTEROP = Path(__file__).resolve().parent
 ROOT = INTEROP.parent
 EXPECTED = INTEROP / "expected.json"
@@ -39,17 +42,6 @@ HISTORY = INTEROP / "history.json"
 # The grid's columns, in order.
 REVISIONS = ("2025-11-25", "2026-07-28")
 TRANSPORTS = (("stdio", "stdio"), ("http", "HTTP"))
-# The glyph of each outcome and what it means, in legend order: the cancel, the server's handler,
-# what the caller saw. `outcome` picks one per cell from the cell's facts.
-OUTCOMES = {
-    "stopped": ("\u2713", "stopped", "a cancel reached the server (a `notifications/cancelled` naming the call, or, over HTTP at 2026-07-28, the closed response stream); the handler stopped; the caller got an error or a cancellation"),
-    "late": ("\u25d0", "cancelled late", "as \u2713, but the cancel left the client only after the caller had control back (seen over stdio only: over HTTP the order of two requests is a race, so such a cell shows \u2713)"),
-    "leaked": ("\u2717", "abandoned", "no cancel reached the server; the caller stopped waiting; the handler ran to its end and answered no one"),
-    "ran": ("\u25cb", "not stopped", "no cancel; the handler ran to its end; the caller got the result"),
-    "ignored": ("!", "cancel ignored", "a cancel reached the server, but progress or a response for the call still followed it"),
-    "other": ("?", "other", "a combination the legend does not name: read the detailed rows"),
-    "skipped": ("\u2013", "not run", "the SDK does not speak that revision"),
-}
 # A colour for the outcomes a reader should notice, readable on mdBook's light and dark themes. The
 # glyphs differ by shape as well, so the grid does not depend on colour.
 COLOURS = {"stopped": "#2da44e", "late": "#d4a72c", "leaked": "#e5534b", "ignored": "#e5534b"}
@@ -69,8 +61,6 @@ def render(template: str, expected: dict[str, Any], history: dict[str, Any] | No
         if name == "grid":
             return grid(ordered)
         if name == "history":
-            import history as releases_history
-
             return releases_history.render(history or {}, ordered)
         sdk = name.split(" ", 1)[1]
         if sdk not in expected["matrix"]:
@@ -111,22 +101,6 @@ def matrix_table(info: dict[str, Any], scenarios: dict[str, Any]) -> str:
     return f"<details>\n<summary>{summary}</summary>\n\n" + "\n".join(header + rows) + "".join(notes) + "\n\n</details>"
 
 
-def outcome(facts: dict[str, Any]) -> str:
-    """The grid's verdict on one cell (a key of OUTCOMES), from its facts alone."""
-    if "skipped" in facts:
-        return "skipped"
-    got_result = str(facts["caller saw"]).startswith("completed")
-    reached = facts["cancel sent"] or facts.get("response stream closed") == "a cancel"
-    handler = facts["handler"]
-    if not reached:
-        if handler == "completed (no cancel)":
-            return "ran" if got_result else "leaked"
-        return "other"
-    if handler in ("answered after the cancel", "kept running after the cancel"):
-        return "ignored"
-    if handler == "stopped by the cancel" and not got_result:
-        return "late" if facts["cancel sent before the caller resumed"] is False else "stopped"
-    return "other"
 
 
 def grid(expected: dict[str, Any]) -> str:
@@ -202,10 +176,6 @@ def after_cell(facts: dict[str, Any]) -> str:
     return ", ".join(sent) or "nothing"
 
 
-def cell(text: Any, code: bool = False) -> str:
-    """Table-cell text: `|` escaped, optionally as a code span."""
-    text = str(text).replace("|", "\\|")
-    return f"`{text}`" if code else text
 
 
 def main() -> int:

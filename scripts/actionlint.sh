@@ -33,10 +33,11 @@ echo "actionlint: the planted expression typo and shellcheck finding are reporte
 "$actionlint" -color=false -shellcheck="$(command -v shellcheck)"
 echo "actionlint: $(ls .github/workflows/*.yml | wc -l) workflows, 0 problems"
 
-# The CI job the README shows for someone else's book: the YAML block after its marker.
+# The CI job the guide shows for someone else's book (guide/src/ci.md): the YAML block after its
+# marker.
 awk '/<!-- book-ci-example/ { found = 1; next } found && /^```yaml$/ { inside = 1; next }
-     inside && /^```$/ { exit } inside { print }' README.md >"$work/.github/workflows/readme-book.yml"
-[[ -s "$work/.github/workflows/readme-book.yml" ]] \
-    || { echo "actionlint: error: no YAML block after README's book-ci-example marker" >&2; exit 2; }
-"$actionlint" -color=false -shellcheck="$(command -v shellcheck)" "$work/.github/workflows/readme-book.yml"
-echo "actionlint: README's CI job for a book, 0 problems"
+     inside && /^```$/ { exit } inside { print }' guide/src/ci.md >"$work/.github/workflows/guide-book.yml"
+[[ -s "$work/.github/workflows/guide-book.yml" ]] \
+    || { echo "actionlint: error: no YAML block after the book-ci-example marker of guide/src/ci.md" >&2; exit 2; }
+"$actionlint" -color=false -shellcheck="$(command -v shellcheck)" "$work/.github/workflows/guide-book.yml"
+echo "actionlint: the guide's CI job for a book, 0 problems"

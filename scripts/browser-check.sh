@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the book (verifying every snippet) and opens it in headless Chromium: see browser/check.mjs,
 # and browser/sdk-picker.mjs for the SDK version picker; then the language-tabs fixture book
-# (tests/browser-fixtures/tabs): see browser/tabs.mjs.
+# (tests/browser-fixtures/tabs): see browser/tabs.mjs; then the guide (guide/), served under
+# SITE_PATH/guide/ as the Pages workflow publishes it: browser/guide.mjs.
 # Installs what it needs: Debian's chromium, mdBook 0.5, and the pinned playwright-core.
 # The site is built and served under a project sub-path, as GitHub Pages serves it
 # (https://OWNER.github.io/REPO/), with `site-url` set the way the Pages workflow sets it.
@@ -44,3 +45,13 @@ if grep -E 'WARN|ERROR' target/mdbook-build-tabs.log; then
     exit 1
 fi
 node scripts/browser/tabs.mjs "$fixture/book"
+# The guide: built with the verifier, its shell snippets running the binary built above (the one
+# `cargo test` verified it with, so every result comes from the cache that run left).
+guide_path=${site_path}guide/
+GUIDE_MDBOOK_SNIPPETS="$PWD/target/debug/mdbook-snippets" MDBOOK_OUTPUT__HTML__SITE_URL=$guide_path \
+    mdbook build guide 2>&1 | tee target/mdbook-build-guide.log
+if grep -E 'WARN|ERROR' target/mdbook-build-guide.log; then
+    echo "mdbook build of the guide printed warnings" >&2
+    exit 1
+fi
+node scripts/browser/guide.mjs target/guide/html "$guide_path"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The verifier as an author would get it: `cargo install --path .` and
 # `cargo install --git <repository> mdbook-snippets` (a local file:// repository), each
-# into its own root; then the README's "Using the verifier on your own book" section, followed
-# step by step with each installed binary on a fresh book outside this repository, whose
-# book.toml is the README's own TOML block, so the README cannot drift from what works.
+# into its own root; then the guide's first steps (guide/src/first-book.md), followed with each
+# installed binary on a fresh book outside this repository, whose book.toml is the guide's
+# complete example (guide/src/configuration.md), so the guide cannot drift from what works.
 #
 #   scripts/install-test.sh
 #
@@ -40,12 +40,14 @@ step "cargo install --git file://$work/repo mdbook-snippets"
 cargo install --quiet --locked --git "file://$work/repo" mdbook-snippets \
     --root "$work/from-git" --target-dir "$repo/target"
 
-# The README's book.toml, exactly as printed there.
-readme_toml=$(awk '/^## Using the verifier on your own book/ { section = 1; next }
+# The guide's complete book.toml (guide/src/configuration.md), exactly as printed there: the TOML
+# block after its install-test marker.
+guide_page=guide/src/configuration.md
+guide_toml=$(awk '/<!-- install-test:/ { section = 1; next }
     section && /^```toml/ { block = 1; next }
     block && /^```/ { exit }
-    block { print }' README.md)
-grep -q '^\[preprocessor.snippets\]' <<<"$readme_toml" || fail "no TOML block with [preprocessor.snippets] in the README's section"
+    block { print }' "$guide_page")
+grep -q '^\[preprocessor.snippets\]' <<<"$guide_toml" || fail "no TOML block with [preprocessor.snippets] after the install-test marker of $guide_page"
 
 # run EXPECTED_EXIT LOG COMMAND...: runs COMMAND with its output in LOG; fails unless it exits
 # with EXPECTED_EXIT.
@@ -65,9 +67,9 @@ check_book() {
     local bin_dir=$1 book=$2
     local tool=$bin_dir/mdbook-snippets
     mkdir -p "$book/src"
-    printf '%s\n' "$readme_toml" >"$book/book.toml"
+    printf '%s\n' "$guide_toml" >"$book/book.toml"
     printf '# Summary\n\n- [Chapter](chapter.md)\n' >"$book/src/SUMMARY.md"
-    # The README's `dependencies` table names a local crate, `packages/helper`: the book has one.
+    # The guide's `dependencies` table names a local crate, `packages/helper`: the book has one.
     mkdir -p "$book/packages/helper/src"
     printf '[package]\nname = "helper"\nversion = "0.1.0"\nedition = "2021"\n' \
         >"$book/packages/helper/Cargo.toml"
@@ -95,7 +97,7 @@ let empty: Vec<u32> = Vec::new();
 let _ = empty[0];
 ```
 
-A snippet with its own `main`, using the README's `dependencies` (tokio, serde_json, helper):
+A snippet with its own `main`, using the guide's `dependencies` (tokio, serde_json, helper):
 
 ```rust
 #[tokio::main]
@@ -142,8 +144,8 @@ EOF
     run 2 "$book/missing.log" "$tool" test "$book/no-such-book"
 }
 
-step "README section with the binary from --path"
+step "the guide's first steps with the binary from --path"
 check_book "$work/from-path/bin" "$work/book-path"
-step "README section with the binary from --git"
+step "the guide's first steps with the binary from --git"
 check_book "$work/from-git/bin" "$work/book-git"
-step "2 installs, each verified a fresh book as the README describes: 0 failed"
+step "2 installs, each verified a fresh book as the guide describes: 0 failed"

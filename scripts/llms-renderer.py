@@ -74,6 +74,10 @@ def rewrite_links(content: str, chapter_path: str, base: str) -> str:
     out, fence = [], None
     for line in content.split("\n"):
         found = FENCE.match(line)
+        # A backtick fence's info string has no backtick (CommonMark), so a line that starts with
+        # inline code such as ```` ```rust ```` opens no fence.
+        if found and found.group(1)[0] == "`" and "`" in found.group(2):
+            found = None
         if fence is None and found:
             fence = found.group(1)
         elif fence is not None:

@@ -21,15 +21,24 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // Run by cargo as the snippets' rustc wrapper: become rustc.
+    if let Some(code) = build::rustc_wrapper::run_if_wrapper() {
+        return code;
+    }
     let cli = cli::Cli::parse();
     let result = match cli.command {
         Some(cli::Command::Test(args)) => test_command::run(&args),
         Some(cli::Command::Supports { renderer }) => {
             Ok(preprocessor::supports_exit_code(&renderer))
         }
+        Some(cli::Command::Sandbox(args)) => return run::launcher::main(&args),
         None => preprocessor::run(),
     };
     run::containment::hold_exit_while_stopping();
+    // Which containment the run's snippets and setups had, whatever the outcome.
+    if let Some(containment) = run::containment_summary() {
+        eprintln!("mdbook-snippets: {containment}");
+    }
     match result {
         Ok(code) => code,
         Err(error) => {

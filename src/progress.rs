@@ -65,6 +65,15 @@ impl Progress {
         }
     }
 
+    /// A line that stays, such as the toolchain a run compiles with (above a bar).
+    pub(crate) fn heading(&self, text: &str) {
+        match &self.mode {
+            Mode::Quiet => {}
+            Mode::Lines => eprintln!("{text}"),
+            Mode::Bar(bar) => bar.println(text),
+        }
+    }
+
     pub(crate) fn finished(&self, result: &SnippetResult) {
         let verdict = match &result.outcome {
             Outcome::Passed => "ok",

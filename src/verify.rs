@@ -4,18 +4,20 @@
 //! Every snippet ends as a [`SnippetResult`]; `Err` is only the tool failing.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
 use crate::build::cargo;
-use crate::build::{Plan, module_file, named_edition, plan};
+use crate::build::{Plan, generated_names, module_file, named_edition, plan};
 use crate::config::Config;
 use crate::mdbook::BookSource;
 use crate::plan::{
-    Cache, Record, Selection, Workspace, check_selection, select, selection_reports,
+    Cache, Record, Selection, Toolchain, Workspace, check_selection, select, selection_reports,
 };
 use crate::progress::Progress;
+use crate::run::mutant_list;
 use crate::run::mutants::{self, Subject};
 use crate::run::other_languages::{self, LanguagePlan};
 use crate::run::{JobSlots, RunRequest, judge, run_all};
@@ -83,11 +85,16 @@ pub(crate) fn verify(
     options: &VerifyOptions,
 ) -> anyhow::Result<Report> {
     let started = Instant::now();
+    let progress = Progress::new(options.progress);
     let (located, mut chapter_failures) = extract_book(book, &config.language_syntaxes());
     check_selection(&located, &options.selection).map_err(anyhow::Error::msg)?;
+    // The run's first line names the toolchain; not finding it fails only a Rust build.
+    let toolchain = Toolchain::resolve();
+    if let Ok(toolchain) = &toolchain {
+        progress.heading(&toolchain.describe(&config.book_root));
+    }
     chapter_failures.retain(|failure| selection_reports(&options.selection, failure));
     let mut results: Vec<Option<SnippetResult>> = vec![None; located.len()];
-    let progress = Progress::new(options.progress);
     let mut mutant_results = options.mutants.then(Vec::new);
     let mut pending = Vec::new();
     for (index, selected) in select(&located, &options.selection).into_iter().enumerate() {
@@ -108,11 +115,17 @@ pub(crate) fn verify(
         }
     }
 
+    if options.mutants {
+        // Before anything is built or run, every claim of the book, whatever the selection
+        // (an `ignore` snippet is never selected): a false claim is the book's error (exit 2).
+        let snippets: Vec<&Snippet> = located.iter().map(|located| &located.snippet).collect();
+        mutant_list::check_claims(&snippets, config, &progress)?;
+    }
     let mut cache_error = None;
     // The edition the book or its harness names (`None`: snippets are 2015 by default).
     let mut book_edition = config.edition.clone();
     if !pending.is_empty() {
-        let workspace = Workspace::discover(config)?;
+        let workspace = Workspace::discover(config, toolchain?)?;
         let harness = workspace.settings.harness_parts();
         book_edition = named_edition(config, harness).map(str::to_owned);
         let cache = Cache::new(
@@ -167,7 +180,6 @@ pub(crate) fn verify(
         let (cached, to_build): (Vec<Plan>, Vec<Plan>) = plans.into_iter().partition(|plan| {
             cache.get(&plan.cache_key).is_some()
                 && !(claims(plan.index)
-                    && !plan.planned.no_run
                     && mutants::any_uncached(&located[plan.index].snippet, &plan.cache_key, &cache))
         });
         for plan in &cached {
@@ -181,7 +193,13 @@ pub(crate) fn verify(
             .filter_map(|plan| Some(located[plan.index].snippet.language.as_ref()?.name.as_str()))
             .collect();
         let setup_state = workspace.cache_dir.with_file_name("setup");
-        crate::build::setup::prepare(config, &languages_needed, &setup_state, &progress)?;
+        crate::build::setup::prepare(
+            config,
+            &languages_needed,
+            &setup_state,
+            &progress,
+            &crate::run::run_setup,
+        )?;
         // Other languages need no build: they run while cargo builds the Rust snippets, and
         // beside the Rust runs within the same `jobs`.
         let slots = JobSlots::new(config.jobs);
@@ -365,16 +383,9 @@ fn mutant_subjects<'a>(
             .is_some_and(|result| result.outcome == Outcome::Passed)
     };
     let mut subjects: Vec<(usize, Subject<'a>)> = Vec::new();
+    // No claim is made by a snippet that does not run (`mutant_list` refused it).
     for plan in rust_claims.iter().filter(|plan| passed(plan.index)) {
         let located = &located[plan.index];
-        let not_run = match (
-            &located.snippet.attributes.compile_fail,
-            plan.planned.no_run,
-        ) {
-            (Some(_), _) => Some("`compile_fail`"),
-            (None, true) => Some("`no_run`"),
-            (None, false) => None,
-        };
         let judge =
             move |record: &Record| judge::judge(located, record, &module_file(&plan.planned));
         subjects.push((
@@ -383,7 +394,6 @@ fn mutant_subjects<'a>(
                 snippet: &located.snippet,
                 cache_key: &plan.cache_key,
                 request: rust_requests.remove(&plan.index),
-                not_run,
                 judge: Box::new(judge),
             },
         ));
@@ -395,7 +405,6 @@ fn mutant_subjects<'a>(
                 snippet: &located[plan.index].snippet,
                 cache_key: &plan.cache_key,
                 request: Some(plan.request.clone()),
-                not_run: plan.is_check.then_some("`no_run`"),
                 judge: Box::new(move |record| language_result(located, plan, record)),
             },
         ));
@@ -443,34 +452,43 @@ fn build_and_run(
                 progress.finished(&result);
                 finished.push((plan, (record, result)));
             }
-            cargo::Built::Executable { program, args } => to_run.push((plan, program, args)),
+            cargo::Built::Executable { program, args, env } => {
+                to_run.push((plan, program, (args, env)));
+            }
         }
     }
     let requests: Vec<RunRequest> = to_run
         .iter()
-        .map(|(plan, program, args)| RunRequest {
+        .map(|(plan, program, (args, env))| RunRequest {
             program: program.clone(),
             args: args.clone(),
+            env: env.clone(),
             file: None,
             harness_attributes: plan.harness_attributes.clone(),
             pass_env: config.pass_env.clone(),
+            writable: config.writable.clone(),
             timeout: plan.timeout,
             output_limit: config.output_limit,
             mutant: None,
         })
         .collect();
+    let names = |(plan, program, _): &(Plan, PathBuf, _)| generated_names(program, &plan.planned);
     let records = run_all(&requests, slots, &|index, record| {
         let plan = &to_run[index].0;
+        let record = judge::with_rustdoc_names(record.clone(), &names(&to_run[index]));
         let result = judge::judge(
             &located[plan.index],
-            &Record::Ran(record.clone()),
+            &Record::Ran(record),
             &module_file(&plan.planned),
         );
         progress.finished(&result);
     });
     let mut ran = HashMap::new();
-    for (((plan, program, _), record), request) in to_run.into_iter().zip(records).zip(requests) {
-        let record = Record::Ran(record.with_context(|| format!("running {}", program.display()))?);
+    for ((entry, record), request) in to_run.into_iter().zip(records).zip(requests) {
+        let names = names(&entry);
+        let (plan, program, _) = entry;
+        let record = record.with_context(|| format!("running {}", program.display()))?;
+        let record = Record::Ran(judge::with_rustdoc_names(record, &names));
         let result = judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
         ran.insert(plan.index, request);
         finished.push((plan, (record, result)));

@@ -13,15 +13,23 @@ use anyhow::{Context, bail};
 use cargo_metadata::Message;
 use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel, DiagnosticSpan};
 
-use crate::build::generate::{GeneratedCrate, Placement, PlannedSnippet, generate, module_file};
+use crate::build::crate_files::write_crate;
+use crate::build::generate::{Placement, PlannedSnippet, generate, module_file};
+use crate::build::messages;
+pub(crate) use crate::build::messages::CompileError;
+use crate::build::rustc_wrapper::WRAPPER_MARKER;
 use crate::plan::Record;
-use crate::plan::Workspace;
+use crate::plan::{Toolchain, Workspace};
 
 /// What building did for one snippet.
 #[derive(Debug)]
 pub(crate) enum Built {
-    /// Built; run it as `PROGRAM ARGS`.
-    Executable { program: PathBuf, args: Vec<String> },
+    /// Built; run it as `PROGRAM ARGS` with `env` set.
+    Executable {
+        program: PathBuf,
+        args: Vec<String>,
+        env: Vec<(String, String)>,
+    },
     /// Nothing to run: a `no_run` snippet that compiled, a `compile_fail` snippet either way,
     /// or a snippet that did not compile.
     Record(Record),
@@ -58,7 +66,12 @@ pub(crate) fn build(
             &generated,
             workspace.lock_file.as_deref(),
         )?;
-        let output = cargo_build(&workspace.crate_dir, &workspace.target_dir, incremental)?;
+        let mut output = cargo_build(
+            &workspace.crate_dir,
+            &workspace.target_dir,
+            &workspace.toolchain,
+            incremental,
+        )?;
         // A full disk fails every snippet's build the same way: the tool's error, not theirs.
         if let Some(line) = out_of_disk_space(&output, &workspace.target_dir) {
             bail!(
@@ -78,6 +91,10 @@ pub(crate) fn build(
             .iter()
             .map(|&index| (module_file(&snippets[index]), index))
             .collect();
+        for error in &mut output.errors {
+            let snippet = error.file.as_ref().and_then(|file| files.get(file));
+            messages::for_the_book(error, snippet.map(|&index| snippets[index].code.as_str()));
+        }
         let mut newly_broken = HashSet::new();
         for error in &output.errors {
             let Some(&index) = error.file.as_ref().and_then(|file| files.get(file)) else {
@@ -142,9 +159,22 @@ pub(crate) fn build(
         let target = module.map_or("", |module| module.target.as_str());
         let executable = output.executables.get(target);
         let compile_fail = snippet.placement == Placement::CompileFail;
+        // A `compile_fail` snippet is alone in its binary, so every error of that binary is
+        // its own, those with no place in the code too (`#![no_std]` and `#![no_main]` with a
+        // `#[panic_handler]`: "unwinding panics are not supported without std"), as rustdoc
+        // counts any error of the doctest's crate.
+        let target_errors: Vec<CompileError> = output
+            .errors
+            .iter()
+            .filter(|error| compile_fail && error.target == target)
+            .cloned()
+            .collect();
         built.push(match (compile_fail, executable) {
             (true, Some(_)) => Built::Record(Record::Compiled),
             (true, None) if !own_errors.is_empty() => Built::Record(did_not_compile(&own_errors)),
+            (true, None) if !target_errors.is_empty() => {
+                Built::Record(did_not_compile(&target_errors))
+            }
             // rustdoc does not link a `no_run` snippet (it stops at metadata), so a library
             // only the reader's machine has (`#[link(name = "extlib")]`) does not fail it; a
             // snippet alone in its binary is judged the same way.
@@ -175,6 +205,7 @@ pub(crate) fn build(
             (false, Some(executable)) => Built::Executable {
                 program: executable.clone(),
                 args: module.map(|module| module.args.clone()).unwrap_or_default(),
+                env: module.map(|module| module.env.clone()).unwrap_or_default(),
             },
         });
     }
@@ -240,82 +271,6 @@ fn tail(text: &str, lines: usize) -> String {
     all[all.len().saturating_sub(lines)..].join("\n")
 }
 
-/// Writes the generated files, touching only those whose content changed (so cargo rebuilds
-/// only what changed) and removing files of snippets no longer there.
-fn write_crate(
-    dir: &Path,
-    generated: &GeneratedCrate,
-    lock_file: Option<&Path>,
-) -> anyhow::Result<()> {
-    let wanted: HashSet<PathBuf> = generated
-        .files
-        .iter()
-        .map(|(path, _)| dir.join(path))
-        .collect();
-    if dir.is_dir() {
-        for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
-            let path = entry
-                .with_context(|| format!("reading {}", dir.display()))?
-                .path();
-            let is_package = path
-                .file_name()
-                .and_then(|name| name.to_str())
-                .is_some_and(|name| {
-                    name.starts_with('e') && name[1..].chars().all(|c| c.is_ascii_digit())
-                });
-            if path.is_dir() && is_package {
-                remove_unwanted(&path, &wanted)?;
-            }
-        }
-    }
-    for (relative, content) in &generated.files {
-        let path = dir.join(relative);
-        if std::fs::read_to_string(&path).is_ok_and(|existing| existing == *content) {
-            continue;
-        }
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("creating {}", parent.display()))?;
-        }
-        std::fs::write(&path, content).with_context(|| format!("writing {}", path.display()))?;
-    }
-    if let Some(lock_file) = lock_file {
-        copy_lock(lock_file, dir)?;
-    }
-    Ok(())
-}
-
-/// Starts the generated crate's `Cargo.lock` from the book's workspace lock, so shared
-/// dependencies resolve to the same versions (and artifacts). Copied only when that lock
-/// changed since the last copy: cargo adds what only the snippets need to the copy, and
-/// copying it over again on every run would make it resolve those once more each time.
-fn copy_lock(lock_file: &Path, dir: &Path) -> anyhow::Result<()> {
-    let source =
-        std::fs::read(lock_file).with_context(|| format!("reading {}", lock_file.display()))?;
-    let marker = dir.join(".mdbook-snippets-lock-source");
-    let target = dir.join("Cargo.lock");
-    let copied_from = std::fs::read(&marker).ok();
-    if target.is_file() && copied_from.as_deref() == Some(source.as_slice()) {
-        return Ok(());
-    }
-    std::fs::write(&target, &source).with_context(|| format!("writing {}", target.display()))?;
-    std::fs::write(&marker, &source).with_context(|| format!("writing {}", marker.display()))
-}
-
-fn remove_unwanted(dir: &Path, wanted: &HashSet<PathBuf>) -> anyhow::Result<()> {
-    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
-        let path = entry
-            .with_context(|| format!("reading {}", dir.display()))?
-            .path();
-        if path.is_dir() {
-            remove_unwanted(&path, wanted)?;
-        } else if !wanted.contains(&path) {
-            std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
-        }
-    }
-    Ok(())
-}
-
 /// What one `cargo build` produced.
 #[derive(Debug, Default)]
 pub(crate) struct BuildOutput {
@@ -328,23 +283,6 @@ pub(crate) struct BuildOutput {
     /// Cargo's own text (stderr): what explains a failure with no compile error of ours, such as
     /// a dependency that cannot be resolved.
     pub cargo_stderr: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct CompileError {
-    /// The cargo target being compiled.
-    pub target: String,
-    /// The primary span's file, relative to the generated crate's root; `None` when the error
-    /// has no span (a linker error, say).
-    pub file: Option<PathBuf>,
-    pub line: usize,
-    pub column: usize,
-    /// `E0425`, when rustc gave one.
-    pub code: Option<String>,
-    /// The one-line message.
-    pub message: String,
-    /// rustc's full rendering, source excerpt included.
-    pub rendered: String,
 }
 
 /// An error compiling a crate the snippets depend on.
@@ -361,16 +299,32 @@ pub(crate) struct DependencyError {
 /// `incremental: false` is for a crate `mdbook-snippets test` builds for the first time:
 /// writing rustc's incremental state costs a third of a cold build and only pays off when the
 /// crate is built again (one snippet edited under `mdbook serve`, or the next `test` after an
-/// edit, which build incrementally). Cargo does not fingerprint the setting, so switching never
-/// rebuilds anything; a `CARGO_INCREMENTAL` the user set wins.
+/// edit, which build incrementally). Turning it on rebuilds the generated packages once (cargo
+/// 1.95 rebuilt all of the bench's `dependencies` book on the build after a cold one; turning it
+/// off rebuilt nothing): the first edit after a cold `test` pays that. A `CARGO_INCREMENTAL`
+/// the user set wins.
+///
+/// The toolchain is `toolchain`'s (its `cargo`, `RUSTC` its `rustc`), and every rustc of the
+/// generated packages runs through this binary (`rustc_wrapper`), without the variables cargo
+/// sets.
 pub(crate) fn cargo_build(
     crate_dir: &Path,
     target_dir: &Path,
+    toolchain: &Toolchain,
     incremental: bool,
 ) -> anyhow::Result<BuildOutput> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let manifest = crate_dir.join("Cargo.toml");
-    let mut command = Command::new(&cargo);
+    // An executable replaced while it runs (a rebuild, an upgrade) reads as `PATH (deleted)`:
+    // the new one at PATH is a wrapper as good.
+    let wrapper = std::env::current_exe().context("finding this executable")?;
+    let wrapper = match wrapper
+        .to_str()
+        .and_then(|path| path.strip_suffix(" (deleted)"))
+    {
+        Some(path) => std::path::PathBuf::from(path),
+        None => wrapper,
+    };
+    let mut command = Command::new(&toolchain.cargo);
     command
         .args([
             "build",
@@ -383,14 +337,20 @@ pub(crate) fn cargo_build(
         .arg("--manifest-path")
         .arg(&manifest)
         .env("CARGO_TARGET_DIR", target_dir)
-        .env_remove("RUSTC_WORKSPACE_WRAPPER")
+        .env("RUSTC", &toolchain.rustc)
+        .env("RUSTC_WORKSPACE_WRAPPER", &wrapper)
+        .env(WRAPPER_MARKER, "1")
         .stdin(Stdio::null());
     if !incremental && std::env::var_os("CARGO_INCREMENTAL").is_none() {
         command.env("CARGO_INCREMENTAL", "0");
     }
-    let output = command
-        .output()
-        .with_context(|| format!("running cargo build for {}", manifest.display()))?;
+    let output = command.output().with_context(|| {
+        format!(
+            "running {} build for {}",
+            toolchain.cargo.display(),
+            manifest.display()
+        )
+    })?;
     let mut build = parse_messages(&output.stdout, crate_dir);
     build.cargo_stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     Ok(build)

@@ -2,7 +2,7 @@
 //! package per edition (`e2021/`, ...; an edition is a package's, never a target's, so cargo has
 //! nothing to warn about). In each package, merged snippets are module files
 //! (`e2021/src/<id>.rs`, so a diagnostic's file names its snippet) of one binary whose `main`
-//! dispatches on `argv[1]`; a snippet that cannot live in a module (see `placement`) is a binary
+//! runs the one [`ENTRY_VARIABLE`] names (so a snippet's arguments are rustdoc's: none); a snippet that cannot live in a module (see `placement`) is a binary
 //! of its own, a `compile_fail` snippet too, and a `test_harness` snippet a test target. The
 //! generator returns the files *and* where each snippet's code starts, so every injected line is
 //! accounted for: code line `n` (0-based) is file line `FIRST_CODE_LINE + n`.
@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use crate::build::wrap::{Root, snippet_module};
+use crate::build::wrap::{ENTRY_FUNCTION, Root, snippet_module};
 pub(crate) use crate::plan::Placement;
 use crate::plan::{CrateSettings, HarnessParts};
 use crate::source::unhide;
@@ -43,7 +43,16 @@ pub(crate) struct GeneratedModule {
     pub target: String,
     /// The arguments that run this snippet's code in `target`.
     pub args: Vec<String>,
+    /// The environment variables that run it (the merged binary's [`ENTRY_VARIABLE`]).
+    pub env: Vec<(String, String)>,
 }
+
+/// The variable naming the snippet a merged binary runs. rustdoc's merged doctests pick theirs
+/// the same way (`RUSTDOC_DOCTEST_RUN_NB_TEST`), so a snippet's `std::env::args()` holds only
+/// the program, as under rustdoc, and a command-line parser (clap) sees no argument. It stays
+/// in the snippet's environment, as rustdoc's does: a snippet that runs its own executable again
+/// (`std::env::current_exe()`) runs itself.
+pub(crate) const ENTRY_VARIABLE: &str = "MDBOOK_SNIPPETS_ENTRY";
 
 /// The file of a snippet, relative to the generated workspace root, as rustc and panics name it.
 pub(crate) fn module_file(snippet: &PlannedSnippet) -> PathBuf {
@@ -71,15 +80,17 @@ pub(crate) fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) ->
             .strip_prefix(format!("e{}", snippet.edition))
             .expect("module files live in their edition's package")
             .to_path_buf();
+        let mut env = Vec::new();
         let (target, args) = match snippet.placement {
             Placement::Merged => {
                 let count: usize = merged.iter().map(Vec::len).sum();
                 let chunk = count % chunks;
                 merged.resize_with(merged.len().max(chunk + 1), Vec::new);
                 merged[chunk].push(&snippet.id);
+                env.push((ENTRY_VARIABLE.to_owned(), snippet.id.clone()));
                 (
                     merged_bin(&settings.package_name, &snippet.edition, chunk),
-                    vec![snippet.id.clone()],
+                    Vec::new(),
                 )
             }
             Placement::OwnBinary | Placement::CompileFail => {
@@ -107,6 +118,7 @@ pub(crate) fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) ->
             id: snippet.id.clone(),
             target,
             args,
+            env,
         });
     }
     let mut members = Vec::new();
@@ -137,6 +149,33 @@ pub(crate) fn generate(snippets: &[PlannedSnippet], settings: &CrateSettings) ->
         ),
     );
     GeneratedCrate { files, modules }
+}
+
+/// The generated names a running snippet can print, longest first: its module's path in its
+/// binary (`module_path!()`, `std::any::type_name`, a `log` or `tracing` line's target), then
+/// its crate's name and its binary's file name (`argv[0]`, a command-line parser's usage line).
+/// Under rustdoc each of these is `rust_out`. `program` is the executable the snippet runs in.
+pub(crate) fn generated_names(program: &std::path::Path, snippet: &PlannedSnippet) -> Vec<String> {
+    let (crate_name, binary) = match snippet.placement {
+        Placement::Merged => {
+            let binary = program
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (binary.replace('-', "_"), binary)
+        }
+        placement => {
+            let binary = format!("{}-{}", placement.prefix(), snippet.id);
+            (binary.replace('-', "_"), binary)
+        }
+    };
+    let mut names = Vec::new();
+    if snippet.placement == Placement::Merged {
+        names.push(format!("{crate_name}::{}", snippet.id));
+    }
+    names.push(crate_name);
+    names.push(binary);
+    names
 }
 
 /// The name a `#![crate_name = "rary"]` line gives the crate, if it is a valid one.
@@ -228,19 +267,21 @@ fn workspace_manifest(settings: &CrateSettings, members: &[(String, String)]) ->
 
 fn dispatcher(ids: &[&str]) -> String {
     let mut out =
-        String::from("// Generated by mdbook-snippets: runs the snippet named by argv[1].\n");
+        format!("// Generated by mdbook-snippets: runs the snippet named by ${ENTRY_VARIABLE}.\n");
     for id in ids {
         writeln!(out, "mod {id};").unwrap();
     }
-    out.push_str(
-        "\nfn main() -> ::std::process::ExitCode {\n    \
-         let id = ::std::env::args().nth(1).unwrap_or_default();\n    \
-         match id.as_str() {\n",
-    );
+    write!(
+        out,
+        "\nfn main() -> ::std::process::ExitCode {{\n    \
+         let id = ::std::env::var({ENTRY_VARIABLE:?}).unwrap_or_default();\n    \
+         match id.as_str() {{\n",
+    )
+    .unwrap();
     for id in ids {
         writeln!(
             out,
-            "        {id:?} => ::std::process::Termination::report({id}::__mdbook_snippets_entry()),"
+            "        {id:?} => ::std::process::Termination::report({id}::{ENTRY_FUNCTION}()),"
         )
         .unwrap();
     }

@@ -12,6 +12,10 @@ use std::fmt::Write;
 use crate::plan::HarnessParts;
 use crate::source::unhide;
 
+/// The function of a merged snippet's module that the dispatching binary calls: it calls the
+/// snippet's `main`, which may return anything `Termination` (as a crate's `main` may).
+pub(crate) const ENTRY_FUNCTION: &str = "__mdbook_snippets_entry";
+
 /// Lines every snippet file starts with, before the user's code.
 const PREFIX_LINES: usize = 3;
 
@@ -134,10 +138,12 @@ pub(crate) fn snippet_module(code: &str, harness: Option<HarnessParts<'_>>, root
         out.push('\n');
     }
     if root == Root::Module {
-        out.push_str(
-            "#[allow(dead_code)]\npub(crate) fn __mdbook_snippets_entry() -> impl \
-             ::std::process::Termination {\n    main()\n}\n",
-        );
+        write!(
+            out,
+            "#[allow(dead_code)]\npub(crate) fn {ENTRY_FUNCTION}() -> impl \
+             ::std::process::Termination {{\n    main()\n}}\n",
+        )
+        .unwrap();
     }
     out
 }

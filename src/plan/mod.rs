@@ -4,13 +4,16 @@
 //! keyed from the workspace's fingerprint).
 
 pub(crate) mod cache;
+pub(crate) mod package_book;
 pub(crate) mod path_packages;
 pub(crate) mod placement;
 pub(crate) mod select;
+pub(crate) mod toolchain;
 pub(crate) mod workspace;
 
 // What the other stages use; inside the stage, files name each other directly.
-pub(crate) use cache::{Cache, Record, hash_str, hash_tree};
+pub(crate) use cache::{Cache, Record, hash_path, hash_str};
 pub(crate) use placement::Placement;
 pub(crate) use select::{Partition, Selection, check_selection, select, selection_reports};
+pub(crate) use toolchain::Toolchain;
 pub(crate) use workspace::{CrateSettings, HarnessParts, Workspace};

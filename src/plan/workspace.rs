@@ -8,13 +8,14 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use anyhow::{Context, bail};
 
 use crate::config::Config;
 use crate::plan::cache;
+use crate::plan::package_book::library_less_dependencies;
 use crate::plan::path_packages::{path_packages, workspace_root};
+use crate::plan::toolchain::Toolchain;
 
 #[derive(Debug)]
 pub(crate) struct Workspace {
@@ -33,6 +34,8 @@ pub(crate) struct Workspace {
     pub lock_file: Option<PathBuf>,
     /// The environment part of every cache key.
     pub fingerprint: String,
+    /// What compiles the snippets (`toolchain.rs`).
+    pub toolchain: Toolchain,
 }
 
 /// Everything that goes into the manifests besides the snippets.
@@ -88,14 +91,30 @@ pub(crate) struct HarnessParts<'a> {
 }
 
 impl Workspace {
-    pub(crate) fn discover(config: &Config) -> anyhow::Result<Workspace> {
-        let harness = match &config.harness {
-            Some(path) => Some(harness_dependency(path)?),
-            None => None,
+    pub(crate) fn discover(config: &Config, toolchain: Toolchain) -> anyhow::Result<Workspace> {
+        // A harness that is a package without a library (`harness = "."` in a book that is a
+        // package): its dependencies are the snippets', and it places the build as a harness
+        // crate does.
+        let package_dependencies = match &config.harness {
+            Some(path) if path.join("Cargo.toml").is_file() => library_less_dependencies(path)?,
+            _ => None,
         };
-        let workspace_root = match &harness {
-            Some(harness) => Some(workspace_root(&harness.path)?.unwrap_or(harness.path.clone())),
-            None => workspace_root(&config.book_root)?,
+        let harness = match &config.harness {
+            Some(path) if package_dependencies.is_none() => Some(harness_dependency(path)?),
+            _ => None,
+        };
+        let mut dependencies = config.dependencies.clone();
+        for (name, spec) in package_dependencies.iter().flatten() {
+            dependencies
+                .entry(name.clone())
+                .or_insert_with(|| spec.clone());
+        }
+        let workspace_root = match (&harness, &config.harness) {
+            (Some(harness), _) => {
+                Some(workspace_root(&harness.path)?.unwrap_or(harness.path.clone()))
+            }
+            (None, Some(package)) => Some(workspace_root(package)?.unwrap_or(package.clone())),
+            (None, None) => workspace_root(&config.book_root)?,
         };
         let target_dir = match (&config.target_dir, std::env::var_os("CARGO_TARGET_DIR")) {
             (Some(dir), _) => dir.clone(),
@@ -127,7 +146,7 @@ impl Workspace {
             env!("CARGO_PKG_VERSION"),
             build_identity()
         );
-        fingerprint.push_str(&rustc_version()?);
+        fingerprint.push_str(&toolchain.version);
         // What changes what rustc accepts or emits: the flags (cargo reads
         // `CARGO_ENCODED_RUSTFLAGS` before `RUSTFLAGS`) and `RUSTC_BOOTSTRAP` (`#![feature]` on a
         // stable toolchain). `RUSTC` is in `rustc -vV`; `RUSTC_WRAPPER` (sccache) changes no
@@ -144,11 +163,13 @@ impl Workspace {
             let value = value.as_deref().map(cache::hash_str);
             fingerprint.push_str(&format!("pass-env {name} = {value:?}\n"));
         }
+        // Where a snippet may write (`writable`) can change what it does.
+        fingerprint.push_str(&format!("writable {:?}\n", config.writable));
         // Every package built from local source, the harness's path dependencies' path
         // dependencies too: `Cargo.lock` pins only registry and git packages.
         let mut local_roots: Vec<PathBuf> =
             harness.iter().map(|harness| harness.path.clone()).collect();
-        for (name, spec) in &config.dependencies {
+        for (name, spec) in &dependencies {
             fingerprint.push_str(&format!("dependency {name} = {spec}\n"));
             if let Some(path) = spec.get("path").and_then(|path| path.as_str()) {
                 local_roots.push(PathBuf::from(path));
@@ -164,7 +185,7 @@ impl Workspace {
             fingerprint.push_str(&format!("lock {}\n", cache::hash_str(&text)));
         }
 
-        let merged_binaries = merged_binaries(config, harness.as_ref());
+        let merged_binaries = merged_binaries(config, &dependencies, harness.as_ref());
         Ok(Workspace {
             cache_dir: target_dir.join("mdbook-snippets").join("cache"),
             crate_dir,
@@ -172,12 +193,13 @@ impl Workspace {
             settings: CrateSettings {
                 package_name: format!("snippets-{book_key}"),
                 harness,
-                dependencies: config.dependencies.clone(),
+                dependencies,
                 merged_binaries,
                 profiles,
             },
             lock_file,
             fingerprint,
+            toolchain,
         })
     }
 }
@@ -191,9 +213,13 @@ impl Workspace {
 /// them measured 35% slower; std-only books gained nothing (their crate-root and
 /// `compile_fail` binaries already fill the cores). So: one binary per CPU only for a book with
 /// `dependencies` and no `snippet_main`.
-fn merged_binaries(config: &Config, harness: Option<&HarnessDependency>) -> usize {
+fn merged_binaries(
+    config: &Config,
+    dependencies: &BTreeMap<String, toml::Value>,
+    harness: Option<&HarnessDependency>,
+) -> usize {
     let wraps_with_harness = harness.is_some_and(|harness| harness.snippet_main);
-    if config.dependencies.is_empty() || wraps_with_harness {
+    if dependencies.is_empty() || wraps_with_harness {
         1
     } else {
         config.jobs.clamp(1, 4)
@@ -385,19 +411,4 @@ fn build_identity() -> String {
         .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |since| since.as_nanos());
     format!("build {} {modified}", metadata.len())
-}
-
-fn rustc_version() -> anyhow::Result<String> {
-    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    let output = Command::new(&rustc)
-        .arg("-vV")
-        .output()
-        .with_context(|| format!("running {} -vV", rustc.to_string_lossy()))?;
-    if !output.status.success() {
-        bail!(
-            "`rustc -vV` failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }

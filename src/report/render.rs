@@ -99,7 +99,7 @@ pub(crate) fn failure_html(report: &str) -> Vec<String> {
         ),
         format!(
             r#"<pre style="{FAILURE_PRE_STYLE}">{}</pre>"#,
-            escape_html(report.trim_end())
+            terminal_text_html(report.trim_end())
         ),
         "</div>".to_string(),
     ]
@@ -124,7 +124,7 @@ pub(crate) fn output_html(result: &SnippetResult) -> Vec<String> {
     if !stdout.is_empty() {
         lines.push(format!(
             r#"<pre class="mdbook-snippets-stdout">{}</pre>"#,
-            escape_html(stdout)
+            terminal_text_html(stdout)
         ));
     }
     for artifact in &result.artifacts {
@@ -132,7 +132,7 @@ pub(crate) fn output_html(result: &SnippetResult) -> Vec<String> {
         lines.push(match artifact.kind {
             ArtifactKind::Text => format!(
                 r#"<details class="mdbook-snippets-artifact"><summary>{title}</summary><pre>{}</pre></details>"#,
-                escape_html(artifact.content.strip_suffix('\n').unwrap_or(&artifact.content))
+                terminal_text_html(artifact.content.strip_suffix('\n').unwrap_or(&artifact.content))
             ),
             ArtifactKind::Svg => format!(
                 r#"<img class="mdbook-snippets-artifact" alt="{title}" title="{title}" src="data:image/svg+xml;base64,{}">"#,
@@ -142,6 +142,20 @@ pub(crate) fn output_html(result: &SnippetResult) -> Vec<String> {
     }
     lines.push("</div>".to_string());
     lines
+}
+
+/// What a program printed, as HTML: escaped, and its ANSI escape sequences (a coloured log
+/// line, `cargo`-style bold) rendered as the colours and styles they stand for, through
+/// `ansi-to-html` (which drops the sequences it has no HTML for), never published as raw bytes.
+/// Newlines are written as `&#10;` (see the module docs).
+pub(crate) fn terminal_text_html(text: &str) -> String {
+    if !text.contains('\u{1b}') {
+        return escape_html(text);
+    }
+    let converted = ansi_to_html::Converter::new()
+        .convert(text)
+        .unwrap_or_else(|_| escape_html(&text.replace('\u{1b}', "")));
+    converted.replace('\n', "&#10;").replace('\r', "&#13;")
 }
 
 /// Escapes text for HTML content and attribute values, newlines included (see the module docs).
@@ -174,12 +188,13 @@ fn snippet_edits(
     result: &SnippetResult,
     reader: Reader,
 ) -> Vec<Edit> {
-    let Some(opening) = OpeningFence::find(text, snippet.block_range.start) else {
+    let Some(opening) = OpeningFence::of(text, snippet) else {
         // Not a fence where the snippet says: leave the chapter alone rather than guess.
         return Vec::new();
     };
     let mut edits: Vec<Edit> = match &snippet.language {
-        None if reader == Reader::Rustdoc => vec![opening.ignore_edit()],
+        // An indented block has no info string to mark: rustdoc runs it again.
+        None if reader == Reader::Rustdoc && !snippet.indented => vec![opening.ignore_edit()],
         None => Vec::new(),
         // rustdoc runs only Rust; another language's fence stays as written, except that
         // mdBook must learn its hidden-line prefix when the block has hidden lines.
@@ -221,14 +236,15 @@ fn snippet_edits(
     if html.is_empty() && snippet.expected.is_none() {
         return edits;
     }
-    edits.push(insertion(text, &opening, range, leading, &html));
+    let tight = reader != Reader::Markdown;
+    edits.push(insertion(text, &opening, range, leading, &html, tight));
     edits
 }
 
 /// The failure box inserted after a failed snippet's closing fence (its expected-output block,
 /// if any, stays as written).
 fn failure_edit(text: &str, snippet: &Snippet, report: &str) -> Option<Edit> {
-    let opening = OpeningFence::find(text, snippet.block_range.start)?;
+    let opening = OpeningFence::of(text, snippet)?;
     let at = line_end(text, snippet.block_range.end);
     let leading = if at == text.len() && !text.is_empty() && !text.ends_with('\n') {
         opening.eol.to_string()
@@ -241,6 +257,7 @@ fn failure_edit(text: &str, snippet: &Snippet, report: &str) -> Option<Edit> {
         at..at,
         leading,
         &failure_html(report),
+        true,
     ))
 }
 
@@ -252,14 +269,28 @@ fn insertion(
     range: Range<usize>,
     mut leading: String,
     html: &[String],
+    keep_lists_tight: bool,
 ) -> Edit {
     for line in html {
-        leading.push_str(&opening.container);
+        // A blank line carries no trailing spaces: the container's indentation alone is not
+        // needed to continue a list item or a quote.
+        if line.is_empty() {
+            leading.push_str(opening.container.trim_end());
+        } else {
+            leading.push_str(&opening.container);
+        }
         leading.push_str(line);
         leading.push_str(opening.eol);
     }
-    // An HTML block runs until a blank line: keep the following text out of it.
-    if !html.is_empty() && !next_line_is_blank(text, range.end) {
+    // An HTML block runs until a blank line: keep the following text out of it. A line the
+    // block's container does not hold (the next item of a list, a line after a quote) ends it
+    // already, and a blank line there would make a tight list loose (a `<p>` in every `<li>`);
+    // Markdown read as text (`keep_lists_tight: false`) reads better with it.
+    if !html.is_empty()
+        && !next_line_is_blank(text, range.end)
+        && (!keep_lists_tight
+            || continues_container(next_line(text, range.end), &opening.container))
+    {
         leading.push_str(opening.container.trim_end());
         leading.push_str(opening.eol);
     }
@@ -286,6 +317,36 @@ pub(crate) struct OpeningFence {
 }
 
 impl OpeningFence {
+    /// The opening of `snippet`'s block: its fence, or for an indented code block its first
+    /// line, whose container is what precedes the block's four columns of indentation (the
+    /// HTML inserted after it must not be indented as code, or it shows as text).
+    pub(crate) fn of(text: &str, snippet: &Snippet) -> Option<OpeningFence> {
+        if !snippet.indented {
+            return OpeningFence::find(text, snippet.block_range.start);
+        }
+        let start = line_start(text, snippet.block_range.start);
+        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let line = &text[start..end];
+        let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
+        let prefix: String = line
+            .chars()
+            .take_while(|c| *c == '>' || c.is_whitespace())
+            .filter(|c| *c != '\r')
+            .map(|c| if c == '>' || c == '\t' { c } else { ' ' })
+            .collect();
+        let code_indent = prefix.trim_start_matches('>').len().min(4);
+        let container = prefix[..prefix.len() - code_indent].to_owned();
+        Some(OpeningFence {
+            fence_char: ' ',
+            fence_len: 0,
+            line_end: (end + 1).min(text.len()),
+            info_end: start,
+            info_is_empty: true,
+            container,
+            eol,
+        })
+    }
+
     /// Parses the line that contains `block_start`; `None` when it holds no fence.
     pub(crate) fn find(text: &str, block_start: usize) -> Option<OpeningFence> {
         let start = line_start(text, block_start);
@@ -369,6 +430,43 @@ fn line_end(text: &str, position: usize) -> usize {
     text[position..]
         .find('\n')
         .map_or(text.len(), |i| position + i + 1)
+}
+
+/// The line that starts at `position`, without its newline.
+fn next_line(text: &str, position: usize) -> &str {
+    let line = text[position..].split('\n').next().unwrap_or("");
+    line.strip_suffix('\r').unwrap_or(line)
+}
+
+/// Whether `line` is inside a block whose lines start with `container` (list indentation,
+/// `> `): then it would continue an HTML block inserted there. At the top level every line is.
+fn continues_container(line: &str, container: &str) -> bool {
+    let markers = |text: &str| {
+        text.chars()
+            .take_while(|c| *c == '>' || c.is_whitespace())
+            .filter(|c| *c == '>')
+            .count()
+    };
+    // What follows the last `>` of the prefix: the indentation a list item needs.
+    let indent_after_markers = |text: &str| {
+        let prefix_len = text
+            .find(|c: char| c != '>' && !c.is_whitespace())
+            .unwrap_or(text.len());
+        let prefix = &text[..prefix_len];
+        prefix.len() - prefix.rfind('>').map_or(0, |at| at + 1)
+    };
+    let wanted = markers(container);
+    if markers(line) < wanted {
+        return false;
+    }
+    let needed = indent_after_markers(container);
+    let needed = if wanted > 0 {
+        // `> ` continues a quote; more is a list item's indentation inside it.
+        needed.saturating_sub(1)
+    } else {
+        needed
+    };
+    indent_after_markers(line) >= needed
 }
 
 fn next_line_is_blank(text: &str, position: usize) -> bool {

@@ -178,7 +178,6 @@ fn list_and_block_quote_keep_their_container() {
               <div class="mdbook-snippets-output">
               <pre class="mdbook-snippets-stdout">in list</pre>
               </div>
-
             - next
 
             > ~~~~rust edition2021,ignore

@@ -83,6 +83,10 @@ pub(crate) fn judge_run(snippet: &Snippet, run: &RunRecord, remap: &Remap<'_>) -
             format!("{headline}\nstderr:\n{stderr}")
         }
     };
+    // Artifacts the snippet left that cannot be shown fail it, however it ended.
+    if let Some(problem) = &run.artifact_failure {
+        return fail(FailureKind::Run, None, problem.clone());
+    }
     // `None` when the process ended the way the snippet's attributes say it must; only then is
     // its output compared.
     let unexpected_exit = match run.exit {
@@ -160,6 +164,21 @@ pub(crate) fn result(
             .unwrap_or_default(),
         artifacts: run.map(|run| run.artifacts.clone()).unwrap_or_default(),
     }
+}
+
+/// The name rustdoc gives every doctest's crate, which a snippet sees where it prints its
+/// module path or its program's name.
+pub(crate) const RUSTDOC_CRATE: &str = "rust_out";
+
+/// `run`'s output with the generated crate's `names` (longest first: see
+/// `build::generate::generated_names`) replaced by [`RUSTDOC_CRATE`], so a `log` line reads
+/// `[INFO rust_out] ...` and a type `rust_out::Point`, as under `mdbook test`.
+pub(crate) fn with_rustdoc_names(mut run: RunRecord, names: &[String]) -> RunRecord {
+    for name in names.iter().filter(|name| !name.is_empty()) {
+        run.stdout = run.stdout.replace(name.as_str(), RUSTDOC_CRATE);
+        run.stderr = run.stderr.replace(name.as_str(), RUSTDOC_CRATE);
+    }
+    run
 }
 
 /// Panic messages name the thread with its OS id (`thread 'main' (1234) panicked at`), which

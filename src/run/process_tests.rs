@@ -1,14 +1,18 @@
 use std::time::{Duration, Instant};
 
+use rustix::process::{Pid, Signal};
+
 use super::*;
 
 fn shell(script: &str, timeout_millis: u64) -> RunRecord {
     let request = RunRequest {
         program: PathBuf::from("/bin/sh"),
+        env: Vec::new(),
         args: vec!["-c".to_owned(), script.to_owned()],
         file: None,
         harness_attributes: "revision=2025-11-25,trace=on".to_owned(),
         pass_env: Vec::new(),
+        writable: Vec::new(),
         timeout: Duration::from_millis(timeout_millis),
         output_limit: 64,
         mutant: None,
@@ -31,6 +35,7 @@ fn exit_code_output_and_environment() {
 fn only_a_mutant_run_gets_the_mutant_variable() {
     let request = |mutant: Option<&str>| RunRequest {
         program: PathBuf::from("/bin/sh"),
+        env: Vec::new(),
         args: vec![
             "-c".to_owned(),
             "echo \"${MDBOOK_SNIPPETS_MUTANT-unset}\"".to_owned(),
@@ -38,6 +43,7 @@ fn only_a_mutant_run_gets_the_mutant_variable() {
         file: None,
         harness_attributes: String::new(),
         pass_env: Vec::new(),
+        writable: Vec::new(),
         timeout: Duration::from_secs(10),
         output_limit: 64,
         mutant: mutant.map(str::to_owned),
@@ -92,35 +98,11 @@ fn output_flood_is_capped_and_stopped() {
 }
 
 #[test]
-fn artifacts_are_read_back_in_name_order() {
-    let record = shell(
-        "printf '<svg/>' > \"$MDBOOK_SNIPPETS_ARTIFACTS/20-sequence.svg\"; \
-         printf 'in -> x' > \"$MDBOOK_SNIPPETS_ARTIFACTS/10-wire_transcript.txt\"; \
-         printf 'skip' > \"$MDBOOK_SNIPPETS_ARTIFACTS/notes.bin\"",
-        10_000,
-    );
-    assert_eq!(
-        record.artifacts,
-        vec![
-            Artifact {
-                title: "wire transcript".to_owned(),
-                kind: ArtifactKind::Text,
-                content: "in -> x".to_owned()
-            },
-            Artifact {
-                title: "sequence".to_owned(),
-                kind: ArtifactKind::Svg,
-                content: "<svg/>".to_owned()
-            },
-        ]
-    );
-}
-
-#[test]
 fn run_all_keeps_request_order() {
     let requests: Vec<RunRequest> = (0..5)
         .map(|index| RunRequest {
             program: PathBuf::from("/bin/sh"),
+            env: Vec::new(),
             args: vec![
                 "-c".to_owned(),
                 format!("sleep 0.0{}; echo {index}", 5 - index),
@@ -128,6 +110,7 @@ fn run_all_keeps_request_order() {
             file: None,
             harness_attributes: String::new(),
             pass_env: Vec::new(),
+            writable: Vec::new(),
             timeout: Duration::from_secs(10),
             output_limit: 1024,
             mutant: None,
@@ -151,10 +134,12 @@ fn run_all_keeps_request_order() {
 fn concurrent_run_alls_share_the_job_limit() {
     let sleeper = |file: Option<SnippetFile>| RunRequest {
         program: PathBuf::from("/bin/sh"),
+        env: Vec::new(),
         args: vec!["{file}".to_owned()],
         file,
         harness_attributes: String::new(),
         pass_env: Vec::new(),
+        writable: Vec::new(),
         timeout: Duration::from_secs(10),
         output_limit: 1024,
         mutant: None,
@@ -218,6 +203,7 @@ fn detaching(script: &str, timeout: Duration) -> (RunRecord, Leftover, Duration)
     let pid_file = dir.path().join("pid");
     let request = RunRequest {
         program: PathBuf::from("/bin/sh"),
+        env: Vec::new(),
         args: vec![
             "-c".to_owned(),
             script.to_owned(),
@@ -227,6 +213,7 @@ fn detaching(script: &str, timeout: Duration) -> (RunRecord, Leftover, Duration)
         file: None,
         harness_attributes: String::new(),
         pass_env: Vec::new(),
+        writable: Vec::new(),
         mutant: None,
         timeout,
         output_limit: 1024,
@@ -291,8 +278,7 @@ fn reading_stops_at_the_deadline() {
     let flooded = AtomicBool::new(false);
     let started = Instant::now();
     let deadline = Instant::now() + Duration::from_millis(300);
-    let group = rustix::process::getpgrp();
-    let (kept, ended) = read_capped(reader, 1024, Some(deadline), group, &flooded);
+    let (kept, ended) = read_capped(reader, 1024, Some(deadline), || {}, &flooded);
     assert_eq!((kept.as_slice(), ended), (b"early\n".as_slice(), false));
     assert!(started.elapsed() < Duration::from_secs(3));
     drop(writer);
@@ -303,10 +289,12 @@ fn reading_stops_at_the_deadline() {
 fn ending_one_run_leaves_the_others_alone() {
     let request = |script: &str| RunRequest {
         program: PathBuf::from("/bin/sh"),
+        env: Vec::new(),
         args: vec!["-c".to_owned(), script.to_owned()],
         file: None,
         harness_attributes: String::new(),
         pass_env: Vec::new(),
+        writable: Vec::new(),
         mutant: None,
         timeout: Duration::from_secs(10),
         output_limit: 1024,
@@ -333,10 +321,12 @@ fn ending_one_run_leaves_the_others_alone() {
 fn a_timeout_too_large_for_the_clock_is_no_deadline() {
     let request = RunRequest {
         program: PathBuf::from("/bin/sh"),
+        env: Vec::new(),
         args: vec!["-c".to_owned(), "echo fine".to_owned()],
         file: None,
         harness_attributes: String::new(),
         pass_env: Vec::new(),
+        writable: Vec::new(),
         mutant: None,
         timeout: Duration::from_secs(u64::MAX),
         output_limit: 1024,
@@ -384,10 +374,12 @@ fn the_environment_is_clean_but_for_what_a_program_needs() {
     );
     let request = RunRequest {
         program: PathBuf::from("/bin/sh"),
+        env: Vec::new(),
         args: vec!["-c".to_owned(), "env | cut -d= -f1".to_owned()],
         file: None,
         harness_attributes: String::new(),
         pass_env: vec![others[0].clone()],
+        writable: Vec::new(),
         mutant: None,
         timeout: Duration::from_secs(10),
         output_limit: 1 << 20,
@@ -412,10 +404,12 @@ fn runs_starting_while_others_end_are_left_alone() {
     let requests: Vec<RunRequest> = (0..120)
         .map(|index| RunRequest {
             program: PathBuf::from("/bin/sh"),
+            env: Vec::new(),
             args: vec!["-c".to_owned(), format!("echo {index}")],
             file: None,
             harness_attributes: String::new(),
             pass_env: Vec::new(),
+            writable: Vec::new(),
             mutant: None,
             timeout: Duration::from_secs(30),
             output_limit: 1024,

@@ -12,7 +12,7 @@ use crate::snippet::{
     ChapterFailure, Failure, FailureKind, LanguageSyntax, Outcome, Snippet, SnippetResult,
     SourceSpan,
 };
-use crate::source::extract::extract;
+use crate::source::extract::{extract, unterminated_fences};
 use crate::source::located::Located;
 
 /// A snippet of a book that names no edition, failing on what Rust 2015 lacks (rustc then
@@ -103,7 +103,9 @@ pub(crate) fn unknown_words(snippet: &Snippet, mode: UnknownAttributes) -> Optio
 }
 
 /// The snippets of every chapter, and the chapters that failed (those `book` could not load,
-/// then those whose Markdown cannot be read for snippets, such as an unclosed fence). A snippet
+/// then those whose Markdown cannot be read for snippets: a bad info string). An unterminated
+/// fence is a warning on stderr, and its block and every other one are verified, as rustdoc
+/// tests them. A snippet
 /// that holds an include left as written fails at the directive; any other include problem is
 /// a warning on stderr.
 pub(crate) fn extract_book(
@@ -118,6 +120,14 @@ pub(crate) fn extract_book(
             Some(map) => map.locate(span.line, span.column),
             None => span.clone(),
         };
+        for unterminated in unterminated_fences(&chapter.path, &chapter.text) {
+            let SourceSpan { path, line, column } = locate(&unterminated.span);
+            eprintln!(
+                "warning: {}:{line}:{column}: {}",
+                path.display(),
+                unterminated.message
+            );
+        }
         let snippets = match extract(&chapter.path, &chapter.text, languages) {
             Ok(snippets) => snippets,
             Err(error) => {

@@ -14,8 +14,8 @@ use super::info_string::{BlockKind, block_kind, parse_attributes, parse_language
 
 use crate::snippet::{ExpectedOutput, LanguageSyntax, Snippet, SourceSpan};
 
-/// A chapter the verifier cannot read snippets from: an unterminated fence or a bad info
-/// string. It names the place so the author can fix it.
+/// A chapter the verifier cannot read snippets from (a bad info string), or, as a warning, an
+/// unterminated fence. It names the place so the author can fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ExtractError {
     pub span: SourceSpan,
@@ -54,26 +54,11 @@ pub(crate) fn extract(
     // Whether the previous event closed a snippet, so that an output block right after it is
     // its expected output.
     let mut after_snippet = false;
-    // How many block quotes and list items hold the current event.
-    let mut containers = 0usize;
 
     for (event, range) in Parser::new(&text[bom..]).into_offset_iter() {
         let range = range.start + bom..range.end + bom;
-        match &event {
-            Event::Start(Tag::BlockQuote(_) | Tag::Item) => containers += 1,
-            Event::End(TagEnd::BlockQuote(_) | TagEnd::Item) => containers -= 1,
-            _ => {}
-        }
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
-                // The end of a quote or a list item closes a fence in it, and rustdoc tests
-                // the block: only a fence at the top level can swallow the rest of a chapter.
-                if containers == 0 {
-                    check_terminated(text, range.clone()).map_err(|message| ExtractError {
-                        span: span(range.start),
-                        message,
-                    })?;
-                }
                 open = Some(OpenBlock {
                     info: info.to_string(),
                     indented: false,
@@ -191,10 +176,40 @@ struct OpenBlock {
     follows_snippet: bool,
 }
 
-/// CommonMark lets an unclosed fence run to the end of its container; at the top level of a
-/// chapter that is always a mistake (the rest of the chapter would become code), so it is an
-/// error there. In a block quote or a list item, the container's end closes it, as rustdoc
-/// (and every CommonMark reader) has it.
+/// The fences of a chapter that no line closes, at its top level: CommonMark lets such a block
+/// run to the end of the chapter, and rustdoc (`mdbook test`) tests it and every block before
+/// it, so the verifier does too; but the rest of the chapter became code, which is most likely a
+/// mistake (an included file cut short, say), so each is a warning. (In a block quote or a list
+/// item, the container's end closes a fence, as every CommonMark reader has it: no warning.)
+pub(crate) fn unterminated_fences(chapter_path: &Path, text: &str) -> Vec<ExtractError> {
+    let bom = if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
+    let lines = LineIndex::new(text, bom);
+    let mut containers = 0usize;
+    let mut unterminated = Vec::new();
+    for (event, range) in Parser::new(&text[bom..]).into_offset_iter() {
+        let range = range.start + bom..range.end + bom;
+        match event {
+            Event::Start(Tag::BlockQuote(_) | Tag::Item) => containers += 1,
+            Event::End(TagEnd::BlockQuote(_) | TagEnd::Item) => containers -= 1,
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_))) if containers == 0 => {
+                if let Err(message) = check_terminated(text, range.clone()) {
+                    unterminated.push(ExtractError {
+                        span: lines.span(chapter_path, range.start),
+                        message,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    unterminated
+}
+
+/// Whether the fenced block at `range` ends with a closing fence line.
 fn check_terminated(text: &str, range: std::ops::Range<usize>) -> Result<(), String> {
     let block = &text[range];
     let strip = |line: &str| -> String {
@@ -215,7 +230,8 @@ fn check_terminated(text: &str, range: std::ops::Range<usize>) -> Result<(), Str
         Ok(())
     } else {
         Err(format!(
-            "unterminated code fence: no closing {} line",
+            "unterminated code fence: no closing {} line, so the block runs to the end of the \
+             chapter, as CommonMark and `mdbook test` read it",
             fence_char.to_string().repeat(fence_len)
         ))
     }

@@ -3,7 +3,7 @@ use std::path::Path;
 
 use expect_test::{Expect, expect};
 
-use super::extract;
+use super::{extract, unterminated_fences};
 
 /// Renders what `extract` found, one snippet per paragraph.
 fn check(markdown: &str, expect: Expect) {
@@ -152,7 +152,22 @@ After.
 }
 
 #[test]
-fn unterminated_fence_is_an_error() {
+fn unterminated_fences_are_listed_for_a_warning_at_the_top_level_only() {
+    let chapter = "> ```rust\n> let quoted = 1;\n\nProse.\n\n```rust\nlet open = 1;\n";
+    let listed: Vec<String> = unterminated_fences(Path::new("src/ch1.md"), chapter)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    expect![[r#"
+        [
+            "src/ch1.md:6:1: unterminated code fence: no closing ``` line, so the block runs to the end of the chapter, as CommonMark and `mdbook test` read it",
+        ]
+    "#]]
+    .assert_debug_eq(&listed);
+}
+
+#[test]
+fn an_unterminated_fence_runs_to_the_end_of_the_chapter_as_in_commonmark() {
     check(
         r#"Intro.
 
@@ -162,7 +177,10 @@ fn main() {}
 More prose that would vanish into the block.
 "#,
         expect![[r#"
-            error: src/ch1.md:3:1: unterminated code fence: no closing ``` line
+            src_ch1_md_1 at 3:1
+              info: "rust"
+              code: "fn main() {}\n\nMore prose that would vanish into the block.\n"
+              block: "```rust\nfn main() {}\n\nMore prose that would vanish into the block.\n"
         "#]],
     );
 }

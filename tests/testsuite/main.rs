@@ -3,6 +3,7 @@
 
 mod support;
 
+mod artifacts;
 mod bless;
 mod book_errors;
 mod cache;
@@ -21,3 +22,4 @@ mod semantics;
 mod serve;
 mod test_command;
 mod the_book;
+mod the_guide;

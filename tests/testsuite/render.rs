@@ -71,7 +71,6 @@ fn crlf_lists_expected_blocks_and_escaping() {
            <div class="mdbook-snippets-output">⏎
            <pre class="mdbook-snippets-stdout">42</pre>⏎
            </div>⏎
-        ⏎
         2. Next item.⏎
     "##]]
     .assert_eq(&tricky);
@@ -122,4 +121,79 @@ fn harness_snippets_show_their_transcript_and_diagram() {
         Some("</div>"),
         "{content}"
     );
+}
+
+/// The page the real `mdbook build` writes for `file` of `dir`, which must build.
+fn built_page(dir: &support::Book, file: &str) -> String {
+    let output = support::mdbook::run(dir, &["build"], &[]);
+    assert!(output.success(), "{output}");
+    let page = dir.path().join("book").join(file.replace(".md", ".html"));
+    std::fs::read_to_string(&page).unwrap_or_else(|error| panic!("{}: {error}", page.display()))
+}
+
+/// Outputs inside a tight list keep it tight (no `<p>` in its items, as without the
+/// preprocessor), and a snippet's ANSI colours become HTML colours, never raw escape bytes in the
+/// page (both found on public books).
+#[test]
+fn a_tight_list_stays_tight_and_ansi_colours_are_rendered() {
+    let chapter = "# List\n\n\
+        - First:\n  ```rust\n  println!(\"one\");\n  ```\n\
+        - Second item.\n\
+        - Third:\n  ```rust\n  println!(\"\\x1b[1;31mred\\x1b[0m and \\x1b[32mgreen\\x1b[0m <b>\");\n  ```\n\
+        - Fourth item.\n";
+    let dir = book("", &[("list.md", chapter)]);
+    let page = built_page(&dir, "list.md");
+    let first = page.find("First:").expect("the list's first item");
+    let start = page[..first].rfind("<ul>").expect("its list");
+    let end = first + page[first..].find("</ul>").expect("its end");
+    let list = &page[start..end];
+    assert!(!list.contains("<p>"), "the list turned loose:\n{list}");
+    assert!(list.contains("<li>Second item.</li>"), "{list}");
+    assert!(
+        list.contains(r#"<pre class="mdbook-snippets-stdout">one</pre>"#),
+        "{list}"
+    );
+    assert!(!page.contains('\u{1b}'), "raw escapes in the page:\n{list}");
+    assert!(!page.contains("[31m"), "escape sequences as text:\n{list}");
+    assert!(
+        list.contains(r#"<b><span style="color:var(--red,#a00)">red</span></b> and <span style="color:var(--green,#0a0)">green</span> &lt;b&gt;"#),
+        "{list}"
+    );
+}
+
+/// Under `mdbook serve`, the failure box under a failed indented code block (here one whose
+/// text is a fence, as in a guide that shows Markdown) is HTML in the page, not text in a code
+/// block (it was indented as the code was, so mdBook showed `<div class=...>` as code).
+#[test]
+fn a_failure_box_after_an_indented_block_is_html_under_serve() {
+    let chapter =
+        "# Indented\n\nWrite a fence:\n\n    ```rust\n    fn main() {}\n    ```\n\nAfter.\n";
+    let dir = book("", &[("indented.md", chapter)]);
+    let (mut ctx, input) = preprocessor::book_input(dir.path(), "html");
+    // What only `mdbook serve` hands a preprocessor.
+    ctx.config
+        .set("output.html.live-reload-endpoint", "__livereload")
+        .unwrap();
+    let json = serde_json::to_vec(&(&ctx, &input)).unwrap();
+    let output = preprocessor::run_preprocessor(dir.path(), &json, &[]);
+    assert!(output.success(), "{output}");
+    let served: mdbook_preprocessor::book::Book = serde_json::from_str(&output.stdout).unwrap();
+    let markdown = chapter_of(&served, "indented.md");
+    // The served chapter, rendered by the real mdBook (without the preprocessor).
+    let plain = support::book(&[
+        ("book.toml", "[book]\ntitle = \"served\"\n"),
+        ("src/SUMMARY.md", "- [indented.md](indented.md)\n"),
+        ("src/indented.md", &markdown),
+    ]);
+    let page = built_page(&plain, "indented.md");
+    assert!(
+        page.contains(r#"<div class="mdbook-snippets-failure" role="alert""#),
+        "{markdown}\n{page}"
+    );
+    assert!(!page.contains("&lt;div class"), "the box is text:\n{page}");
+    assert!(page.contains("<p>After.</p>"), "{page}");
+}
+
+fn chapter_of(book: &mdbook_preprocessor::book::Book, name: &str) -> String {
+    chapter(book, name).content.clone()
 }

@@ -154,7 +154,7 @@ fn main() { println!("merged, beside the others"); }
           48 | use crate::missing::Thing;
              |            ^^^^^^^ use of unresolved module or unlinked crate `missing`
              |
-          help: if you wanted to use a crate named `missing`, use `cargo add missing` to add it to your `Cargo.toml` and import it in your code
+          help: you might be missing a crate named `missing`, add it to your project and import it in your code
              |
           4 + extern crate missing;
              |

@@ -121,3 +121,39 @@ fn includes_and_playgrounds_expand_as_mdbook_expands_them() {
         r#"{1: "passed", 5: "passed", 7: "failed"}"#
     );
 }
+
+/// A fence an included file never closes (found on a public book): CommonMark runs the block to
+/// the end of the chapter, and rustdoc (`mdbook test`, which gets the chapter with the include
+/// expanded) tests it and every block before it. So does the verifier, with a warning at the
+/// fence in the included file; before, it dropped every snippet of the chapter.
+#[test]
+fn an_unterminated_fence_in_an_included_file_warns_and_every_block_is_tested() {
+    let included = "Included.\n\n```rust\nlet in_include = 2;\nassert_eq!(in_include, 2);\n```\n\n\
+        ```rust\nlet unterminated = 3;\nassert_eq!(unterminated, 3);\n";
+    let chapter = "# C\n\n```rust\nlet before = 1;\n```\n\n{{#include listing.md}}\n";
+    let book = book(&[
+        ("src/SUMMARY.md", "- [C](c.md)\n"),
+        ("src/c.md", chapter),
+        ("src/listing.md", included),
+    ]);
+    let output = book.test(&["--quiet", "--junit", "report.xml"]);
+    output.code(0);
+    expect![[r#"
+        warning: src/listing.md:8:1: unterminated code fence: no closing ``` line, so the block runs to the end of the chapter, as CommonMark and `mdbook test` read it
+    "#]]
+    .assert_eq(&warnings(&output));
+    // rustdoc on the chapter as mdBook hands it over (the include expanded): the same three.
+    let expanded = chapter.replace("{{#include listing.md}}\n", included);
+    let as_mdbook_hands_it = crate::support::book(&[("src/c.md", &expanded)]);
+    let theirs =
+        super::rustdoc::rustdoc_verdicts(&as_mdbook_hands_it, "src/c.md", Some("2021"), &[]);
+    expect![[r#"{3: "passed", 9: "passed", 14: "passed"}"#]].assert_eq(&format!("{theirs:?}"));
+    let report = junit::read(&book, "report.xml");
+    let ours: Vec<String> = junit::cases(&report)
+        .iter()
+        .map(|case| format!("{} {}", case.name, case.verdict))
+        .collect();
+    expect![[r#"["src/c.md:3 passed", "src/listing.md:3 passed", "src/listing.md:8 passed"]"#]]
+        .assert_eq(&format!("{ours:?}"));
+    output.stdout_contains("3 passed, 0 failed\n");
+}

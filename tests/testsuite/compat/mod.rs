@@ -9,6 +9,9 @@ use crate::support::Output;
 
 mod crates;
 mod markdown;
+mod messages;
+mod package;
+mod programs;
 mod rustdoc;
 
 /// The warnings and errors on stderr (nothing else: no progress line, and no warning of

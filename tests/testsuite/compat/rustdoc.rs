@@ -69,14 +69,32 @@ fn main() { println!("alone"); }
 "#;
 
 /// `line -> passed | failed | skipped` of each block rustdoc ran, from `rustdoc --test`'s
-/// `test FILE - TITLE (line N) ... ok` lines.
-fn rustdoc_verdicts(
+/// `test FILE - TITLE (line N) ... ok` lines; `extra` are more arguments (`-L DIR`).
+pub(super) fn rustdoc_verdicts(
     book: &Book,
     chapter: &str,
     edition: Option<&str>,
+    extra: &[&str],
 ) -> BTreeMap<usize, &'static str> {
     let mut command = Command::new("rustdoc");
-    command.args(["--test", chapter]);
+    command.args(["--test", chapter]).args(extra);
+    // As a user runs `mdbook test`: not under cargo, whose variables this test process has.
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if name == "CARGO"
+            || [
+                "CARGO_PKG_",
+                "CARGO_MANIFEST_",
+                "CARGO_CRATE_",
+                "CARGO_BIN_",
+                "CARGO_PRIMARY_",
+            ]
+            .iter()
+            .any(|prefix| name.starts_with(prefix))
+        {
+            command.env_remove(name.as_ref());
+        }
+    }
     if let Some(edition) = edition {
         command.args(["--edition", edition]);
     }
@@ -108,7 +126,7 @@ fn rustdoc_verdicts(
 
 /// Verifies `chapter` as a book's one chapter, `src/c.md` (with `[rust] edition` when given),
 /// requires rustdoc's verdict on every block, and returns our report and the verdicts.
-fn same_verdicts_as_rustdoc(
+pub(super) fn same_verdicts_as_rustdoc(
     chapter: &str,
     edition: Option<&str>,
 ) -> (Output, BTreeMap<usize, &'static str>) {
@@ -125,7 +143,7 @@ fn same_verdicts_as_rustdoc(
     let ours = junit::verdicts_by_line(&junit::read(&book, "report.xml"));
     assert_eq!(
         ours,
-        rustdoc_verdicts(&book, "src/c.md", edition),
+        rustdoc_verdicts(&book, "src/c.md", edition, &[]),
         "{output}"
     );
     (output, ours)
@@ -399,4 +417,19 @@ fn a_no_std_block_gets_no_fn_main_as_in_rustdoc() {
     expect![[r#"{3: "failed", 12: "passed", 18: "failed", 24: "passed", 29: "passed"}"#]]
         .assert_eq(&format!("{ours:?}"));
     output.stdout_contains("E0601");
+}
+
+/// `compile_fail` on a `#![no_std]` `#![no_main]` block with a `#[panic_handler]` (found on a
+/// public book): rustdoc's build fails ("unwinding panics are not supported without std", an
+/// error with no place in the code), so `compile_fail` holds; here that error was not counted as
+/// the block's, and the block failed the whole book.
+#[test]
+fn compile_fail_holds_on_an_error_with_no_place_as_in_rustdoc() {
+    let chapter = "# no_main\n\n\
+        ```rust,compile_fail\n#![no_std]\n#![no_main]\n\nuse core::panic::PanicInfo;\n\n\
+        #[panic_handler]\nfn panic(_info: &PanicInfo) -> ! {\n    loop {}\n}\n```\n\n\
+        ```rust\nlet neighbour = 1;\nassert_eq!(neighbour, 1);\n```\n";
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2021"));
+    output.code(0);
+    expect![[r#"{3: "passed", 15: "passed"}"#]].assert_eq(&format!("{ours:?}"));
 }

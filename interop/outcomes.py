@@ -1,0 +1,47 @@
+"""One cell of the SDK matrix as the reader sees it: the grid's verdict from a cell's facts
+(`outcome`, a key of `OUTCOMES`: its glyph, name and meaning) and a table cell's text (`cell`).
+Pure, standard library only.
+
+The renderer (render_book.py) and the history (history.py) both judge cells this way; both import
+this module, and render_book.py imports history.py, never the reverse, so the helpers import one
+way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# The glyph of each outcome and what it means, in legend order: the cancel, the server's handler,
+# what the caller saw. `outcome` picks one per cell from the cell's facts.
+OUTCOMES = {
+    "stopped": ("\u2713", "stopped", "a cancel reached the server (a `notifications/cancelled` naming the call, or, over HTTP at 2026-07-28, the closed response stream); the handler stopped; the caller got an error or a cancellation"),
+    "late": ("\u25d0", "cancelled late", "as \u2713, but the cancel left the client only after the caller had control back (seen over stdio only: over HTTP the order of two requests is a race, so such a cell shows \u2713)"),
+    "leaked": ("\u2717", "abandoned", "no cancel reached the server; the caller stopped waiting; the handler ran to its end and answered no one"),
+    "ran": ("\u25cb", "not stopped", "no cancel; the handler ran to its end; the caller got the result"),
+    "ignored": ("!", "cancel ignored", "a cancel reached the server, but progress or a response for the call still followed it"),
+    "other": ("?", "other", "a combination the legend does not name: read the detailed rows"),
+    "skipped": ("\u2013", "not run", "the SDK does not speak that revision"),
+}
+
+def outcome(facts: dict[str, Any]) -> str:
+    """The grid's verdict on one cell (a key of OUTCOMES), from its facts alone."""
+    if "skipped" in facts:
+        return "skipped"
+    got_result = str(facts["caller saw"]).startswith("completed")
+    reached = facts["cancel sent"] or facts.get("response stream closed") == "a cancel"
+    handler = facts["handler"]
+    if not reached:
+        if handler == "completed (no cancel)":
+            return "ran" if got_result else "leaked"
+        return "other"
+    if handler in ("answered after the cancel", "kept running after the cancel"):
+        return "ignored"
+    if handler == "stopped by the cancel" and not got_result:
+        return "late" if facts["cancel sent before the caller resumed"] is False else "stopped"
+    return "other"
+
+
+def cell(text: Any, code: bool = False) -> str:
+    """Table-cell text: `|` escaped, optionally as a code span."""
+    text = str(text).replace("|", "\\|")
+    return f"`{text}`" if code else text
