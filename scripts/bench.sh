@@ -12,6 +12,12 @@
 #   edited      `mdbook-snippets test` after editing one snippet of the warm book (what
 #               `mdbook serve` does on a save)
 #   one broken  `mdbook-snippets test --no-cache`, cold, on the book with one snippet broken
+#   sandbox     `mdbook-snippets test --no-cache --jobs 1` on the built book (nothing to compile:
+#               the runs alone), under each containment (MDBOOK_SNIPPETS_SANDBOX): `auto` (a PID
+#               namespace + Landlock per snippet), `no-namespaces` (the subreaper launcher +
+#               Landlock), `off` (the subreaper launcher alone); the per-snippet difference is
+#               what the namespaces and Landlock cost. And the launcher itself: 200 starts of
+#               /bin/true through it (PID namespace + Landlock) against 200 direct starts.
 # Dependencies are built before anything is timed (a warm-up that is not measured), so every
 # figure is the cost of the snippets themselves. Each figure is the median of BENCH_RUNS runs
 # (default 5; the slow per-snippet row BENCH_SLOW_RUNS, default 2), the rows interleaved run by
@@ -172,6 +178,19 @@ for ((run = 1; run <= runs; run++)); do
     forget_generated
     time_it broken 1 "$tool" test --quiet --no-cache "$work/book-broken"
     record_ratio broken_vs_cold broken cold
+    # The runs alone (book-green is built: cargo has nothing to do), each containment in turn,
+    # the order rotating run by run.
+    # Untimed: the first run after an edit builds again.
+    "$tool" test --quiet --no-cache "$work/book-green" >/dev/null 2>&1
+    modes=(auto no-namespaces off)
+    for ((m = 0; m < 3; m++)); do
+        mode=${modes[$(((m + run) % 3))]}
+        time_it "runs_$mode" 0 env MDBOOK_SNIPPETS_SANDBOX="$mode" \
+            "$tool" test --quiet --no-cache --jobs 1 "$work/book-green"
+    done
+    time_it launcher_200 0 bash -c "for i in \$(seq 200); do '$tool' __sandbox --namespaces --landlock --writable /tmp -- /bin/true; done"
+    # shellcheck disable=SC2016 # the inner shell's loop.
+    time_it direct_200 0 bash -c 'for i in $(seq 200); do /bin/true; done'
 done
 for ((run = 1; run <= slow_runs; run++)); do
     time_it per_snippet 0 bash -c "cd '$work/doctests-standalone' && cargo test --doc --quiet"
@@ -199,3 +218,11 @@ row "mdbook-snippets test, the same snippet edited again" "$(median edited_again
     "incremental from then on"
 row "mdbook-snippets test, one broken snippet" "$(median broken)" \
     "this / cold = $(median broken_vs_cold) (target <= 1.5)"
+per_snippet() { awk -v a="$1" -v b="$2" -v n="$count" 'BEGIN { printf "%+.1f ms per snippet", (a - b) * 1000 / n }'; }
+off=$(median runs_off)
+row "runs only (--jobs 1), pid namespace + landlock" "$(median runs_auto)" "$(per_snippet "$(median runs_auto)" "$off") against subreaper"
+row "runs only (--jobs 1), subreaper + landlock" "$(median runs_no-namespaces)" "$(per_snippet "$(median runs_no-namespaces)" "$off") against subreaper"
+row "runs only (--jobs 1), subreaper launcher alone" "$off" "1.00"
+row "200 x /bin/true through the launcher (namespaces + landlock)" "$(median launcher_200)" \
+    "$(awk -v a="$(median launcher_200)" -v b="$(median direct_200)" 'BEGIN { printf "%+.1f ms per start", (a - b) * 1000 / 200 }') against direct"
+row "200 x /bin/true started directly" "$(median direct_200)" "1.00"

@@ -13,7 +13,7 @@
 # Usage: scripts/soak-verifier.sh [PATH-TO-mdbook-snippets]   (default: target/debug/, built
 # if missing). Bounded: every run has a `timeout`, snippets sleep at most 40 s and are expected
 # to be killed long before; nothing touches the network; everything lives in one temporary
-# directory, removed at the end. About 20-40 s on a quiet machine.
+# directory, removed at the end. About 40-70 s on a quiet machine (a 2 GB input is hashed).
 
 # The attack functions are called through `attack`, which shellcheck cannot follow.
 # shellcheck disable=SC2317
@@ -31,9 +31,10 @@ TARGET=$WORK/target
 FAILED=0
 cleanup() {
     # Whatever an attack left behind is a failure already reported; do not leave it running.
-    for pid_file in "$WORK"/*/pid*; do
-        [[ -s $pid_file ]] && kill -9 "$(cat "$pid_file")" 2>/dev/null
-    done
+    local tag
+    while read -r tag; do
+        pkill -9 -f -- "$tag"
+    done < <(cat "$WORK/tokens" 2>/dev/null)
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -64,15 +65,17 @@ skip() { echo "$*"; exit 3; }
 slower_than() { awk "BEGIN { exit !($SECONDS_TAKEN > $1) }"; }
 
 # A book in $WORK/NAME with `sh` snippets; $2 = extra [preprocessor.snippets] lines, $3 = the
-# chapter. Without SUMMARY.md when $4 = nosummary.
+# chapter. Without SUMMARY.md when $4 = nosummary. Its snippets may write $WORK/NAME/pids/ (the
+# book's `writable`; nothing else of the book), where they leave their marker files.
 sh_book() {
     local dir=$WORK/$1
-    mkdir -p "$dir/src"
+    mkdir -p "$dir/src" "$dir/pids"
     cat >"$dir/book.toml" <<EOF
 [book]
 title = "soak"
 
 [preprocessor.snippets]
+writable = ["$dir/pids"]
 $2
 
 [preprocessor.snippets.languages.sh]
@@ -94,32 +97,36 @@ ran() {
     [[ -e $1 ]] || fail "the snippet writing $(basename "$1") never ran (exit $CODE: $(tail -c 200 <<<"$OUT"))"
 }
 
-# Whether pid $1 is running (present and not a zombie).
-running() {
-    local state
-    state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1) || return 1
-    [[ -n $state && $state != Z && $state != X ]]
-}
-
-# Waits up to 2 s for the pid in file $1 to be gone; prints what is left.
-gone() {
-    local pid
-    pid=$(cat "$1" 2>/dev/null) || { echo "no pid written"; return 1; }
+# The processes of the attacks carry a token in their command line (`sleep 40.TOKEN`,
+# `sh -c SCRIPT NAME-TOKEN`): a snippet in a PID namespace of its own knows no pid the OS
+# outside knows. Prints what is still running with token $1 (and kills it); fails if any.
+left_with() {
+    local pids
     for _ in $(seq 100); do
-        running "$pid" || return 0
+        pids=$(pgrep -f -- "$1") || return 0
         sleep 0.02
     done
-    echo "pid $pid still running"
+    echo "still running with $1: $(tr '\n' ' ' <<<"$pids")"
+    # shellcheck disable=SC2086
+    kill -9 $pids 2>/dev/null
     return 1
 }
+# A token no other process has (digits: `sleep 40.TOKEN`), kept for the cleanup.
+token() {
+    local tag=$$$RANDOM$RANDOM
+    echo "$tag" >>"$WORK/tokens"
+    echo "$tag"
+}
 
-# Runs the verifier on book $1 with a bound of $2 seconds, then the rest of the arguments;
-# sets CODE, OUT, ERR, SECONDS_TAKEN.
+# Runs the verifier on book $1 with a bound of $2 seconds, then the rest of the arguments
+# (and $VERIFIER_ENV, NAME=VALUE words, in its environment alone); sets CODE, OUT, ERR,
+# SECONDS_TAKEN.
 verify() {
     local book=$1 bound=$2
     shift 2
     local started=$EPOCHREALTIME
-    timeout -k 1 "$bound" "$BIN" test "$book" --quiet --target-dir "$TARGET" "$@" \
+    # shellcheck disable=SC2086 # VERIFIER_ENV: NAME=VALUE words for the verifier alone.
+    timeout -k 1 "$bound" env ${VERIFIER_ENV:-} "$BIN" test "$book" --quiet --target-dir "$TARGET" "$@" \
         >"$WORK/out" 2>"$WORK/err"
     CODE=$?
     SECONDS_TAKEN=$(awk "BEGIN { printf \"%.2f\", $EPOCHREALTIME - $started }")
@@ -128,12 +135,13 @@ verify() {
 }
 
 attack_setsid_holding_stdout() {
-    local name=$1 dir left
+    local name=$1 dir tag left
+    tag=$(token)
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh,timeout=5
-setsid sh -c 'echo \$\$ > $WORK/$name/pid; exec sleep 40' &
-while [ ! -s $WORK/$name/pid ]; do sleep 0.01; done
+setsid sh -c 'echo started > $WORK/$name/pids/started; exec sleep 40.$tag' &
+while [ ! -s $WORK/$name/pids/started ]; do sleep 0.01; done
 echo parent done
 \`\`\`
 
@@ -145,32 +153,36 @@ parent done
     [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
     verdicts "1 passed, 0 failed"
     ! slower_than 4 || fail "took ${SECONDS_TAKEN}s for timeout=5"
-    left=$(gone "$dir/pid") || fail "$left"
+    ran "$dir/pids/started"
+    left=$(left_with "40.$tag") || fail "$left"
     echo "setsid child sleeping 40 s with stdout open: passed in ${SECONDS_TAKEN}s, child gone"
 }
 
 attack_closed_stdout() {
-    local name=$1 dir left
+    local name=$1 dir tag left
+    tag=$(token)
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-(setsid sh -c 'exec >/dev/null 2>&1; echo \$\$ > $WORK/$name/pid; exec sleep 40' &)
-while [ ! -s $WORK/$name/pid ]; do sleep 0.01; done
+(setsid sh -c 'exec >/dev/null 2>&1; echo started > $WORK/$name/pids/started; exec sleep 40.$tag' &)
+while [ ! -s $WORK/$name/pids/started ]; do sleep 0.01; done
 \`\`\`
 ")
     verify "$dir" 30 --no-cache
     [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
-    left=$(gone "$dir/pid") || fail "$left after the verifier exited"
+    ran "$dir/pids/started"
+    left=$(left_with "40.$tag") || fail "$left after the verifier exited"
     verdicts "1 passed, 0 failed"
     echo "double fork, setsid, stdout closed: gone when the verifier exits"
 }
 
 attack_deadline_with_pipe_holder() {
-    local name=$1 dir left
+    local name=$1 dir tag left
+    tag=$(token)
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh,timeout=2
-setsid sh -c 'echo \$\$ > $WORK/$name/pid; exec sleep 40' &
+setsid sh -c 'echo started > $WORK/$name/pids/started; exec sleep 40.$tag' &
 while :; do sleep 0.1; done
 \`\`\`
 ")
@@ -178,30 +190,29 @@ while :; do sleep 0.1; done
     [[ $CODE == 1 ]] || fail "exit $CODE: $OUT"
     grep -q "timed out" <<<"$OUT" || fail "exit $CODE: $OUT"
     ! slower_than 6 || fail "took ${SECONDS_TAKEN}s for timeout=2"
-    left=$(gone "$dir/pid") || fail "$left"
+    ran "$dir/pids/started"
+    left=$(left_with "40.$tag") || fail "$left"
     echo "timeout=2 held (${SECONDS_TAKEN}s) while a setsid child kept the pipes; child gone"
 }
 
 attack_many_detached() {
-    local name=$1 dir left=0 pid_file written
+    local name=$1 dir tag left written
+    tag=$(token)
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-for i in \$(seq 20); do setsid sh -c \"echo \\\$\\\$ > $WORK/$name/pid\$i; exec sleep 40\" & done
-while [ \$(ls $WORK/$name | grep -c pid) -lt 20 ]; do sleep 0.01; done
+for i in \$(seq 20); do setsid sh -c \"echo started > $WORK/$name/pids/started\$i; exec sleep 40.$tag\" & done
+while [ \$(ls $WORK/$name/pids | grep -c started) -lt 20 ]; do sleep 0.01; done
 echo spawned
 \`\`\`
 ")
     verify "$dir" 30 --no-cache
-    written=$(find "$dir" -maxdepth 1 -name 'pid*' -size +0 | wc -l)
-    for pid_file in "$dir"/pid*; do
-        [[ -e $pid_file ]] || continue
-        gone "$pid_file" >/dev/null || left=$((left + 1))
-    done
+    written=$(find "$dir/pids" -maxdepth 1 -name 'started*' -size +0 | wc -l)
+    left=$(left_with "40.$tag")
     [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
     ((written == 20)) || fail "$written of 20 children started"
     verdicts "1 passed, 0 failed"
-    ((left == 0)) || fail "$left of 20 still running"
+    [[ -z $left ]] || fail "$left"
     echo "20 setsid children holding stdout: all gone, ${SECONDS_TAKEN}s"
 }
 
@@ -210,17 +221,18 @@ echo spawned
 # needs, so the first run's end must not kill it; the third is the second with a wrong expected
 # output, so that a blanket pass is caught. Both detached children must be gone afterwards.
 attack_parallel_attribution() {
-    local name=$1 dir left line
+    local name=$1 dir tag left line
+    tag=$(token)
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-setsid sh -c 'echo \$\$ > $WORK/$name/pid-first; exec sleep 40' &
-while [ ! -s $WORK/$name/pid-first ]; do sleep 0.01; done
+setsid sh -c 'echo started > $WORK/$name/pids/first; exec sleep 40.$tag' &
+while [ ! -s $WORK/$name/pids/first ]; do sleep 0.01; done
 echo first
 \`\`\`
 
 \`\`\`sh
-setsid sh -c 'echo \$\$ > $WORK/$name/pid-second; sleep 0.5; echo late child' &
+setsid sh -c 'echo started > $WORK/$name/pids/second; sleep 0.5; echo late child' second-$tag &
 sleep 1
 \`\`\`
 
@@ -242,27 +254,29 @@ not this
     verdicts "2 passed, 1 failed"
     line=$(grep -n '^```text,output' "$dir/src/a.md" | sed -n 2p | cut -d: -f1)
     grep -q "src/a.md:$line (output differs" <<<"$OUT" || fail "not the third snippet failed: $OUT"
-    left=$(gone "$dir/pid-first") || fail "first snippet's child: $left"
-    left=$(gone "$dir/pid-second") || fail "second snippet's child: $left"
+    ran "$dir/pids/first"
+    ran "$dir/pids/second"
+    left=$(left_with "$tag") || fail "$left"
     echo "--jobs 2: the late child of one run kept its output while the other ended, the wrong one failed, both detached children gone"
 }
 
 # Sends signal $2 to a verifier running a snippet that loops and has detached a child; expects
 # exit code $3 and both processes gone.
 attack_signal() {
-    local name=$1 signal=$2 code=$3 dir verifier got left
+    local name=$1 signal=$2 code=$3 dir tag verifier got left
+    tag=$(token)
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-echo \$\$ > $WORK/$name/pid-main
-setsid sh -c 'echo \$\$ > $WORK/$name/pid-child; exec sleep 40' &
-while :; do sleep 0.1; done
+setsid sh -c 'echo started > $WORK/$name/pids/child; exec sleep 40.$tag' &
+echo started > $WORK/$name/pids/main
+exec sh -c 'while :; do sleep 0.1; done' main-$tag
 \`\`\`
 ")
     "$BIN" test "$dir" --quiet --no-cache --target-dir "$TARGET" >/dev/null 2>&1 &
     verifier=$!
     for _ in $(seq 500); do
-        [[ -s $dir/pid-child && -s $dir/pid-main ]] && break
+        [[ -s $dir/pids/child && -s $dir/pids/main ]] && (($(pgrep -f -c -- "$tag") >= 2)) && break
         kill -0 "$verifier" 2>/dev/null || break
         sleep 0.02
     done
@@ -275,8 +289,9 @@ while :; do sleep 0.1; done
     wait "$verifier"
     got=$?
     [[ $got == "$code" ]] || fail "exit $got, expected $code"
-    left=$(gone "$dir/pid-main") || fail "$left"
-    left=$(gone "$dir/pid-child") || fail "$left"
+    ran "$dir/pids/main"
+    ran "$dir/pids/child"
+    left=$(left_with "$tag") || fail "$left"
     ! find "$TARGET" -name '*partial*' | grep -q . || fail "partial cache file left"
     echo "exit $code, the looping snippet and its setsid child gone, no partial cache entry"
 }
@@ -290,7 +305,7 @@ attack_huge_timeouts() {
 \`\`\`sh,timeout=18446744073709551615
 sleep 1
 echo fine
-touch $WORK/$name/ran-attribute
+touch $WORK/$name/pids/ran-attribute
 \`\`\`
 
 \`\`\`text,output
@@ -299,7 +314,7 @@ fine
 
 \`\`\`sh
 sleep 1
-touch $WORK/$name/ran-default
+touch $WORK/$name/pids/ran-default
 \`\`\`
 
 \`\`\`sh
@@ -311,7 +326,7 @@ wrong
 \`\`\`
 ")
     for run in "--timeout 18446744073709551615" "book.toml"; do
-        rm -f "$dir"/ran-*
+        rm -f "$dir"/pids/ran-*
         if [[ $run == book.toml ]]; then
             verify "$dir" 30 --no-cache
         else
@@ -320,8 +335,8 @@ wrong
         ! grep -q panicked <<<"$ERR" || fail "$run: $ERR"
         [[ $CODE == 1 ]] || fail "$run: exit $CODE, expected 1: $OUT $ERR"
         verdicts "2 passed, 1 failed"
-        ran "$dir/ran-attribute"
-        ran "$dir/ran-default"
+        ran "$dir/pids/ran-attribute"
+        ran "$dir/pids/ran-default"
         slower_than 0.9 || fail "$run: passed in ${SECONDS_TAKEN}s, though a snippet sleeps 1 s"
     done
     echo "--timeout 2^64-1, timeout = 2^63-1 in book.toml, timeout=2^64-1 attribute: no panic; 1 s snippets ran and passed, a wrong output failed"
@@ -332,7 +347,7 @@ attack_zero_jobs_and_timeout() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-touch $WORK/$name/ran
+touch $WORK/$name/pids/ran
 \`\`\`
 ")
     verify "$dir" 30 --jobs 0
@@ -341,10 +356,10 @@ touch $WORK/$name/ran
     verify "$dir" 30 --timeout 0
     grep -q -- "--timeout" <<<"$ERR" || fail "--timeout 0: exit $CODE, no error naming --timeout: $ERR"
     [[ $jobs == 2 && $CODE == 2 ]] || fail "exit $jobs (--jobs 0), $CODE (--timeout 0)"
-    [[ ! -e $dir/ran ]] || fail "the snippet ran though the arguments were refused"
+    [[ ! -e $dir/pids/ran ]] || fail "the snippet ran though the arguments were refused"
     # The positive control: the same book, arguments accepted, runs the snippet.
     verify "$dir" 30 --jobs 1 --timeout 1
-    ran "$dir/ran"
+    ran "$dir/pids/ran"
     echo "--jobs 0 and --timeout 0 refused with exit 2 and an error naming them, nothing run; --jobs 1 --timeout 1 ran"
 }
 
@@ -353,7 +368,7 @@ attack_symlink_cycle() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-touch $WORK/$name/ran-a
+touch $WORK/$name/pids/ran-a
 \`\`\`
 " nosummary)
     mkdir -p "$dir/src/part"
@@ -361,7 +376,7 @@ touch $WORK/$name/ran-a
     # wrong expected output fails, so the scan's chapters were really verified.
     # shellcheck disable=SC2016 # backticks of Markdown, not a command.
     printf '# B\n\n```sh\ntouch %s\necho b\n```\n\n```text,output\nnot b\n```\n' \
-        "$dir/ran-b" >"$dir/src/part/b.md"
+        "$dir/pids/ran-b" >"$dir/src/part/b.md"
     ln -s .. "$dir/src/part/up"
     ln -s ../.. "$dir/src/part/top"
     ln -s / "$dir/src/root"
@@ -369,8 +384,8 @@ touch $WORK/$name/ran-a
     [[ $CODE == 1 ]] || fail "exit $CODE, expected 1: $OUT $ERR"
     verdicts "1 passed, 1 failed"
     grep -q "src/part/b.md:8 (output differs" <<<"$OUT" || fail "not part/b.md failed: $OUT"
-    ran "$dir/ran-a"
-    ran "$dir/ran-b"
+    ran "$dir/pids/ran-a"
+    ran "$dir/pids/ran-b"
     echo "two cycles and a link to / under src: scan ended in ${SECONDS_TAKEN}s, each chapter verified once (a pass, a fail)"
 }
 
@@ -459,7 +474,7 @@ attack_quoted_fence() {
     dir=$(sh_book "$name" "" "# A
 
 > \`\`\`rust
-> std::fs::write(\"$WORK/$name/ran\", \"\").unwrap();
+> std::fs::write(\"$WORK/$name/pids/ran\", \"\").unwrap();
 > assert_eq!(1 + 1, 2);
 
 After the quote.
@@ -473,7 +488,7 @@ After the second quote.
     [[ $CODE == 1 ]] || fail "exit $CODE, expected 1: $OUT $ERR"
     verdicts "1 passed, 1 failed"
     grep -q "src/a.md:10 (failed at run time" <<<"$OUT" || fail "not the second block failed: $OUT"
-    ran "$dir/ran"
+    ran "$dir/pids/ran"
     echo "two fences the end of their > quote closes are tested (as rustdoc): the true assertion passed, the false one failed"
 }
 
@@ -504,7 +519,7 @@ attack_full_disk_cache() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-touch $WORK/$name/ran
+touch $WORK/$name/pids/ran
 echo one
 \`\`\`
 
@@ -519,7 +534,7 @@ exit 3
     grep -q "1 passed, 1 failed" <<<"$OUT" || fail "verdicts not reported: $OUT"
     grep -q "out of disk space" <<<"$ERR" || fail "error does not name the disk: $ERR"
     grep -q "leftovers: 0" <<<"$ERR" || fail "partial or empty files left: $ERR"
-    ran "$dir/ran"
+    ran "$dir/pids/ran"
     echo "full tmpfs: verdicts reported, exit 2 naming the disk, no partial file"
 }
 
@@ -542,6 +557,438 @@ attack_full_disk_build() {
         echo "300 KiB target dir: exit 2 naming the disk, no snippet blamed"
 }
 
+# A snippet whose child leaves the session (Perl's `POSIX::setsid`) and its pipes, then forks and
+# exits in a loop as fast as it can (every 1000th hop appends to a log): the /proc scan never saw
+# a hop alive, each one it read already a zombie. $2: MDBOOK_SNIPPETS_SANDBOX (default auto).
+attack_fork_hopper() {
+    local name=$1 mode=${2:-auto} dir tag before after left
+    tag=$(token)
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh
+perl -MPOSIX -e 'POSIX::setsid();
+open STDIN, \"<\", \"/dev/null\"; open STDOUT, \">\", \"/dev/null\"; open STDERR, \">\", \"/dev/null\";
+my \$hops = 0;
+until (-e \"$WORK/$name/pids/stop\") {
+    fork and POSIX::_exit(0);
+    next if ++\$hops % 1000 != 1;
+    open my \$log, \">>\", \"$WORK/$name/pids/hops\"; print \$log \"\$hops\\n\"; close \$log;
+}' hopper-$tag &
+while [ ! -s $WORK/$name/pids/hops ]; do sleep 0.01; done
+sleep 0.2
+echo parent done
+\`\`\`
+")
+    MDBOOK_SNIPPETS_SANDBOX=$mode verify "$dir" 30 --no-cache
+    sleep 0.3
+    before=$(wc -l <"$dir/pids/hops" 2>/dev/null || echo 0)
+    sleep 1
+    after=$(wc -l <"$dir/pids/hops" 2>/dev/null || echo 0)
+    touch "$dir/pids/stop"
+    [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
+    verdicts "1 passed, 0 failed"
+    ((before > 0)) || fail "the chain never hopped"
+    ((before == after)) || fail "the fork-and-exit chain still runs after the verdict ($before -> $after hops)"
+    left=$(left_with "hopper-$tag") || fail "$left"
+    grep -q "containment: " <<<"$ERR" || fail "no containment line: $ERR"
+    echo "setsid fork-and-exit chain (about $((after * 1000)) hops) stopped with the verdict; $(grep -o 'containment: .*' <<<"$ERR")"
+}
+
+# A snippet whose child leaves its session and group, goes to /, clears its environment (the
+# run's marker) and closes its pipes, then sleeps: nothing tied it to its run.
+attack_mark_dropper() {
+    local name=$1 mode=${2:-auto} dir tag left
+    tag=$(token)
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh
+cat > \"\$TMPDIR/dropper.sh\" <<'END'
+exec </dev/null >/dev/null 2>&1
+echo started > $WORK/$name/pids/started
+exec sleep 40.$tag
+END
+setsid sh -c 'cd / && exec env -i /bin/sh \"\$0\"' \"\$TMPDIR/dropper.sh\" &
+while [ ! -s $WORK/$name/pids/started ]; do sleep 0.01; done
+echo parent done
+\`\`\`
+")
+    MDBOOK_SNIPPETS_SANDBOX=$mode verify "$dir" 30 --no-cache
+    [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
+    verdicts "1 passed, 0 failed"
+    [[ -s $dir/pids/started ]] || fail "the mark-dropper never started"
+    left=$(left_with "40.$tag") || fail "$left after the verifier exited"
+    echo "a process with no mark of its run (env -i, cd /, setsid, pipes closed) is gone; $(grep -o 'containment: .*' <<<"$ERR")"
+}
+
+# A snippet that reads /proc/$PPID/environ, then every ancestor's and every visible process's,
+# printing any MY_SECRET_TOKEN: the verifier's secret must reach neither the JUnit file nor
+# the report.
+attack_proc_environ() {
+    local name=$1 mode=${2:-auto} dir secret
+    secret=soak-environ-$RANDOM$RANDOM$RANDOM
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh
+{ tr '\\0' '\\n' < /proc/\$PPID/environ; } 2>&1 | grep -a MY_SECRET_TOKEN
+read -r _ _ _ parent _ < /proc/self/stat
+while [ \"\$parent\" -gt 1 ]; do
+  echo \"ancestor \$parent\"
+  { tr '\\0' '\\n' < /proc/\$parent/environ; } 2>&1 | grep -a MY_SECRET_TOKEN
+  read -r _ _ _ parent _ < /proc/\$parent/stat
+done
+for environ in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \$environ 2>/dev/null | grep -a MY_SECRET_TOKEN; done
+echo walked
+\`\`\`
+")
+    # The secret in the verifier's environment alone (not `timeout`'s, not this shell's): without a
+    # PID namespace a snippet reads the environment of the user's dumpable processes, the
+    # documented limit of the fallback; the verifier is never one of them.
+    VERIFIER_ENV="MY_SECRET_TOKEN=$secret" MDBOOK_SNIPPETS_SANDBOX=$mode verify "$dir" 30 --no-cache --junit "$WORK/$name.xml"
+    [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
+    verdicts "1 passed, 0 failed"
+    grep -q "walked" "$WORK/$name.xml" || fail "the JUnit file lacks the snippet's output"
+    ! grep -qF -- "$secret" "$WORK/$name.xml" "$WORK/out" "$WORK/err" || fail "the verifier's secret is in the report or the JUnit file"
+    echo "/proc/\$PPID/environ, every ancestor's and every visible process's: no secret in report or JUnit; $(grep -o 'containment: .*' <<<"$ERR")"
+}
+
+# A snippet that appends to every cache entry, the chapter and book.toml, and plants a cache
+# entry and a chapter: a later run must still see the verifier's own verdicts.
+attack_book_and_cache_writes() {
+    local name=$1 dir cache before after planted
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh
+echo cached
+\`\`\`
+")
+    verify "$dir" 30
+    [[ $CODE == 0 ]] || fail "first run: exit $CODE: $OUT $ERR"
+    cache=$TARGET/mdbook-snippets/cache
+    [[ -n $(find "$cache" -type f 2>/dev/null) ]] || fail "no cache entry under $cache"
+    cat >>"$dir/src/a.md" <<END
+
+\`\`\`sh
+for file in \$(find $cache -type f) $dir/src/a.md $dir/book.toml; do echo forged >> "\$file"; done
+echo forged > $cache/planted-by-snippet
+echo forged > $dir/src/planted.md
+echo tried
+\`\`\`
+END
+    before=$(find "$cache" "$dir/src" "$dir/book.toml" -type f -exec sha256sum {} + | sort)
+    verify "$dir" 30
+    after=$(find "$cache" "$dir/src" "$dir/book.toml" -type f -exec sha256sum {} + | sort)
+    planted=$(find "$cache" "$dir/src" -name 'planted*')
+    [[ -z $planted ]] || fail "the snippet planted $planted"
+    [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
+    verdicts "2 passed, 0 failed"
+    # Every file the first run left is unchanged (the second run adds its own entry).
+    [[ -z $(comm -23 <(echo "$before") <(echo "$after")) ]] ||
+        fail "a cache entry or a source changed: $(comm -23 <(echo "$before") <(echo "$after") | head -3)"
+    ! grep -q "forged" "$dir/book.toml" || fail "book.toml was written"
+    echo "a snippet appending to every cache entry, the chapter and book.toml: nothing written; $(grep -o 'containment: .*' <<<"$ERR")"
+}
+
+# A book whose language setup detaches a child and hangs (both tagged $2; $3: a line run first,
+# `trap '' TERM` to ignore SIGTERM; $4: more lines for the language table). Prints its directory.
+setup_book() {
+    local name=$1 tag=$2 trap=${3:-} dir=$WORK/$1
+    mkdir -p "$dir/src"
+    cat >"$dir/book.toml" <<END
+[book]
+title = "soak"
+
+[preprocessor.snippets.languages.sh]
+command = ["sh", "{file}"]
+extension = "sh"
+setup = ["sh", "hang.sh"]
+${4:-}
+END
+    cat >"$dir/hang.sh" <<END
+$trap
+echo started > started
+setsid sh -c 'while :; do sleep 1; done' child-$tag &
+exec sh -c 'while :; do sleep 1; done' main-$tag
+END
+    echo "- [A](a.md)" >"$dir/src/SUMMARY.md"
+    # shellcheck disable=SC2016 # backticks of Markdown, not a command.
+    printf '# A\n\n```sh\necho ran > ran\n```\n' >"$dir/src/a.md"
+    echo "$dir"
+}
+
+# A setup that hangs, with setup-timeout = 2: the run fails naming it, within bounds, and the
+# setup and its detached child are gone; no snippet ran.
+attack_hanging_setup() {
+    local name=$1 dir tag left
+    tag=$(token)
+    dir=$(setup_book "$name" "$tag" "" "setup-timeout = 2")
+    verify "$dir" 40 --no-cache
+    [[ $CODE == 2 ]] || fail "exit $CODE, expected 2: $ERR"
+    grep -qF "timed out: \`sh hang.sh\` ran for 2 s (\`setup-timeout\`)" <<<"$ERR" || fail "no timeout named: $ERR"
+    [[ -e $dir/started ]] || fail "the setup never started"
+    [[ ! -e $dir/pids/ran ]] || fail "a snippet ran after a failed setup"
+    ! slower_than 20 || fail "took ${SECONDS_TAKEN}s for setup-timeout = 2"
+    left=$(left_with "$tag") || fail "$left"
+    echo "setup hanging with a detached child: stopped at setup-timeout = 2 (${SECONDS_TAKEN}s), exit 2 naming it, both gone"
+}
+
+# SIGTERM to a verifier whose setup (and its detached child) ignore SIGTERM: exit 143, both gone.
+attack_setup_ignoring_sigterm() {
+    local name=$1 dir tag verifier got left
+    tag=$(token)
+    dir=$(setup_book "$name" "$tag" "trap '' TERM")
+    "$BIN" test "$dir" --quiet --no-cache --target-dir "$TARGET" >/dev/null 2>&1 &
+    verifier=$!
+    for _ in $(seq 500); do
+        [[ -e $dir/started ]] && (($(pgrep -f -c -- "$tag") >= 2)) && break
+        kill -0 "$verifier" 2>/dev/null || break
+        sleep 0.02
+    done
+    [[ -e $dir/started ]] || fail "the setup never started"
+    kill -TERM "$verifier" 2>/dev/null
+    for _ in $(seq 500); do
+        kill -0 "$verifier" 2>/dev/null || break
+        sleep 0.02
+    done
+    kill -9 "$verifier" 2>/dev/null
+    wait "$verifier"
+    got=$?
+    left=$(left_with "$tag") || fail "exit $got; $left"
+    [[ $got == 143 ]] || fail "exit $got, expected 143"
+    echo "SIGTERM while a SIGTERM-deaf setup and its setsid child ran: exit 143, both gone"
+
+# Issue 26, the verdict half: nothing a snippet or a careless user does fakes a verdict.
+
+# A server that refuses an unknown mutant name (as mcp-testserver does) made a misspelt
+# `kills=` count as killed; with the book's `mutants` list it is an error before anything runs.
+attack_misspelt_kills() {
+    local name=$1 dir
+    dir=$(sh_book "$name" "mutants = [\"sh\", \"-c\", \"printf 'cancel-ignored\\\\trule\\\\n'\"]" "# A
+
+\`\`\`sh,kills=cancel-ignord
+touch $WORK/$name/ran
+case \"\${MDBOOK_SNIPPETS_MUTANT-}\" in
+    '') echo stopped ;;
+    cancel-ignored) echo 'still running' ;;
+    *) echo \"unknown mutant \$MDBOOK_SNIPPETS_MUTANT\" >&2; exit 2 ;;
+esac
+\`\`\`
+
+\`\`\`text,output
+stopped
+\`\`\`
+")
+    verify "$dir" 30 --no-cache --mutants
+    [[ $CODE == 2 ]] || fail "exit $CODE, expected 2: $OUT $ERR"
+    grep -q "src/a.md:3: \`kills=cancel-ignord\`: no such mutant" <<<"$ERR" || fail "no error naming the claim: $ERR"
+    [[ ! -e $dir/ran ]] || fail "the snippet ran though its claim was refused"
+    sed -i 's/cancel-ignord/cancel-ignored/' "$dir/src/a.md"
+    verify "$dir" 30 --no-cache --mutants
+    [[ $CODE == 0 ]] || fail "spelt right: exit $CODE: $OUT $ERR"
+    grep -q "^mutants: 1 killed, 0 survived$" <<<"$OUT" || fail "spelt right, not killed: $OUT"
+    echo "kills=cancel-ignord refused at src/a.md:3 with exit 2, nothing run; spelt right, killed"
+}
+
+attack_kills_not_run() {
+    local name=$1 dir
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh,no_run,kills=cancel-ignored
+touch $WORK/$name/ran
+\`\`\`
+
+\`\`\`sh,ignore,kills=cancel-ignored
+touch $WORK/$name/ran
+\`\`\`
+
+\`\`\`rust,compile_fail,kills=cancel-ignored
+let x: u32 = \"no\";
+\`\`\`
+")
+    verify "$dir" 30 --no-cache --mutants
+    [[ $CODE == 2 ]] || fail "exit $CODE, expected 2: $OUT $ERR"
+    for line in 3 7 11; do
+        grep -q "src/a.md:$line: \`kills=cancel-ignored\` on a snippet that does not run" <<<"$ERR" ||
+            fail "no error at src/a.md:$line: $ERR"
+    done
+    [[ ! -e $dir/ran ]] || fail "a snippet ran though the claims were refused"
+    echo "kills= on no_run, ignore (sh) and compile_fail (Rust): exit 2 naming each line, nothing run"
+}
+
+# The entry of a snippet that does not compile, rewritten into a pass by hand.
+attack_forged_cache_entry() {
+    local name=$1 dir entry forged=0 text
+    dir=$WORK/$name
+    mkdir -p "$dir/src"
+    printf '[book]\ntitle = "soak"\n' >"$dir/book.toml"
+    echo "- [A](a.md)" >"$dir/src/SUMMARY.md"
+    # shellcheck disable=SC2016 # backticks of Markdown, not a command.
+    printf '# A\n\n```rust\n// %s\nlet forged_entry: u32 = "no";\n```\n' "$WORK" >"$dir/src/a.md"
+    verify "$dir" 300
+    [[ $CODE == 1 ]] || fail "exit $CODE, expected 1: $OUT $ERR"
+    for entry in "$TARGET"/mdbook-snippets/cache/*.json; do
+        text=$(cat "$entry")
+        [[ $text == *'{"DidNotCompile"'*forged_entry* ]] || continue
+        printf '%s%s' "${text%%\{\"DidNotCompile\"*}" \
+            '{"Ran":{"exit":{"Code":0},"stdout":"","stderr":"","artifacts":[]}}' >"$entry"
+        forged=$((forged + 1))
+    done
+    ((forged == 1)) || fail "$forged entries of a snippet that does not compile, expected 1"
+    verify "$dir" 300
+    [[ $CODE == 1 ]] || fail "forged entry taken: exit $CODE: $OUT"
+    verdicts "0 passed, 1 failed"
+    grep -l '{"DidNotCompile"' "$TARGET"/mdbook-snippets/cache/*.json | xargs grep -q forged_entry ||
+        fail "the entry was not written again"
+    echo "a DidNotCompile entry rewritten into an exit-0 run: a miss, the snippet still fails, the entry rewritten"
+}
+
+attack_timeout_cached() {
+    local name=$1 dir
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh,timeout=2
+echo serving
+while :; do sleep 1; done
+\`\`\`
+")
+    verify "$dir" 30
+    [[ $CODE == 1 ]] || fail "exit $CODE, expected 1: $OUT"
+    grep -q "timed out" <<<"$OUT" || fail "not timed out: $OUT"
+    slower_than 1.9 || fail "the first run took ${SECONDS_TAKEN}s, under its 2 s timeout"
+    verify "$dir" 30
+    [[ $CODE == 1 ]] || fail "warm: exit $CODE, expected 1: $OUT"
+    grep -q "timed out" <<<"$OUT" || fail "warm: not timed out: $OUT"
+    ! slower_than 1.5 || fail "the warm run took ${SECONDS_TAKEN}s: the timeout was paid again"
+    echo "a never-ending snippet (timeout=2) cached as timed out: the warm run took ${SECONDS_TAKEN}s"
+}
+
+# Runs the verifier on a book whose one snippet leaves, as an artifact, what $2 makes (a shell
+# command on \$A, the artifact's path), bounded to 30 s and 3 GB of address space (a /dev/zero
+# read whole would otherwise take the machine's memory); $3 is what the report must say.
+artifact_attack() {
+    local name=$1 dir
+    dir=$(sh_book "$name" "timeout = 3" "# A
+
+\`\`\`sh
+A=\$MDBOOK_SNIPPETS_ARTIFACTS/10-wire.txt
+$2
+echo made
+\`\`\`
+")
+    ulimit -v 3000000
+    verify "$dir" 30 --no-cache
+    [[ $CODE == 1 ]] || fail "exit $CODE after ${SECONDS_TAKEN}s, expected 1: $OUT $(tail -c 300 <<<"$ERR")"
+    grep -q "artifact \`10-wire.txt\` $3" <<<"$OUT" || fail "no failure naming the artifact: $OUT"
+}
+
+attack_fifo_artifact() {
+    # shellcheck disable=SC2016 # $A is the snippet's.
+    artifact_attack "$1" 'mkfifo "$A"' "is a FIFO"
+    echo "a FIFO artifact with timeout = 3: the snippet failed naming it in ${SECONDS_TAKEN}s (was: still running at 40 s)"
+}
+
+attack_dev_zero_artifact() {
+    # shellcheck disable=SC2016 # $A is the snippet's.
+    artifact_attack "$1" 'ln -s /dev/zero "$A"' "is a symbolic link"
+    echo "a link to /dev/zero as an artifact: the snippet failed naming it, under 3 GB of address space"
+}
+
+attack_directory_artifact() {
+    # shellcheck disable=SC2016 # $A is the snippet's.
+    artifact_attack "$1" 'mkdir "$A"' "is a directory"
+    echo "a directory as an artifact: the snippet failed naming it (was: exit 2)"
+}
+
+attack_huge_artifact() {
+    local largest
+    # shellcheck disable=SC2016 # $A is the snippet's.
+    artifact_attack "$1" 'truncate -s 300M "$A"' "takes the artifacts over the output limit"
+    largest=$(find "$TARGET/mdbook-snippets/cache" -type f -printf '%s\n' 2>/dev/null | sort -n | tail -1)
+    ((${largest:-0} < 1048576)) || fail "a cache entry of $largest bytes"
+    echo "a 300 MB artifact: the snippet failed, not read, largest cache entry ${largest:-0} bytes (was 287 MB)"
+}
+
+# An input that is a FIFO or /dev/zero, and a 2 GB one (sparse), hashed under 1 GB of address
+# space.
+attack_inputs() {
+    local name=$1 dir input
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh
+touch $WORK/$name/ran
+\`\`\`
+")
+    mkfifo "$dir/fifo"
+    cp "$dir/book.toml" "$dir/book.toml.orig"
+    for input in fifo /dev/zero; do
+        { cat "$dir/book.toml.orig"; echo "inputs = [\"$input\"]"; } >"$dir/book.toml"
+        verify "$dir" 30 --no-cache
+        [[ $CODE == 2 ]] || fail "inputs = [\"$input\"]: exit $CODE after ${SECONDS_TAKEN}s, expected 2: $ERR"
+        grep -q "is not a regular file or a directory" <<<"$ERR" || fail "inputs = [\"$input\"]: $ERR"
+    done
+    [[ ! -e $dir/ran ]] || fail "the snippet ran though its inputs were refused"
+    truncate -s 2G "$dir/big.bin"
+    { cat "$dir/book.toml.orig"; echo 'inputs = ["big.bin"]'; } >"$dir/book.toml"
+    ulimit -v 1000000
+    verify "$dir" 600 --no-cache
+    [[ $CODE == 0 ]] || fail "a 2 GB input under 1 GB of address space: exit $CODE: $ERR"
+    ran "$dir/ran"
+    echo "inputs = a FIFO, /dev/zero: exit 2 at once naming them; a 2 GB input hashed under 1 GB of address space in ${SECONDS_TAKEN}s"
+}
+
+attack_escape_sequences() {
+    local name=$1 dir
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh
+printf 'visible \\033[8mHIDDEN\\033[0m\\rOVERWRITTEN\\n' >&2
+exit 3
+\`\`\`
+")
+    verify "$dir" 30 --no-cache --junit "$dir/report.xml"
+    [[ $CODE == 1 ]] || fail "exit $CODE: $OUT"
+    ! grep -q $'\e' <<<"$OUT" || fail "a raw ESC in the report"
+    grep -qF 'visible \u{1b}[8mHIDDEN\u{1b}[0m\rOVERWRITTEN' <<<"$OUT" || fail "not shown escaped: $OUT"
+    grep -qF 'visible \u{1b}[8mHIDDEN' "$dir/report.xml" || fail "not shown escaped in JUnit"
+    echo "ESC[8m and a carriage return printed by a snippet: shown escaped in the report and JUnit"
+}
+
+# The chapter edited while the run is under way: a hand-written block now where the
+# mismatched expected block was must not be overwritten by --bless.
+attack_bless_during_edit() {
+    local name=$1 dir pid
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh
+echo new
+\`\`\`
+
+\`\`\`text,output
+old
+\`\`\`
+
+\`\`\`sh
+touch $WORK/$name/started
+i=0; while [ ! -e $WORK/$name/go ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i+1)); done
+\`\`\`
+")
+    timeout -k 1 60 "$BIN" test "$dir" --quiet --no-cache --bless --target-dir "$TARGET" \
+        >"$WORK/out" 2>"$WORK/err" &
+    pid=$!
+    for _ in $(seq 400); do [[ -e $dir/started ]] && break; sleep 0.05; done
+    [[ -e $dir/started ]] || fail "the waiting snippet never started: $(cat "$WORK/err")"
+    # A hand-written block where the expected block's fence was (line 7).
+    # shellcheck disable=SC2016 # backticks of Markdown, not a command.
+    sed -i 's/^# A$/# A\n\nIntro.\n\nMore.\n\n```text\nhand-written\n```/' "$dir/src/a.md"
+    cp "$dir/src/a.md" "$dir/edited.md"
+    touch "$dir/go"
+    wait "$pid"
+    CODE=$?
+    [[ $CODE == 1 ]] || fail "exit $CODE: $(cat "$WORK/out" "$WORK/err")"
+    cmp -s "$dir/src/a.md" "$dir/edited.md" || fail "the chapter was rewritten: $(head -c 300 "$dir/src/a.md")"
+    grep -q "not blessed: the chapter changed during the run" "$WORK/err" || fail "no warning: $(cat "$WORK/err")"
+    echo "the chapter edited during a --bless run: its hand-written block kept, the stale block refused with a warning"
+}
+
 attack detached-child-holds-stdout attack_setsid_holding_stdout
 attack detached-child-closes-stdout attack_closed_stdout
 attack timeout-with-pipe-holder attack_deadline_with_pipe_holder
@@ -557,5 +1004,27 @@ attack secret-in-environment attack_secret_env
 attack fence-closed-by-quote attack_quoted_fence
 attack full-disk-for-the-cache attack_full_disk_cache
 attack full-disk-while-building attack_full_disk_build
+attack setsid-fork-hopper attack_fork_hopper auto
+attack setsid-fork-hopper-fallback attack_fork_hopper no-namespaces
+attack setsid-fork-hopper-no-landlock attack_fork_hopper off
+attack mark-dropper attack_mark_dropper auto
+attack mark-dropper-fallback attack_mark_dropper no-namespaces
+attack mark-dropper-no-landlock attack_mark_dropper off
+attack verifier-environ-through-proc attack_proc_environ auto
+attack verifier-environ-no-landlock attack_proc_environ off
+attack snippet-writes-book-and-cache attack_book_and_cache_writes
+attack hanging-setup attack_hanging_setup
+attack sigterm-deaf-setup attack_setup_ignoring_sigterm
+attack misspelt-kills-name attack_misspelt_kills
+attack kills-on-snippets-that-do-not-run attack_kills_not_run
+attack forged-cache-entry attack_forged_cache_entry
+attack timed-out-snippet-cached attack_timeout_cached
+attack fifo-artifact attack_fifo_artifact
+attack dev-zero-artifact attack_dev_zero_artifact
+attack directory-artifact attack_directory_artifact
+attack 300-mb-artifact attack_huge_artifact
+attack fifo-dev-zero-and-2-gb-inputs attack_inputs
+attack escape-sequences-in-output attack_escape_sequences
+attack bless-during-an-edit attack_bless_during_edit
 
 exit $FAILED

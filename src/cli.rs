@@ -22,6 +22,10 @@ pub(crate) enum Command {
     Supports { renderer: String },
     /// Compile, run and check every Rust snippet of a book.
     Test(TestArgs),
+    /// The sandbox launcher between the verifier and a snippet (`run/launcher.rs`): an
+    /// interface of the verifier with itself, hidden.
+    #[command(name = "__sandbox", hide = true)]
+    Sandbox(crate::run::launcher::LauncherArgs),
 }
 
 #[derive(Debug, clap::Args)]

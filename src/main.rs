@@ -31,9 +31,14 @@ fn main() -> ExitCode {
         Some(cli::Command::Supports { renderer }) => {
             Ok(preprocessor::supports_exit_code(&renderer))
         }
+        Some(cli::Command::Sandbox(args)) => return run::launcher::main(&args),
         None => preprocessor::run(),
     };
     run::containment::hold_exit_while_stopping();
+    // Which containment the run's snippets and setups had, whatever the outcome.
+    if let Some(containment) = run::containment_summary() {
+        eprintln!("mdbook-snippets: {containment}");
+    }
     match result {
         Ok(code) => code,
         Err(error) => {

@@ -248,6 +248,10 @@ pub(crate) struct RunRecord {
     pub stdout: String,
     pub stderr: String,
     pub artifacts: Vec<Artifact>,
+    /// Why the artifacts could not be shown (a FIFO, a link, more than the output limit, ...):
+    /// the snippet fails with it (see `run/artifacts.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artifact_failure: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -40,9 +40,22 @@ pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
         return Err(error);
     }
     if crate::report::overwrite_requested(args.bless) {
-        let changed =
-            crate::report::bless_book(&config.book_root, &report.snippets, &report.results)?;
-        for path in &changed {
+        // The chapters as the run read them: only a block still as it was is rewritten.
+        let chapters = book
+            .chapters
+            .iter()
+            .map(|chapter| (chapter.path.as_path(), chapter.text.as_str()))
+            .collect();
+        let blessed = crate::report::bless_book(
+            &config.book_root,
+            &report.snippets,
+            &report.results,
+            &chapters,
+        )?;
+        for refused in &blessed.refused {
+            eprintln!("warning: {refused}");
+        }
+        for path in &blessed.changed {
             eprintln!("blessed the expected output in {}", path.display());
         }
     }

@@ -17,6 +17,7 @@ use crate::plan::{
     Cache, Record, Selection, Toolchain, Workspace, check_selection, select, selection_reports,
 };
 use crate::progress::Progress;
+use crate::run::mutant_list;
 use crate::run::mutants::{self, Subject};
 use crate::run::other_languages::{self, LanguagePlan};
 use crate::run::{JobSlots, RunRequest, judge, run_all};
@@ -114,6 +115,12 @@ pub(crate) fn verify(
         }
     }
 
+    if options.mutants {
+        // Before anything is built or run, every claim of the book, whatever the selection
+        // (an `ignore` snippet is never selected): a false claim is the book's error (exit 2).
+        let snippets: Vec<&Snippet> = located.iter().map(|located| &located.snippet).collect();
+        mutant_list::check_claims(&snippets, config, &progress)?;
+    }
     let mut cache_error = None;
     // The edition the book or its harness names (`None`: snippets are 2015 by default).
     let mut book_edition = config.edition.clone();
@@ -173,7 +180,6 @@ pub(crate) fn verify(
         let (cached, to_build): (Vec<Plan>, Vec<Plan>) = plans.into_iter().partition(|plan| {
             cache.get(&plan.cache_key).is_some()
                 && !(claims(plan.index)
-                    && !plan.planned.no_run
                     && mutants::any_uncached(&located[plan.index].snippet, &plan.cache_key, &cache))
         });
         for plan in &cached {
@@ -187,7 +193,13 @@ pub(crate) fn verify(
             .filter_map(|plan| Some(located[plan.index].snippet.language.as_ref()?.name.as_str()))
             .collect();
         let setup_state = workspace.cache_dir.with_file_name("setup");
-        crate::build::setup::prepare(config, &languages_needed, &setup_state, &progress)?;
+        crate::build::setup::prepare(
+            config,
+            &languages_needed,
+            &setup_state,
+            &progress,
+            &crate::run::run_setup,
+        )?;
         // Other languages need no build: they run while cargo builds the Rust snippets, and
         // beside the Rust runs within the same `jobs`.
         let slots = JobSlots::new(config.jobs);
@@ -371,16 +383,9 @@ fn mutant_subjects<'a>(
             .is_some_and(|result| result.outcome == Outcome::Passed)
     };
     let mut subjects: Vec<(usize, Subject<'a>)> = Vec::new();
+    // No claim is made by a snippet that does not run (`mutant_list` refused it).
     for plan in rust_claims.iter().filter(|plan| passed(plan.index)) {
         let located = &located[plan.index];
-        let not_run = match (
-            &located.snippet.attributes.compile_fail,
-            plan.planned.no_run,
-        ) {
-            (Some(_), _) => Some("`compile_fail`"),
-            (None, true) => Some("`no_run`"),
-            (None, false) => None,
-        };
         let judge =
             move |record: &Record| judge::judge(located, record, &module_file(&plan.planned));
         subjects.push((
@@ -389,7 +394,6 @@ fn mutant_subjects<'a>(
                 snippet: &located.snippet,
                 cache_key: &plan.cache_key,
                 request: rust_requests.remove(&plan.index),
-                not_run,
                 judge: Box::new(judge),
             },
         ));
@@ -401,7 +405,6 @@ fn mutant_subjects<'a>(
                 snippet: &located[plan.index].snippet,
                 cache_key: &plan.cache_key,
                 request: Some(plan.request.clone()),
-                not_run: plan.is_check.then_some("`no_run`"),
                 judge: Box::new(move |record| language_result(located, plan, record)),
             },
         ));
@@ -463,6 +466,7 @@ fn build_and_run(
             file: None,
             harness_attributes: plan.harness_attributes.clone(),
             pass_env: config.pass_env.clone(),
+            writable: config.writable.clone(),
             timeout: plan.timeout,
             output_limit: config.output_limit,
             mutant: None,

@@ -5,26 +5,36 @@
 //! names a file (`sh setup.sh`: the script), and the content of each `setup-inputs` path; the key of the last successful run is kept in
 //! `<target>/mdbook-snippets/setup/`. Languages that name the same command share one run.
 //! Its output goes to stderr as progress (stdout, which may carry the book, is never touched).
-//! A setup that fails is one error naming the command and its languages, before any snippet
-//! of theirs runs.
+//! A setup that fails, or runs past its `setup-timeout`, is one error naming the command and its
+//! languages, before any snippet of theirs runs. The process itself is started by the runner
+//! `verify` passes (`run::run_setup`: contained like a snippet, ended with everything it
+//! started at the deadline or on SIGINT/SIGTERM), since this stage comes before `run/`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::ExitStatus;
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 
 use crate::config::{Config, Setup};
-use crate::plan::{hash_str, hash_tree};
+use crate::plan::hash_str;
 use crate::progress::Progress;
 
+/// What runs a setup command (program and arguments) from a directory until it exits
+/// (`Some(status)`) or the timeout passes (`None`: stopped, with everything it started).
+pub(crate) type SetupRunner<'a> =
+    &'a dyn Fn(&[String], &Path, Duration) -> anyhow::Result<Option<ExitStatus>>;
+
 /// Runs the setup of each language in `languages` (names of `config.languages`) that has one
-/// and whose key changed since its last successful run. `state_dir` keeps the keys.
+/// and whose key changed since its last successful run, through `runner`. `state_dir` keeps the
+/// keys.
 pub(crate) fn prepare(
     config: &Config,
     languages: &[&str],
     state_dir: &Path,
     progress: &Progress,
+    runner: SetupRunner<'_>,
 ) -> anyhow::Result<()> {
     // Setups by command, in the order the book declares the languages, each with its languages.
     let mut setups: BTreeMap<&[String], (&Setup, Vec<&str>)> = BTreeMap::new();
@@ -55,7 +65,7 @@ pub(crate) fn prepare(
             .map(|name| format!("`{name}`"))
             .collect::<Vec<_>>()
             .join(", ");
-        progress.suspend(|| run(setup, &names, &config.book_root))?;
+        progress.suspend(|| run(setup, &names, &config.book_root, runner))?;
         std::fs::create_dir_all(state_dir)
             .with_context(|| format!("creating {}", state_dir.display()))?;
         std::fs::write(&stamp, key).with_context(|| format!("writing {}", stamp.display()))?;
@@ -69,11 +79,15 @@ pub(crate) fn setup_key(setup: &Setup, book_root: &Path) -> anyhow::Result<Strin
     let mut parts = format!("{}\n{:?}\n", book_root.display(), setup.command);
     let program = Path::new(&setup.command[0]);
     if program.is_absolute() && program.is_file() {
-        parts.push_str(&format!("program {}\n", hash_path(program)?));
+        parts.push_str(&format!("program {}\n", crate::plan::hash_path(program)?));
     }
     parts.push_str(&argument_files_key(&setup.command, Some(book_root))?);
     for input in &setup.inputs {
-        parts.push_str(&format!("{} {}\n", input.display(), hash_path(input)?));
+        parts.push_str(&format!(
+            "{} {}\n",
+            input.display(),
+            crate::plan::hash_path(input)?
+        ));
     }
     Ok(hash_str(&parts))
 }
@@ -92,40 +106,36 @@ pub(crate) fn argument_files_key(command: &[String], cwd: Option<&Path>) -> anyh
             _ => PathBuf::from(argument),
         };
         if path.is_absolute() && path.is_file() {
-            parts.push_str(&format!("argument {argument} {}\n", hash_path(&path)?));
+            parts.push_str(&format!(
+                "argument {argument} {}\n",
+                crate::plan::hash_path(&path)?
+            ));
         }
     }
     Ok(parts)
 }
 
-fn hash_path(path: &Path) -> anyhow::Result<String> {
-    if path.is_dir() {
-        hash_tree(path)
-    } else {
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        Ok(hash_str(&String::from_utf8_lossy(&bytes)))
-    }
-}
-
-fn run(setup: &Setup, names: &str, book_root: &Path) -> anyhow::Result<()> {
+fn run(
+    setup: &Setup,
+    names: &str,
+    book_root: &Path,
+    runner: SetupRunner<'_>,
+) -> anyhow::Result<()> {
     eprintln!("mdbook-snippets: setting up {names}: {}", setup.shown);
-    let stderr = std::io::stderr();
-    let as_stdout = std::os::fd::AsFd::as_fd(&stderr)
-        .try_clone_to_owned()
-        .context("duplicating stderr")?;
-    let status = Command::new(&setup.command[0])
-        .args(&setup.command[1..])
-        .current_dir(book_root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::from(as_stdout))
-        .status()
+    let status = runner(&setup.command, book_root, setup.timeout)
         .with_context(|| format!("running the setup of {names}: `{}`", setup.shown))?;
-    if !status.success() {
-        bail!(
+    match status {
+        Some(status) if status.success() => Ok(()),
+        Some(status) => bail!(
             "the setup of {names} failed: `{}` {status} (its output is above; it runs from the \
              book root, as `setup` in book.toml says); no snippet of {names} was run",
             setup.shown
-        );
+        ),
+        None => bail!(
+            "the setup of {names} timed out: `{}` ran for {} s (`setup-timeout`) and was \
+             stopped with everything it started; no snippet of {names} was run",
+            setup.shown,
+            setup.timeout.as_secs()
+        ),
     }
-    Ok(())
 }

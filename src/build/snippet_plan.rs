@@ -74,6 +74,10 @@ pub(crate) fn plan(
     // rustc's messages name the generated file and module (`src_ch1_md_3`), and the record is
     // located through them, so the same code under another id is another key.
     let module = module_file(&planned);
+    let timeout = attributes
+        .timeout_secs
+        .map_or(config.timeout, Duration::from_secs);
+    // The timeout too: a timed-out run is cached, and is no verdict under another timeout.
     let cache_key = cache.key(&[
         &module.to_string_lossy(),
         &file,
@@ -81,14 +85,13 @@ pub(crate) fn plan(
         &harness_attributes,
         &mode,
         &placement,
+        &format!("timeout {}", timeout.as_nanos()),
     ]);
     Plan {
         index,
         planned,
         harness_attributes,
-        timeout: attributes
-            .timeout_secs
-            .map_or(config.timeout, Duration::from_secs),
+        timeout,
         cache_key,
     }
 }

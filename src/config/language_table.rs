@@ -1,5 +1,6 @@
 //! `[preprocessor.snippets.languages.NAME]`: the other languages a book declares, each checked
-//! (an empty command, one without `{file}`, a program not found are errors naming the key) and
+//! (an empty command, one without `{file}`, a program not found, an `inputs` or `setup-inputs`
+//! path that is neither a regular file nor a directory are errors naming the key) and
 //! its programs resolved (a `/` path from the book root, else `PATH`); their path, size and
 //! mtime are the language's cache identity.
 
@@ -53,7 +54,17 @@ pub(crate) struct Setup {
     /// command, decide whether the setup runs again. Part of the cache key of the language's
     /// snippets too.
     pub inputs: Vec<PathBuf>,
+    /// `setup-timeout = SECONDS`: how long the setup may run before it is stopped (with
+    /// everything it started) and the run fails; default [`DEFAULT_SETUP_TIMEOUT`].
+    pub timeout: std::time::Duration,
 }
+
+/// A setup's deadline when its language does not set `setup-timeout`: 30 minutes, twice what
+/// the slowest setup we know takes from cold (this repository's own `scripts/setup-languages.sh`:
+/// a venv with `pip install`, `npm ci`, a release build of the test server, about 15 minutes on
+/// 2 cores), so a hanging setup ends a run without cutting a slow one short.
+pub(crate) const DEFAULT_SETUP_TIMEOUT: std::time::Duration =
+    std::time::Duration::from_secs(30 * 60);
 
 /// Which position in a traceback is the failure's line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -82,6 +93,7 @@ struct LanguageTable {
     error_position: Option<ErrorPosition>,
     setup: Option<SetupCommand>,
     setup_inputs: Option<Vec<String>>,
+    setup_timeout: Option<u64>,
 }
 
 /// `setup = "a shell command"` or `setup = ["program", "args"...]`.
@@ -171,23 +183,48 @@ pub(crate) fn language(
             key("hidden")
         );
     }
+    // Inputs are hashed for the cache: a regular file (read as a stream) or a directory. A
+    // FIFO would block the hash forever, `/dev/zero` never end it: refused here, at once.
     let existing = |paths: Option<Vec<String>>, field: &str| -> anyhow::Result<Vec<PathBuf>> {
         let mut canonical = Vec::new();
         for input in paths.unwrap_or_default() {
             let joined = book_root.join(&input);
-            canonical.push(std::fs::canonicalize(&joined).map_err(|_| {
+            let path = std::fs::canonicalize(&joined).map_err(|_| {
                 anyhow::anyhow!(
                     "{}: {} does not exist (relative paths start at the book root)",
                     key(field),
                     joined.display()
                 )
-            })?);
+            })?;
+            let kind = std::fs::metadata(&path)
+                .with_context(|| format!("{}: reading {}", key(field), path.display()))?
+                .file_type();
+            if !kind.is_file() && !kind.is_dir() {
+                bail!(
+                    "{}: {} is not a regular file or a directory (inputs are hashed for the \
+                     cache; a FIFO or a device cannot be)",
+                    key(field),
+                    path.display()
+                );
+            }
+            canonical.push(path);
         }
         Ok(canonical)
     };
     let inputs = existing(spec.inputs, "inputs")?;
     let setup_inputs = existing(spec.setup_inputs, "setup-inputs")?;
+    let setup_timeout = match spec.setup_timeout {
+        Some(0) => bail!(
+            "{}: must be a positive integer, found 0",
+            key("setup-timeout")
+        ),
+        Some(seconds) => std::time::Duration::from_secs(seconds),
+        None => DEFAULT_SETUP_TIMEOUT,
+    };
     let setup = match spec.setup {
+        None if spec.setup_timeout.is_some() => {
+            bail!("{}: given without `setup`", key("setup-timeout"))
+        }
         None if setup_inputs.is_empty() => None,
         None => bail!("{}: given without `setup`", key("setup-inputs")),
         Some(SetupCommand::Shell(line)) if line.trim().is_empty() => {
@@ -197,6 +234,7 @@ pub(crate) fn language(
             command: vec!["sh".to_owned(), "-c".to_owned(), line.clone()],
             shown: line,
             inputs: setup_inputs,
+            timeout: setup_timeout,
         }),
         Some(SetupCommand::Words(words)) => {
             let Some(program) = words.first() else {
@@ -210,6 +248,7 @@ pub(crate) fn language(
                 shown: words.join(" "),
                 command,
                 inputs: setup_inputs,
+                timeout: setup_timeout,
             })
         }
     };
@@ -228,7 +267,7 @@ pub(crate) fn language(
 
 /// The absolute path of `program`: a path with a `/` is taken from the book root, a bare name
 /// is looked up on `PATH`. It must be an executable file.
-fn find_program(book_root: &Path, program: &str) -> anyhow::Result<PathBuf> {
+pub(crate) fn find_program(book_root: &Path, program: &str) -> anyhow::Result<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let executable = |path: &Path| {
         std::fs::metadata(path)

@@ -11,4 +11,4 @@ pub(crate) mod snippets_table;
 // What the other stages use; inside the stage, files name each other directly.
 pub(crate) use book_toml::normalize;
 pub(crate) use language_table::{ErrorPosition, FILE_PLACEHOLDER, Language, Setup};
-pub(crate) use snippets_table::{Config, DEFAULT_EDITION, UnknownAttributes};
+pub(crate) use snippets_table::{Config, DEFAULT_EDITION, MutantsCommand, UnknownAttributes};

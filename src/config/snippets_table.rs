@@ -58,6 +58,25 @@ pub(crate) struct Config {
     /// `pass-env = ["NAME", ...]`: variables of the verifier's environment that snippets get
     /// besides those that pass by default (see `run`).
     pub pass_env: Vec<String>,
+    /// `writable = ["PATH", ...]`: files and directories (canonical) a snippet may write
+    /// besides its own temporary directory, where the sandbox restricts writing (Landlock; see
+    /// `run/sandbox.rs`).
+    pub writable: Vec<PathBuf>,
+    /// `mutants = ["program", "args"...]`: what prints the mutants `kills=` may name, one
+    /// `NAME<TAB>rule` line each (`mcp-testserver --list-mutants`); run from the book root
+    /// under `test --mutants`. Without it `kills=` names are not checked
+    /// (`run/mutant_list.rs`).
+    pub mutants: Option<MutantsCommand>,
+}
+
+/// The `mutants` command.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct MutantsCommand {
+    /// As `book.toml` writes it, for messages.
+    pub shown: String,
+    /// What runs: the program resolved as a language's `command` (a `/` path from the book
+    /// root, else `PATH`), then the arguments.
+    pub command: Vec<String>,
 }
 
 impl Config {
@@ -99,6 +118,8 @@ struct Table {
     jobs: Option<u64>,
     languages: Option<toml::Value>,
     pass_env: Option<Vec<String>>,
+    writable: Option<Vec<String>>,
+    mutants: Option<Vec<String>>,
 }
 
 impl Config {
@@ -200,6 +221,21 @@ impl Config {
         for (name, spec) in declared {
             languages.push(language_table::language(&book_root, name, spec)?);
         }
+        let mut writable = Vec::new();
+        for path in table.writable.unwrap_or_default() {
+            let joined = book_root.join(&path);
+            writable.push(std::fs::canonicalize(&joined).map_err(|_| {
+                anyhow::anyhow!(
+                    "`writable`: {} does not exist (a snippet may write only where something \
+                     exists; relative paths start at the book root)",
+                    joined.display()
+                )
+            })?);
+        }
+        let mutants = table
+            .mutants
+            .map(|command| mutants_command(&book_root, command))
+            .transpose()?;
         Ok(Config {
             languages,
             src_dir: normalize(&book_root.join(src)),
@@ -215,8 +251,25 @@ impl Config {
             target_dir: None,
             use_cache: true,
             pass_env: table.pass_env.unwrap_or_default(),
+            writable,
+            mutants,
         })
     }
+}
+
+/// `mutants = [...]`, its program resolved (a `/` path from the book root, else `PATH`).
+fn mutants_command(book_root: &Path, mut command: Vec<String>) -> anyhow::Result<MutantsCommand> {
+    let shown = command.join(" ");
+    let Some(program) = command.first() else {
+        bail!(
+            "`mutants`: the command is empty (expected a program that prints the mutants, one \
+             `NAME<TAB>rule` line each, and its arguments)"
+        );
+    };
+    let resolved = language_table::find_program(book_root, program)
+        .with_context(|| format!("`mutants`: program `{program}`"))?;
+    command[0] = resolved.to_string_lossy().into_owned();
+    Ok(MutantsCommand { shown, command })
 }
 
 /// The edition of a book that names none and has no harness: mdBook's and rustdoc's.

@@ -1,19 +1,29 @@
 //! A sound cache of what snippets did, so an unchanged book re-verifies without cargo. The key
 //! of a snippet hashes everything its behaviour can depend on: its generated module (code,
-//! wrapper, edition, and its file and module name, which rustc's messages carry), its harness attributes, and the environment fingerprint (this tool's
+//! wrapper, edition, and its file and module name, which rustc's messages carry), its harness attributes, its timeout, and the environment fingerprint (this tool's
 //! version and build, `rustc -vV`, `RUSTFLAGS`, `CARGO_ENCODED_RUSTFLAGS`, `RUSTC_BOOTSTRAP`, the sources of every package built from a local
 //! directory (the harness, `dependencies` paths and their path dependencies, transitively), the
-//! harness workspace's `Cargo.lock` and profiles). Compile results are stored, runs only when they passed; the
+//! harness workspace's `Cargo.lock` and profiles). Compile results are stored, runs when they passed
+//! or timed out (the timeout is in the key); the
 //! expected block is not part of the key, since a record is judged against it afresh each time.
+//!
+//! Entries are checked when read: each carries an HMAC-SHA256 of its key and its record under a
+//! secret of this cache (`mac-key` in the cache directory, 32 random bytes made by the first
+//! verifier that needs it, mode 0600). An entry that does not check (edited, forged, moved to
+//! another key's file, written under another secret, torn) is a miss, and is removed, so the
+//! snippet runs again and its entry is written afresh. What this does not stop: a process of
+//! the same user that can read the secret (a snippet run without the sandbox can) forges an
+//! entry as the verifier would; the sandbox keeps snippets from writing the cache at all.
 
 use std::collections::BTreeSet;
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
-use crate::snippet::RunRecord;
+use crate::snippet::{Exit, RunRecord};
 
 /// What a snippet did, as far as judging it goes.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -31,11 +41,12 @@ pub(crate) enum Record {
 
 impl Record {
     /// Whether the record would be the same on every run with the same key: compile results
-    /// are, a run is trusted only once it passed.
+    /// are, a run is trusted once it passed, and so is a timeout (the timeout is part of the
+    /// key), so that a never-ending snippet does not cost its whole timeout on every run.
     pub(crate) fn is_cacheable(&self, passed: bool) -> bool {
         match self {
             Record::Compiled | Record::DidNotCompile { .. } => true,
-            Record::Ran(_) => passed,
+            Record::Ran(run) => passed || matches!(run.exit, Exit::TimedOut(_)),
             Record::BinaryFailed { .. } => false,
         }
     }
@@ -49,7 +60,21 @@ pub(crate) struct Cache {
     dir: PathBuf,
     fingerprint: String,
     enabled: bool,
+    /// The cache's secret, read (or made) when first needed; `Err` says why it cannot be.
+    secret: std::sync::OnceLock<Result<Secret, String>>,
 }
+
+type Secret = [u8; 32];
+
+/// The first line of every entry, before its MAC; an entry without it is a miss.
+const ENTRY_HEADER: &str = "mdbook-snippets cache entry, hmac-sha256 ";
+
+/// The file of the cache's secret, in the cache directory.
+const SECRET_FILE: &str = "mac-key";
+
+/// An entry larger than this is a miss, never read (no record comes near it: output and
+/// artifacts are capped).
+const MAX_ENTRY_BYTES: u64 = 256 << 20;
 
 impl Cache {
     /// `fingerprint` is the environment part of every key (see the module docs). A disabled
@@ -59,7 +84,14 @@ impl Cache {
             dir,
             fingerprint,
             enabled,
+            secret: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The path of the cache's secret (the sandbox keeps snippets away from the cache
+    /// directory it is in).
+    pub(crate) fn secret_path(&self) -> PathBuf {
+        self.dir.join(SECRET_FILE)
     }
 
     /// The key of one snippet: `parts` are the snippet's own inputs.
@@ -74,13 +106,32 @@ impl Cache {
         hex(&hasher.finalize())
     }
 
+    /// The record stored under `key`, if its entry checks (see the module docs); an entry that
+    /// does not is removed, and a miss.
     pub(crate) fn get(&self, key: &str) -> Option<Record> {
         if !self.enabled {
             return None;
         }
-        let text = std::fs::read_to_string(self.path(key)).ok()?;
-        // An unreadable entry (an older format, a torn write) is a miss, never an error.
-        serde_json::from_str(&text).ok()
+        let path = self.path(key);
+        let file = std::fs::File::open(&path).ok()?;
+        let mut text = String::new();
+        let read = file.take(MAX_ENTRY_BYTES + 1).read_to_string(&mut text);
+        // An unreadable entry (an older format, a torn write, a forgery) is a miss, never an
+        // error; it is removed so that it cannot stand in the way of the next write.
+        let record = read.ok().and_then(|_| self.open_entry(key, &text));
+        if record.is_none() {
+            let _ = std::fs::remove_file(&path);
+        }
+        record
+    }
+
+    /// The record of an entry's text, if its MAC checks.
+    fn open_entry(&self, key: &str, text: &str) -> Option<Record> {
+        let secret = self.secret().ok()?;
+        let (header, json) = text.split_once('\n')?;
+        let mac = decode_hex(header.strip_prefix(ENTRY_HEADER)?)?;
+        entry_mac(&secret, key, json).verify_slice(&mac).ok()?;
+        serde_json::from_str(json).ok()
     }
 
     /// Stores a record. Written to a temporary file of the cache directory and renamed, so a
@@ -100,14 +151,19 @@ impl Cache {
     ) -> anyhow::Result<()> {
         let _writing = WRITING.lock().unwrap_or_else(|poison| poison.into_inner());
         let path = self.path(key);
-        let text = serde_json::to_string(record).context("serializing a cache entry")?;
-        let written = std::fs::create_dir_all(&self.dir)
-            .and_then(|()| tempfile::NamedTempFile::with_prefix_in(".partial-", &self.dir))
-            .and_then(|mut partial| {
+        let json = serde_json::to_string(record).context("serializing a cache entry")?;
+        std::fs::create_dir_all(&self.dir)
+            .with_context(|| format!("creating {}", self.dir.display()))?;
+        let secret = self.secret().map_err(anyhow::Error::msg)?;
+        let mac = hex(&entry_mac(&secret, key, &json).finalize().into_bytes());
+        let text = format!("{ENTRY_HEADER}{mac}\n{json}");
+        let written = tempfile::NamedTempFile::with_prefix_in(".partial-", &self.dir).and_then(
+            |mut partial| {
                 write(&mut partial, text.as_bytes())?;
                 partial.flush()?;
                 partial.persist(&path).map_err(|error| error.error)
-            });
+            },
+        );
         match written {
             Ok(_) => Ok(()),
             Err(error) if error.kind() == std::io::ErrorKind::StorageFull => Err(error)
@@ -125,6 +181,75 @@ impl Cache {
     fn path(&self, key: &str) -> PathBuf {
         self.dir.join(format!("{key}.json"))
     }
+
+    /// The cache's secret: read from [`SECRET_FILE`], or made and written there when there is
+    /// none (or it is not 32 bytes: every entry made under it is then a miss).
+    fn secret(&self) -> Result<Secret, String> {
+        self.secret
+            .get_or_init(|| {
+                let path = self.secret_path();
+                read_or_make_secret(&path).map_err(|error| match error.kind() {
+                    std::io::ErrorKind::StorageFull => format!(
+                        "out of disk space: cannot write the cache's secret {} (free some space, \
+                         or pass --target-dir on another disk): {error}",
+                        path.display()
+                    ),
+                    _ => format!("the cache's secret {}: {error}", path.display()),
+                })
+            })
+            .clone()
+    }
+}
+
+/// The MAC of the entry of `key` holding `json`, not finalized.
+fn entry_mac(secret: &Secret, key: &str, json: &str) -> Hmac<Sha256> {
+    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret).expect("any key length");
+    // The key first, length-prefixed: an entry moved to another key's file does not check.
+    mac.update(&(key.len() as u64).to_le_bytes());
+    mac.update(key.as_bytes());
+    mac.update(json.as_bytes());
+    mac
+}
+
+fn read_or_make_secret(path: &Path) -> std::io::Result<Secret> {
+    if let Ok(bytes) = std::fs::read(path)
+        && let Ok(secret) = Secret::try_from(bytes.as_slice())
+    {
+        return Ok(secret);
+    }
+    let dir = path.parent().expect("in the cache directory");
+    std::fs::create_dir_all(dir)?;
+    let mut secret = Secret::default();
+    getrandom::fill(&mut secret).map_err(std::io::Error::other)?;
+    // Written whole, readable by this user only (tempfile's mode), then moved into place; a
+    // verifier that made one at the same moment wins, and its secret is the one read back.
+    let mut partial = tempfile::NamedTempFile::with_prefix_in(".partial-", dir)?;
+    partial.write_all(&secret)?;
+    partial.flush()?;
+    match partial.persist_noclobber(path) {
+        Ok(_) => Ok(secret),
+        Err(error) if error.error.kind() == std::io::ErrorKind::AlreadyExists => {
+            match Secret::try_from(std::fs::read(path)?.as_slice()) {
+                Ok(theirs) => Ok(theirs),
+                // Not a secret this tool wrote: replaced, which makes every entry a miss.
+                Err(_) => {
+                    error.file.persist(path).map_err(|error| error.error)?;
+                    Ok(secret)
+                }
+            }
+        }
+        Err(error) => Err(error.error),
+    }
+}
+
+fn decode_hex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|index| u8::from_str_radix(text.get(index..index + 2)?, 16).ok())
+        .collect()
 }
 
 /// Hashes a directory: every file under `dir` except build output (`target`) and hidden
@@ -156,13 +281,70 @@ fn hash_files(dir: &Path, nested: Nested) -> anyhow::Result<String> {
     let mut hasher = Sha256::new();
     for relative in files {
         let path = dir.join(&relative);
-        let content =
-            std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
         hasher.update(relative.to_string_lossy().as_bytes());
-        hasher.update((content.len() as u64).to_le_bytes());
-        hasher.update(&content);
+        hash_file_into(&path, &mut hasher)?;
     }
     Ok(hex(&hasher.finalize()))
+}
+
+/// Hashes a file (as a stream: its length, then its bytes) or a directory ([`hash_tree`]).
+pub(crate) fn hash_path(path: &Path) -> anyhow::Result<String> {
+    if path.is_dir() {
+        return hash_tree(path);
+    }
+    let mut hasher = Sha256::new();
+    hash_file_into(path, &mut hasher)?;
+    Ok(hex(&hasher.finalize()))
+}
+
+/// Feeds a regular file's length and content to `hasher`, a block at a time, so a file of any
+/// size is hashed in bounded memory. Anything else (a FIFO, a device such as `/dev/zero`, a
+/// socket) is an error naming it: reading it could block forever or never end. The file is
+/// opened without blocking, so even a FIFO is refused at once.
+fn hash_file_into(path: &Path, hasher: &mut Sha256) -> anyhow::Result<()> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let mut file = std::fs::File::options()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
+        .with_context(|| format!("reading {}", path.display()))?;
+    let metadata = file
+        .metadata()
+        .with_context(|| format!("reading {}", path.display()))?;
+    let kind = metadata.file_type();
+    if !kind.is_file() {
+        let what = if kind.is_fifo() {
+            "a FIFO"
+        } else if kind.is_char_device() || kind.is_block_device() {
+            "a device"
+        } else if kind.is_socket() {
+            "a socket"
+        } else {
+            "not a regular file"
+        };
+        anyhow::bail!(
+            "{} is {what}: only regular files and directories can be hashed for the cache",
+            path.display()
+        );
+    }
+    hasher.update(metadata.len().to_le_bytes());
+    let mut buffer = vec![0u8; 1 << 16];
+    let mut total: u64 = 0;
+    loop {
+        let read = match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => {
+                return Err(error).with_context(|| format!("reading {}", path.display()));
+            }
+        };
+        hasher.update(&buffer[..read]);
+        total += read as u64;
+    }
+    // A file that changed length while read says so in its hash: the next run sees it again.
+    hasher.update(total.to_le_bytes());
+    Ok(())
 }
 
 pub(crate) fn hash_str(text: &str) -> String {

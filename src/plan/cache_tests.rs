@@ -17,6 +17,7 @@ fn round_trip_and_keys() {
         stdout: "hi\n".to_owned(),
         stderr: String::new(),
         artifacts: Vec::new(),
+        artifact_failure: None,
     });
     cache.put(&key, &record).unwrap();
     assert_eq!(cache.get(&key), Some(record));
@@ -24,7 +25,7 @@ fn round_trip_and_keys() {
     assert_eq!(disabled.get(&key), None);
 }
 
-/// A full disk: the error says so, and nothing is left in the cache directory (the
+/// A full disk: the error says so, and no entry is left in the cache directory (the
 /// integration test `hostile` does it with a real full tmpfs where it can mount one).
 #[test]
 fn a_full_disk_is_named_and_leaves_no_file() {
@@ -43,10 +44,12 @@ fn a_full_disk_is_named_and_leaves_no_file() {
         "{message}"
     );
     assert!(message.contains("No space left on device"), "{message}");
+    // Only the cache's secret, written before the entry.
     let left: Vec<_> = std::fs::read_dir(dir.path().join("cache"))
         .unwrap()
+        .map(|entry| entry.unwrap().file_name())
         .collect();
-    assert!(left.is_empty(), "{left:?}");
+    assert_eq!(left, ["mac-key"]);
     assert_eq!(cache.get(&key), None);
 }
 
@@ -89,4 +92,129 @@ fn package_hash_skips_nested_packages() {
     assert_eq!(before, hash_package(dir.path()).unwrap());
     std::fs::write(dir.path().join("src/lib.rs"), "pub fn c() {}").unwrap();
     assert_ne!(before, hash_package(dir.path()).unwrap());
+}
+
+fn ran(code: i32, stdout: &str) -> Record {
+    Record::Ran(RunRecord {
+        exit: Exit::Code(code),
+        stdout: stdout.to_owned(),
+        stderr: String::new(),
+        artifacts: Vec::new(),
+        artifact_failure: None,
+    })
+}
+
+/// Entries that do not check are misses, and are removed: edited, moved to another key's
+/// file, written in an older format, or made under another cache's secret.
+#[test]
+fn entries_that_do_not_check_are_misses_and_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Cache::new(dir.path().join("cache"), "env".to_owned(), true);
+    let broken = cache.key(&["let x: u32 = \"no\";"]);
+    let fine = cache.key(&["fn main() {}"]);
+    let did_not_compile = Record::DidNotCompile {
+        codes: vec!["E0308".to_owned()],
+        message: "mismatched types".to_owned(),
+    };
+    cache.put(&broken, &did_not_compile).unwrap();
+    cache.put(&fine, &ran(0, "")).unwrap();
+    assert_eq!(cache.get(&broken), Some(did_not_compile.clone()));
+    let path = cache.path(&broken);
+    let entry = std::fs::read_to_string(&path).unwrap();
+    let forged_json = serde_json::to_string(&ran(0, "")).unwrap();
+
+    // The record edited into a pass, its MAC line kept.
+    let (header, _) = entry.split_once('\n').unwrap();
+    std::fs::write(&path, format!("{header}\n{forged_json}")).unwrap();
+    assert_eq!(cache.get(&broken), None);
+    assert!(!path.exists(), "a forged entry is removed");
+
+    // The entry of a passing snippet copied over the broken one's.
+    std::fs::copy(cache.path(&fine), &path).unwrap();
+    assert_eq!(cache.get(&broken), None);
+    // The format of earlier versions: the record alone.
+    std::fs::write(&path, &forged_json).unwrap();
+    assert_eq!(cache.get(&broken), None);
+    // Written again, it checks again.
+    cache.put(&broken, &did_not_compile).unwrap();
+    assert_eq!(cache.get(&broken), Some(did_not_compile.clone()));
+
+    // Another secret (a cache directory copied without its key, or a new key): every entry is
+    // a miss, then written afresh under the new secret.
+    std::fs::write(cache.secret_path(), [7u8; 32]).unwrap();
+    let reopened = Cache::new(dir.path().join("cache"), "env".to_owned(), true);
+    assert_eq!(reopened.get(&fine), None);
+    reopened.put(&fine, &ran(0, "")).unwrap();
+    assert_eq!(reopened.get(&fine), Some(ran(0, "")));
+    // A secret that is not 32 bytes is replaced.
+    std::fs::write(cache.secret_path(), "short").unwrap();
+    let replaced = Cache::new(dir.path().join("cache"), "env".to_owned(), true);
+    assert_eq!(replaced.get(&fine), None);
+    replaced.put(&fine, &ran(0, "")).unwrap();
+    assert_eq!(std::fs::read(cache.secret_path()).unwrap().len(), 32);
+    assert_eq!(replaced.get(&fine), Some(ran(0, "")));
+}
+
+#[test]
+fn the_secret_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Cache::new(dir.path().join("cache"), "env".to_owned(), true);
+    cache.put(&cache.key(&["a"]), &Record::Compiled).unwrap();
+    let mode = std::fs::metadata(cache.secret_path())
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+}
+
+#[test]
+fn timeouts_are_cached_other_failed_runs_are_not() {
+    let timed_out = Record::Ran(RunRecord {
+        exit: Exit::TimedOut(std::time::Duration::from_secs(3)),
+        stdout: String::new(),
+        stderr: String::new(),
+        artifacts: Vec::new(),
+        artifact_failure: None,
+    });
+    assert!(timed_out.is_cacheable(false));
+    assert!(!ran(1, "").is_cacheable(false));
+    assert!(ran(0, "").is_cacheable(true));
+}
+
+/// Inputs are hashed as a stream; a FIFO or a device is refused at once, naming it.
+#[test]
+fn only_regular_files_and_directories_are_hashed() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let message = format!("{:#}", hash_path(&fifo).unwrap_err());
+    assert!(
+        message.ends_with(
+            "fifo is a FIFO: only regular files and directories can be hashed for the cache"
+        ),
+        "{message}"
+    );
+    let message = format!("{:#}", hash_path(Path::new("/dev/zero")).unwrap_err());
+    assert_eq!(
+        message,
+        "/dev/zero is a device: only regular files and directories can be hashed for the cache"
+    );
+    // Inside a directory too (through a link).
+    let tree = dir.path().join("tree");
+    std::fs::create_dir(&tree).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", tree.join("zero")).unwrap();
+    assert!(hash_path(&tree).is_err());
+
+    let file = dir.path().join("file");
+    std::fs::write(&file, "a").unwrap();
+    let before = hash_path(&file).unwrap();
+    std::fs::write(&file, "b").unwrap();
+    assert_ne!(before, hash_path(&file).unwrap());
 }

@@ -12,7 +12,7 @@ pub(crate) mod toolchain;
 pub(crate) mod workspace;
 
 // What the other stages use; inside the stage, files name each other directly.
-pub(crate) use cache::{Cache, Record, hash_str, hash_tree};
+pub(crate) use cache::{Cache, Record, hash_path, hash_str};
 pub(crate) use placement::Placement;
 pub(crate) use select::{Partition, Selection, check_selection, select, selection_reports};
 pub(crate) use toolchain::Toolchain;

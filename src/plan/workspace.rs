@@ -163,6 +163,8 @@ impl Workspace {
             let value = value.as_deref().map(cache::hash_str);
             fingerprint.push_str(&format!("pass-env {name} = {value:?}\n"));
         }
+        // Where a snippet may write (`writable`) can change what it does.
+        fingerprint.push_str(&format!("writable {:?}\n", config.writable));
         // Every package built from local source, the harness's path dependencies' path
         // dependencies too: `Cargo.lock` pins only registry and git packages.
         let mut local_roots: Vec<PathBuf> =

@@ -8,14 +8,22 @@
 //! without an expected block gets none: adding blocks is an author's decision, and a snippet that
 //! prints nothing meaningful would otherwise grow noise. Blocks are found by the line of their
 //! opening fence, so a block in an included file is rewritten in that file.
+//!
+//! Only the block that ran is rewritten: the file is read again at the end of the run, and the
+//! snippet and its expected block must still be there byte for byte, at their lines, as they
+//! were when the run read the chapter. A block whose text changed (the chapter was edited
+//! during the run, lines moved) is refused with a message naming it, and nothing of it is
+//! touched; the other blocks are still blessed. A file that changes between that check and the
+//! write is not written at all.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
 use crate::report::render::{OpeningFence, line_start};
-use crate::snippet::{FailureKind, Outcome, Snippet, SnippetResult};
+use crate::snippet::{FailureKind, Outcome, Snippet, SnippetResult, SourceSpan};
 
 /// One expected-output block to rewrite.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,16 +39,29 @@ pub(crate) fn overwrite_requested(bless_flag: bool) -> bool {
     bless_flag || std::env::var("SNAPSHOTS").is_ok_and(|value| value == "overwrite")
 }
 
+/// What `--bless` did: the files it rewrote (relative to the book root, in order), and the
+/// blocks it refused (`PATH:LINE: why`).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Blessed {
+    pub changed: Vec<PathBuf>,
+    pub refused: Vec<String>,
+}
+
 /// Rewrites, in the files under `book_root`, the expected block of every snippet whose output did
-/// not match. Returns the files it changed, relative to `book_root`, in order. A block that
-/// cannot be rewritten safely (its fence moved since extraction, or the new output would close
-/// the fence) is an error naming the place, and no file is written.
+/// not match and whose text is still what ran: `chapters` holds each chapter's text as the run
+/// read it (includes expanded), by chapter path. A block that cannot be rewritten safely (its
+/// fence moved since extraction, or the new output would close the fence) is an error naming
+/// the place, and no file is written; a block whose text changed since the run read it is
+/// refused (see the module docs).
 pub(crate) fn bless_book(
     book_root: &Path,
     snippets: &[Snippet],
     results: &[SnippetResult],
-) -> anyhow::Result<Vec<PathBuf>> {
+    chapters: &BTreeMap<&Path, &str>,
+) -> anyhow::Result<Blessed> {
     let mut by_file: BTreeMap<&Path, Vec<Blessing<'_>>> = BTreeMap::new();
+    let mut files = Files::new(book_root);
+    let mut refused = Vec::new();
     for result in results {
         let Outcome::Failed(failure) = &result.outcome else {
             continue;
@@ -48,13 +69,26 @@ pub(crate) fn bless_book(
         if failure.kind != FailureKind::OutputMismatch {
             continue;
         }
-        let Some(expected) = snippets
-            .iter()
-            .find(|snippet| snippet.id == result.id)
-            .and_then(|snippet| snippet.expected.as_ref())
-        else {
+        let Some(snippet) = snippets.iter().find(|snippet| snippet.id == result.id) else {
             continue;
         };
+        let Some(expected) = &snippet.expected else {
+            continue;
+        };
+        let ran = chapters.get(snippet.chapter_path.as_path()).copied();
+        let unchanged = ran.is_some_and(|ran| {
+            files.holds(&snippet.span, ran, &snippet.block_range)
+                && files.holds(&expected.span, ran, &expected.block_range)
+        });
+        if !unchanged {
+            refused.push(format!(
+                "{}:{}: not blessed: the chapter changed during the run, and this block is no \
+                 longer the text that ran (nothing of it was touched; run --bless again)",
+                expected.span.path.display(),
+                expected.span.line
+            ));
+            continue;
+        }
         by_file
             .entry(expected.span.path.as_path())
             .or_default()
@@ -66,23 +100,89 @@ pub(crate) fn bless_book(
 
     let mut rewritten = Vec::new();
     for (path, blessings) in &by_file {
-        let full_path = book_root.join(path);
-        let text = std::fs::read_to_string(&full_path)
-            .with_context(|| format!("reading {}", full_path.display()))?;
-        let blessed = bless_text(&text, blessings)
+        let text = files.text(path)?;
+        let blessed = bless_text(text, blessings)
             .map_err(|message| anyhow::anyhow!("{}:{message}", path.display()))?;
         if blessed != text {
-            rewritten.push((full_path, path.to_path_buf(), blessed));
+            rewritten.push((path.to_path_buf(), text.to_owned(), blessed));
         }
     }
-    // Write only once every file is known to be blessable.
+    // Write only once every file is known to be blessable, and only a file still as it was
+    // read: an edit made meanwhile wins.
     let mut changed = Vec::new();
-    for (full_path, path, blessed) in rewritten {
+    for (path, read, blessed) in rewritten {
+        let full_path = book_root.join(&path);
+        let now = std::fs::read_to_string(&full_path)
+            .with_context(|| format!("reading {}", full_path.display()))?;
+        if now != read {
+            refused.push(format!(
+                "{}: not blessed: the file changed while its blocks were being blessed (nothing \
+                 of it was touched; run --bless again)",
+                path.display()
+            ));
+            continue;
+        }
         std::fs::write(&full_path, blessed)
             .with_context(|| format!("writing {}", full_path.display()))?;
         changed.push(path);
     }
-    Ok(changed)
+    Ok(Blessed { changed, refused })
+}
+
+/// The book's files as they are now, each read once.
+struct Files<'a> {
+    book_root: &'a Path,
+    read: BTreeMap<PathBuf, Option<String>>,
+}
+
+impl<'a> Files<'a> {
+    fn new(book_root: &'a Path) -> Files<'a> {
+        Files {
+            book_root,
+            read: BTreeMap::new(),
+        }
+    }
+
+    fn text(&mut self, path: &Path) -> anyhow::Result<&str> {
+        let full_path = self.book_root.join(path);
+        self.lookup(path)
+            .with_context(|| format!("reading {}", full_path.display()))
+    }
+
+    fn lookup(&mut self, path: &Path) -> Option<&str> {
+        self.read
+            .entry(path.to_path_buf())
+            .or_insert_with(|| std::fs::read_to_string(self.book_root.join(path)).ok())
+            .as_deref()
+    }
+
+    /// Whether the file of `span` holds, from `span`'s line on, the bytes `range` of `ran` (the
+    /// chapter's text as the run read it), placed in their line as they were there.
+    fn holds(&mut self, span: &SourceSpan, ran: &str, range: &Range<usize>) -> bool {
+        let Some(block) = ran.get(range.clone()) else {
+            return false;
+        };
+        let in_line = range.start - line_start(ran, range.start);
+        let Some(now) = self.lookup(&span.path) else {
+            return false;
+        };
+        let Some(start) = nth_line_start(now, span.line) else {
+            return false;
+        };
+        now.get(start + in_line..)
+            .is_some_and(|rest| rest.starts_with(block))
+    }
+}
+
+/// Where 1-based line `line` of `text` starts.
+fn nth_line_start(text: &str, line: usize) -> Option<usize> {
+    match line.checked_sub(1)? {
+        0 => Some(0),
+        skip => text
+            .match_indices('\n')
+            .nth(skip - 1)
+            .map(|(index, _)| index + 1),
+    }
 }
 
 /// Returns `text` with the content of each blessed block replaced. Errors are `LINE: message`.

@@ -119,3 +119,120 @@ fn nothing_to_bless_is_the_identity() {
     let text = "```rust\r\nfn main() {}\r\n```\r\n";
     assert_eq!(bless_text(text, &[]).unwrap(), text);
 }
+
+const CHAPTER: &str = "# Ch\n\n- item\n\n  ```rust\n  println!(\"new\");\n  ```\n  ```output\n  old\n  ```\n\n\
+                       ```rust\nprintln!(\"two\");\n```\n\n```output\nstale\n```\n";
+
+/// Blesses both snippets of `CHAPTER` (the run read it as written) in a book whose chapter
+/// file holds `on_disk` at the end of the run: the file afterwards, then each refusal.
+fn bless_on_disk(on_disk: &str) -> String {
+    use crate::snippet::Failure;
+    let dir = tempfile::tempdir().unwrap();
+    let path = Path::new("src/ch.md");
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::write(dir.path().join(path), on_disk).unwrap();
+    let snippets = crate::source::extract::extract(path, CHAPTER, &[]).unwrap();
+    let results: Vec<SnippetResult> = snippets
+        .iter()
+        .zip(["new\n", "two\n"])
+        .map(|(snippet, stdout)| SnippetResult {
+            id: snippet.id.clone(),
+            span: snippet.span.clone(),
+            outcome: Outcome::Failed(Failure {
+                kind: FailureKind::OutputMismatch,
+                span: snippet.span.clone(),
+                message: "output differs".to_owned(),
+            }),
+            stdout: stdout.to_owned(),
+            stderr: String::new(),
+            artifacts: Vec::new(),
+        })
+        .collect();
+    let chapters = BTreeMap::from([(path, CHAPTER)]);
+    let blessed = bless_book(dir.path(), &snippets, &results, &chapters).unwrap();
+    let after = std::fs::read_to_string(dir.path().join(path)).unwrap();
+    format!("{after}---\n{}\n", blessed.refused.join("\n"))
+}
+
+#[test]
+fn a_block_that_is_still_what_ran_is_blessed() {
+    expect![[r#"
+        # Ch
+
+        - item
+
+          ```rust
+          println!("new");
+          ```
+          ```output
+          new
+          ```
+
+        ```rust
+        println!("two");
+        ```
+
+        ```output
+        two
+        ```
+        ---
+
+    "#]]
+    .assert_eq(&bless_on_disk(CHAPTER));
+    // Text added after the blocks moves nothing: they are still blessed.
+    assert!(bless_on_disk(&format!("{CHAPTER}\nMore prose.\n")).ends_with("---\n\n"));
+}
+
+/// The chapter edited during the run: a section added at the top puts a hand-written block
+/// where the first expected block was. It is not touched, nor is anything else.
+#[test]
+fn a_chapter_edited_during_the_run_is_not_overwritten() {
+    let edited = CHAPTER.replace(
+        "# Ch\n\n",
+        "# Ch\n\n```text\nhand-written\n```\n\n```text\nkept\n```\n\n",
+    );
+    expect![[r#"
+        # Ch
+
+        ```text
+        hand-written
+        ```
+
+        ```text
+        kept
+        ```
+
+        - item
+
+          ```rust
+          println!("new");
+          ```
+          ```output
+          old
+          ```
+
+        ```rust
+        println!("two");
+        ```
+
+        ```output
+        stale
+        ```
+        ---
+        src/ch.md:8: not blessed: the chapter changed during the run, and this block is no longer the text that ran (nothing of it was touched; run --bless again)
+        src/ch.md:16: not blessed: the chapter changed during the run, and this block is no longer the text that ran (nothing of it was touched; run --bless again)
+    "#]]
+    .assert_eq(&bless_on_disk(&edited));
+    // The snippet's code changed, its expected block did not: what ran is not what is there.
+    let recoded = CHAPTER.replace("println!(\"two\")", "println!(\"three\")");
+    let blessed = bless_on_disk(&recoded);
+    assert!(
+        blessed.contains("println!(\"three\");\n```\n\n```output\nstale\n```"),
+        "{blessed}"
+    );
+    assert!(blessed.contains("  ```output\n  new\n  ```"), "{blessed}");
+    assert!(
+        blessed.ends_with("---\nsrc/ch.md:16: not blessed: the chapter changed during the run, and this block is no longer the text that ran (nothing of it was touched; run --bless again)\n"),
+        "{blessed}"
+    );
+}

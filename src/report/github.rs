@@ -1,9 +1,10 @@
 //! A [`Report`] as GitHub workflow annotations (`--format github`): one `::error` line per
-//! failed snippet, chapter not verified and survived mutant, at its Markdown position.
+//! failed snippet, chapter not verified and survived mutant, at its Markdown position, control
+//! characters escaped as in the terminal report (the workflow log renders escape sequences).
 
 use std::fmt::Write;
 
-use crate::report::terminal::{kind_name, survived, survivors};
+use crate::report::terminal::{escape_controls, kind_name, survived, survivors};
 use crate::snippet::{Outcome, SourceSpan};
 use crate::verify::Report;
 
@@ -41,7 +42,8 @@ fn annotation(out: &mut String, span: &SourceSpan, title: &str, message: &str) {
 }
 
 fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
+    escape_controls(text)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }

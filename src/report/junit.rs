@@ -1,10 +1,11 @@
 //! A [`Report`] as JUnit XML (`--junit PATH`, through `quick-junit`): a test case per snippet,
-//! per chapter not verified, and per mutant run.
+//! per chapter not verified, and per mutant run. Control characters a snippet printed are shown
+//! escaped, as in the terminal report (`quick-junit` would drop them silently).
 
 use anyhow::Context as _;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 
-use crate::report::terminal::kind_name;
+use crate::report::terminal::{escape_controls, kind_name};
 use crate::snippet::{MutantResult, Outcome, Verdict};
 use crate::verify::Report;
 
@@ -23,7 +24,7 @@ pub(crate) fn junit(report: &Report) -> anyhow::Result<String> {
         let mut case = TestCase::new(name, status);
         case.set_classname(result.span.path.display().to_string());
         if !result.stdout.is_empty() {
-            case.set_system_out(result.stdout.as_str());
+            case.set_system_out(escape_controls(&result.stdout));
         }
         suite.add_test_case(case);
     }
@@ -63,13 +64,15 @@ fn mutant_case(mutant: &MutantResult) -> TestCase {
     let mut case = TestCase::new(name, status);
     case.set_classname(span.path.display().to_string());
     if !output.is_empty() {
-        case.set_system_out(output);
+        case.set_system_out(escape_controls(&output));
     }
     case
 }
 
 fn failed(kind: &str, message: &str) -> TestCaseStatus {
     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-    status.set_message(kind).set_description(message);
+    status
+        .set_message(kind)
+        .set_description(escape_controls(message));
     status
 }

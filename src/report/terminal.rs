@@ -2,7 +2,12 @@
 //! Markdown source, then under `--mutants` `mutants: K killed, S survived`, then
 //! `N passed, M failed[, K skipped]`. A survived mutant is a failure of its own, at its
 //! snippet's fence. The other formats (`github`, `junit`) name failures as this one does.
+//!
+//! Whatever a snippet printed reaches the report; a control character in it is shown escaped
+//! (`\u{1b}[8m`, `\r`), here and in the other formats ([`escape_controls`]), so that no
+//! escape sequence can hide, recolour or overwrite what follows it on a terminal.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -57,7 +62,29 @@ pub(crate) fn human(report: &Report, book_root: &Path) -> String {
         writeln!(out, "mutants: {killed} killed, {survived} survived").unwrap();
     }
     writeln!(out, "{}", summary(report)).unwrap();
-    out
+    escape_controls(&out).into_owned()
+}
+
+/// `text` with every control character but newline and tab, and every bidirectional
+/// override or isolate, written as an escape (`\u{1b}`, `\r`): a snippet's output cannot send
+/// a terminal (or a log viewer) an escape sequence through the report.
+pub(crate) fn escape_controls(text: &str) -> Cow<'_, str> {
+    let escaped = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(escaped) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '\r' => out.push_str("\\r"),
+            c if escaped(c) => write!(out, "{}", c.escape_unicode()).unwrap(),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// One snippet's failure as the terminal report shows it: the excerpt of the Markdown with the
@@ -67,7 +94,7 @@ pub(crate) fn failure_text(result: &SnippetResult, failure: &Failure, book_root:
     let mut out = excerpt(result, failure, book_root);
     out.push('\n');
     push_message_body(&mut out, &failure.message);
-    out
+    escape_controls(&out).into_owned()
 }
 
 /// The mutants that survived, each with why.
@@ -105,7 +132,7 @@ pub(crate) fn chapter_failure_text(failure: &ChapterFailure, book_root: &Path) -
     out.push('\n');
     push_message_body(&mut out, &failure.message);
     out.push_str("  none of this chapter's snippets ran\n");
-    out
+    escape_controls(&out).into_owned()
 }
 
 /// `3 passed, 1 failed`, followed by `, 2 skipped` only when some were skipped. Outside checks

@@ -209,7 +209,7 @@ fn a_run_time_failure_says_its_headline_once() {
 }
 
 #[test]
-fn junit_escapes_markup_and_drops_what_xml_cannot_hold() {
+fn junit_escapes_markup_and_shows_control_characters_escaped() {
     let mut report = sample();
     report.results.truncate(1);
     report.results[0].stdout = "\x1b[31mred\x1b[0m <b>&</b> \x01bell\n".to_owned();
@@ -218,7 +218,7 @@ fn junit_escapes_markup_and_drops_what_xml_cannot_hold() {
         <testsuites name="mdbook-snippets" tests="1" skipped="0" failures="0" errors="0" time="1.500">
             <testsuite name="mdbook-snippets" tests="1" skipped="0" errors="0" failures="0" time="1.500">
                 <testcase name="src/ch1.md:3" classname="src/ch1.md">
-                    <system-out>red &lt;b&gt;&amp;&lt;/b&gt; bell
+                    <system-out>\u{1b}[31mred\u{1b}[0m &lt;b&gt;&amp;&lt;/b&gt; \u{1}bell
         </system-out>
                 </testcase>
             </testsuite>
@@ -324,4 +324,48 @@ fn without_mutants_there_is_no_mutants_line() {
         text.ends_with("mutants: 0 killed, 0 survived\n1 passed, 0 failed\n"),
         "{text}"
     );
+}
+
+/// What a snippet printed cannot drive the terminal (or the workflow log, or a JUnit viewer):
+/// `ESC[8m` (concealed text) and a carriage return are shown escaped in every format, so the
+/// text after them stays visible.
+#[test]
+fn control_characters_from_snippets_are_shown_escaped() {
+    let mut report = sample();
+    let hidden = "panicked: fine\x1b[8m SECRET \x1b[0m\rall good \u{202e}txt.exe\u{9b}31m";
+    report.results[1] = SnippetResult {
+        id: "src_ch1_md_2".to_owned(),
+        span: span(7, 1),
+        outcome: Outcome::Failed(Failure {
+            kind: FailureKind::Run,
+            span: span(7, 1),
+            message: format!("{hidden}\nstderr:\n{hidden}"),
+        }),
+        stdout: "out\x1b[2J\n".to_owned(),
+        stderr: String::new(),
+        artifacts: Vec::new(),
+    };
+    let escaped = r"fine\u{1b}[8m SECRET \u{1b}[0m\rall good \u{202e}txt.exe\u{9b}31m";
+    let book = tempfile::tempdir().unwrap();
+    std::fs::create_dir(book.path().join("src")).unwrap();
+    std::fs::write(
+        book.path().join("src/ch1.md"),
+        "# One\n\n```rust\n```\n\n```rust\n```\n",
+    )
+    .unwrap();
+    let terminal = human(&report, book.path());
+    assert!(
+        !terminal.contains(['\x1b', '\r', '\u{202e}', '\u{9b}']),
+        "{terminal:?}"
+    );
+    assert_eq!(terminal.matches(escaped).count(), 2, "{terminal}");
+    let annotations = github_annotations(&report);
+    assert!(!annotations.contains(['\x1b', '\r']), "{annotations:?}");
+    assert!(annotations.contains(escaped), "{annotations}");
+    let xml = junit(&report).unwrap();
+    assert!(!xml.contains('\x1b'), "{xml:?}");
+    assert!(xml.contains(escaped), "{xml}");
+    assert!(xml.contains(r"out\u{1b}[2J"), "{xml}");
+    // Newlines and tabs are text, not escapes.
+    assert_eq!(escape_controls("a\tb\nc"), "a\tb\nc");
 }

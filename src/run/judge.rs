@@ -83,6 +83,10 @@ pub(crate) fn judge_run(snippet: &Snippet, run: &RunRecord, remap: &Remap<'_>) -
             format!("{headline}\nstderr:\n{stderr}")
         }
     };
+    // Artifacts the snippet left that cannot be shown fail it, however it ended.
+    if let Some(problem) = &run.artifact_failure {
+        return fail(FailureKind::Run, None, problem.clone());
+    }
     // `None` when the process ended the way the snippet's attributes say it must; only then is
     // its output compared.
     let unexpected_exit = match run.exit {

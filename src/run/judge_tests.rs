@@ -70,6 +70,7 @@ fn verdict(markdown: &str, exit: Exit, stdout: &str, stderr: &str) -> String {
         stdout: stdout.to_owned(),
         stderr: stderr.to_owned(),
         artifacts: Vec::new(),
+        artifact_failure: None,
     });
     match judge(&located(markdown), &record, Path::new("src/e2021/s.rs")).outcome {
         Outcome::Passed => "passed".to_owned(),

@@ -24,11 +24,9 @@ pub(crate) struct Subject<'a> {
     pub snippet: &'a Snippet,
     /// The snippet's own cache key; each mutant's key adds the mutant's name to it.
     pub cache_key: &'a str,
-    /// How the snippet ran (`None` when every mutant run is cached, or it does not run).
+    /// How the snippet ran (`None` when every mutant run is cached). A snippet that does not
+    /// run makes no claim (`mutant_list` refuses it before anything runs).
     pub request: Option<RunRequest>,
-    /// Why the snippet does not run (`no_run`, `compile_fail`), when it does not: nothing can
-    /// notice a mutant then.
-    pub not_run: Option<&'static str>,
     /// Judges a record of the snippet's run as it judges its own run.
     pub judge: Box<dyn Fn(&Record) -> SnippetResult + Sync + 'a>,
 }
@@ -64,10 +62,9 @@ pub(crate) fn run_mutants(
         progress.add(subject.snippet.attributes.kills.len());
         for name in &subject.snippet.attributes.kills {
             let key = cache_key(cache, subject.cache_key, name);
-            let known = match (subject.not_run, cache.get(&key)) {
-                (Some(why), _) => Some(not_run(subject.snippet, name, why)),
-                (None, Some(record)) => Some(judged(subject, name, &record)),
-                (None, None) => {
+            let known = match cache.get(&key) {
+                Some(record) => Some(judged(subject, name, &record)),
+                None => {
                     // `verify` builds and runs a snippet again when one of its mutant runs is
                     // not cached; an entry that left the cache since is the tool's problem.
                     let Some(mut request) = subject.request.clone() else {
@@ -134,18 +131,6 @@ fn judged(subject: &Subject<'_>, name: &str, record: &Record) -> MutantResult {
         name: name.to_owned(),
         verdict,
         stdout: result.stdout,
-    }
-}
-
-fn not_run(snippet: &Snippet, name: &str, why: &str) -> MutantResult {
-    MutantResult {
-        snippet_id: snippet.id.clone(),
-        span: snippet.span.clone(),
-        name: name.to_owned(),
-        verdict: Verdict::Survived(format!(
-            "the snippet is not run ({why}), so nothing can notice the mutant"
-        )),
-        stdout: String::new(),
     }
 }
 

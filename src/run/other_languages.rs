@@ -6,11 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::Context;
-
 use crate::build::setup::{argument_files_key, setup_key};
 use crate::config::{Config, ErrorPosition, Language};
-use crate::plan::{Cache, Record, hash_str, hash_tree};
+use crate::plan::{Cache, Record, hash_path};
 use crate::run::judge::{judge_run, result};
 use crate::run::{RunRequest, SnippetFile};
 use crate::snippet::{Exit, Failure, FailureKind, Outcome, RunRecord, SnippetResult, SourceSpan};
@@ -53,6 +51,10 @@ pub(crate) fn plan(
     };
     let harness_attributes =
         merge_harness_attributes(&config.default_attributes, &attributes.harness).join(",");
+    let timeout = attributes
+        .timeout_secs
+        .map_or(config.timeout, std::time::Duration::from_secs);
+    // The timeout too: a timed-out run is cached, and is no verdict under another timeout.
     let cache_key = cache.key(&[
         "language",
         &language.name,
@@ -62,6 +64,7 @@ pub(crate) fn plan(
         &file.name,
         &file.content,
         &harness_attributes,
+        &format!("timeout {}", timeout.as_nanos()),
     ]);
     Some(LanguagePlan {
         index,
@@ -72,9 +75,8 @@ pub(crate) fn plan(
             file: Some(file),
             harness_attributes,
             pass_env: config.pass_env.clone(),
-            timeout: attributes
-                .timeout_secs
-                .map_or(config.timeout, std::time::Duration::from_secs),
+            writable: config.writable.clone(),
+            timeout,
             output_limit: config.output_limit,
             mutant: None,
         },
@@ -102,14 +104,7 @@ pub(crate) fn inputs_hashes(config: &Config) -> anyhow::Result<BTreeMap<String, 
             parts.push_str(&format!("setup {}\n", setup_key(setup, &config.book_root)?));
         }
         for input in &language.inputs {
-            let hash = if input.is_dir() {
-                hash_tree(input)?
-            } else {
-                let bytes =
-                    std::fs::read(input).with_context(|| format!("reading {}", input.display()))?;
-                hash_str(&String::from_utf8_lossy(&bytes))
-            };
-            parts.push_str(&format!("{} {hash}\n", input.display()));
+            parts.push_str(&format!("{} {}\n", input.display(), hash_path(input)?));
         }
         hashes.insert(language.name.clone(), parts);
     }

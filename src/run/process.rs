@@ -1,14 +1,16 @@
 //! Runs built snippets, one process each, `jobs` at a time (one limit for all of a run's
-//! snippets, whatever their language). Each process gets a fresh temporary
-//! working directory, a closed stdin, a clean environment (what a program needs, the
-//! `MDBOOK_SNIPPETS_*` family and the book's `pass-env`), the harness environment
-//! (`MDBOOK_SNIPPETS_ATTRS`, `MDBOOK_SNIPPETS_ARTIFACTS`) and its own process group. A timeout,
-//! an output flood or the end of the snippet ends every process it started, however it
-//! detached (`containment`), and output is read only until the deadline.
+//! snippets, whatever their language), each in the sandbox (`sandbox`: through the launcher,
+//! writing only its own directory and the book's `writable` paths where Landlock is enforced).
+//! Each process gets a fresh temporary working directory, `TMPDIR` beside it, a closed stdin, a
+//! clean environment (what a program needs, the `MDBOOK_SNIPPETS_*` family and the book's
+//! `pass-env`), the harness environment (`MDBOOK_SNIPPETS_ATTRS`, `MDBOOK_SNIPPETS_ARTIFACTS`)
+//! and its own process group. A timeout, an output flood or the end of the snippet ends every
+//! process it started, however it detached (`containment`), and output is read only until the
+//! deadline.
 
 use std::io::Read;
 use std::os::fd::AsFd;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
@@ -16,9 +18,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use rustix::event::{PollFd, PollFlags, poll};
-use rustix::process::{Pid, Signal, kill_process_group};
 
-use crate::snippet::{Artifact, ArtifactKind};
+use crate::run::containment::{STOP_GRACE, wait_or_kill};
+use crate::run::sandbox::Access;
+
 use crate::snippet::{Exit, RunRecord};
 
 /// One snippet process to start: `program args...`.
@@ -41,6 +44,9 @@ pub(crate) struct RunRequest {
     pub timeout: Duration,
     /// Bytes kept of stdout, and of stderr; more stops the process.
     pub output_limit: usize,
+    /// `writable` in `book.toml`: what the snippet may write besides its scratch directory,
+    /// under Landlock.
+    pub writable: Vec<PathBuf>,
     /// The value of `MDBOOK_SNIPPETS_MUTANT` on a mutant run (`test --mutants`); every other run
     /// goes without the variable, even when the verifier's own environment has it.
     pub mutant: Option<String>,
@@ -133,7 +139,8 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
     let work_dir = scratch.path().join("work");
     let artifacts_dir = scratch.path().join("artifacts");
     let code_dir = scratch.path().join("code");
-    for dir in [&work_dir, &artifacts_dir, &code_dir] {
+    let temp_dir = scratch.path().join("tmp");
+    for dir in [&work_dir, &artifacts_dir, &code_dir, &temp_dir] {
         std::fs::create_dir(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     let mut args = request.args.clone();
@@ -146,15 +153,21 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
             *arg = arg.replace(crate::config::FILE_PLACEHOLDER, &path);
         }
     }
-    let mut command = Command::new(&request.program);
+    let access = Access::Snippet {
+        scratch: scratch.path(),
+        writable: &request.writable,
+    };
+    let mut command = crate::run::sandbox::command(&request.program, &args, access)?;
     command
-        .args(&args)
         .current_dir(&work_dir)
         .env_clear()
         .envs(passed_environment(&request.pass_env))
         .env("MDBOOK_SNIPPETS_ATTRS", &request.harness_attributes)
         .env("MDBOOK_SNIPPETS_ARTIFACTS", &artifacts_dir)
         .envs(request.env.iter().map(|(name, value)| (name, value)))
+        // Temporary files go in the run's own directory: removed with it, and writable under
+        // the sandbox, which keeps the rest of the disk read-only.
+        .env("TMPDIR", &temp_dir)
         // Panics print the same text on every machine: no backtrace.
         .env("RUST_BACKTRACE", "0")
         .stdin(Stdio::null())
@@ -166,7 +179,7 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
     let deadline = Instant::now().checked_add(request.timeout);
     let (mut child, contained) = crate::run::containment::start(&mut command, scratch.path())
         .with_context(|| format!("starting {}", request.program.display()))?;
-    let group = contained.group();
+    let stopper = contained.stopper();
     let flooded = AtomicBool::new(false);
     let stdout = child.stdout.take().expect("piped");
     let stderr = child.stderr.take().expect("piped");
@@ -174,18 +187,19 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
     let (status, stdout, stderr) = std::thread::scope(|scope| {
         let limit = request.output_limit;
         let flooded = &flooded;
-        let stdout = scope.spawn(move || read_capped(stdout, limit, deadline, group, flooded));
-        let stderr = scope.spawn(move || read_capped(stderr, limit, deadline, group, flooded));
-        let status = wait_with_deadline(&mut child, deadline);
-        // Whatever happened, nothing of the snippet outlives it: its group, then (once the
-        // first process is reaped) whatever left the group.
-        kill_group(group);
-        let status = match status {
-            Ok(Some(status)) => Ok(Some(status)),
-            Ok(None) => child.kill().and_then(|()| child.wait()).map(|_| None),
-            Err(error) => Err(error),
+        let stop = move || stopper.stop();
+        let stdout = scope.spawn(move || read_capped(stdout, limit, deadline, stop, flooded));
+        let stderr = scope.spawn(move || read_capped(stderr, limit, deadline, stop, flooded));
+        let status = match wait_with_deadline(&mut child, deadline) {
+            // Past the deadline: the run is stopped, whatever it holds.
+            Ok(None) => {
+                stopper.stop();
+                wait_or_kill(&mut child, STOP_GRACE).map(|_| None)
+            }
+            other => other,
         };
-        contained.end();
+        // Whatever happened, nothing of the snippet outlives it.
+        contained.finish(status.as_ref().ok().and_then(Option::as_ref));
         let stdout = stdout.join().expect("reader does not panic");
         let stderr = stderr.join().expect("reader does not panic");
         (status, stdout, stderr)
@@ -210,11 +224,14 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
             }
         }
     };
+    let artifacts =
+        crate::run::artifacts::read_artifacts(&artifacts_dir, deadline, request.output_limit);
     Ok(RunRecord {
         exit,
         stdout: String::from_utf8_lossy(&stdout).into_owned(),
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
-        artifacts: read_artifacts(&artifacts_dir)?,
+        artifact_failure: artifacts.as_ref().err().cloned(),
+        artifacts: artifacts.unwrap_or_default(),
     })
 }
 
@@ -282,20 +299,14 @@ fn wait_with_deadline(
     }
 }
 
-/// Kills every process of the group we created for a snippet. ESRCH (the group is already gone)
-/// is the usual, harmless outcome, so the result is not looked at.
-fn kill_group(group: Pid) {
-    let _ = kill_process_group(group, Signal::KILL);
-}
-
 /// Reads a pipe to its end or to the deadline, keeping at most `limit` bytes; past the limit
-/// the process group is killed so that a flood ends quickly. Returns what was kept and whether
+/// `on_flood` stops the run (once) so that a flood ends quickly. Returns what was kept and whether
 /// the pipe ended (false: something still held it open at the deadline).
 fn read_capped(
     pipe: impl Read + AsFd,
     limit: usize,
     deadline: Option<Instant>,
-    group: Pid,
+    on_flood: impl Fn(),
     flooded: &AtomicBool,
 ) -> (Vec<u8>, bool) {
     let mut pipe = pipe;
@@ -332,47 +343,11 @@ fn read_capped(
                 let room = limit.saturating_sub(kept.len());
                 kept.extend_from_slice(&buffer[..read.min(room)]);
                 if read > room && !flooded.swap(true, Ordering::SeqCst) {
-                    kill_group(group);
+                    on_flood();
                 }
             }
         }
     }
-}
-
-/// The harness's files, in file-name order: `*.txt` and `*.svg`; other files are not shown.
-pub(crate) fn read_artifacts(dir: &Path) -> anyhow::Result<Vec<Artifact>> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
-        .map(|entry| entry.map(|entry| entry.path()))
-        .collect::<Result<_, _>>()
-        .with_context(|| format!("reading {}", dir.display()))?;
-    paths.sort();
-    let mut artifacts = Vec::new();
-    for path in paths {
-        let kind = match path.extension().and_then(|extension| extension.to_str()) {
-            Some("txt") => ArtifactKind::Text,
-            Some("svg") => ArtifactKind::Svg,
-            _ => continue,
-        };
-        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-        let stem = path.file_stem().unwrap_or_default().to_string_lossy();
-        artifacts.push(Artifact {
-            title: artifact_title(&stem),
-            kind,
-            content: String::from_utf8_lossy(&bytes).into_owned(),
-        });
-    }
-    Ok(artifacts)
-}
-
-/// `10-wire_transcript` -> `wire transcript`.
-fn artifact_title(stem: &str) -> String {
-    let digits = stem.chars().take_while(char::is_ascii_digit).count();
-    let stem = match stem[digits..].strip_prefix('-') {
-        Some(rest) if digits > 0 => rest,
-        _ => stem,
-    };
-    stem.replace('_', " ")
 }
 
 /// The environment variable that names the mutant of a mutant run.

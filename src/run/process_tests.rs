@@ -1,5 +1,7 @@
 use std::time::{Duration, Instant};
 
+use rustix::process::{Pid, Signal};
+
 use super::*;
 
 fn shell(script: &str, timeout_millis: u64) -> RunRecord {
@@ -10,6 +12,7 @@ fn shell(script: &str, timeout_millis: u64) -> RunRecord {
         file: None,
         harness_attributes: "revision=2025-11-25,trace=on".to_owned(),
         pass_env: Vec::new(),
+        writable: Vec::new(),
         timeout: Duration::from_millis(timeout_millis),
         output_limit: 64,
         mutant: None,
@@ -40,6 +43,7 @@ fn only_a_mutant_run_gets_the_mutant_variable() {
         file: None,
         harness_attributes: String::new(),
         pass_env: Vec::new(),
+        writable: Vec::new(),
         timeout: Duration::from_secs(10),
         output_limit: 64,
         mutant: mutant.map(str::to_owned),
@@ -94,31 +98,6 @@ fn output_flood_is_capped_and_stopped() {
 }
 
 #[test]
-fn artifacts_are_read_back_in_name_order() {
-    let record = shell(
-        "printf '<svg/>' > \"$MDBOOK_SNIPPETS_ARTIFACTS/20-sequence.svg\"; \
-         printf 'in -> x' > \"$MDBOOK_SNIPPETS_ARTIFACTS/10-wire_transcript.txt\"; \
-         printf 'skip' > \"$MDBOOK_SNIPPETS_ARTIFACTS/notes.bin\"",
-        10_000,
-    );
-    assert_eq!(
-        record.artifacts,
-        vec![
-            Artifact {
-                title: "wire transcript".to_owned(),
-                kind: ArtifactKind::Text,
-                content: "in -> x".to_owned()
-            },
-            Artifact {
-                title: "sequence".to_owned(),
-                kind: ArtifactKind::Svg,
-                content: "<svg/>".to_owned()
-            },
-        ]
-    );
-}
-
-#[test]
 fn run_all_keeps_request_order() {
     let requests: Vec<RunRequest> = (0..5)
         .map(|index| RunRequest {
@@ -131,6 +110,7 @@ fn run_all_keeps_request_order() {
             file: None,
             harness_attributes: String::new(),
             pass_env: Vec::new(),
+            writable: Vec::new(),
             timeout: Duration::from_secs(10),
             output_limit: 1024,
             mutant: None,
@@ -159,6 +139,7 @@ fn concurrent_run_alls_share_the_job_limit() {
         file,
         harness_attributes: String::new(),
         pass_env: Vec::new(),
+        writable: Vec::new(),
         timeout: Duration::from_secs(10),
         output_limit: 1024,
         mutant: None,
@@ -232,6 +213,7 @@ fn detaching(script: &str, timeout: Duration) -> (RunRecord, Leftover, Duration)
         file: None,
         harness_attributes: String::new(),
         pass_env: Vec::new(),
+        writable: Vec::new(),
         mutant: None,
         timeout,
         output_limit: 1024,
@@ -296,8 +278,7 @@ fn reading_stops_at_the_deadline() {
     let flooded = AtomicBool::new(false);
     let started = Instant::now();
     let deadline = Instant::now() + Duration::from_millis(300);
-    let group = rustix::process::getpgrp();
-    let (kept, ended) = read_capped(reader, 1024, Some(deadline), group, &flooded);
+    let (kept, ended) = read_capped(reader, 1024, Some(deadline), || {}, &flooded);
     assert_eq!((kept.as_slice(), ended), (b"early\n".as_slice(), false));
     assert!(started.elapsed() < Duration::from_secs(3));
     drop(writer);
@@ -313,6 +294,7 @@ fn ending_one_run_leaves_the_others_alone() {
         file: None,
         harness_attributes: String::new(),
         pass_env: Vec::new(),
+        writable: Vec::new(),
         mutant: None,
         timeout: Duration::from_secs(10),
         output_limit: 1024,
@@ -344,6 +326,7 @@ fn a_timeout_too_large_for_the_clock_is_no_deadline() {
         file: None,
         harness_attributes: String::new(),
         pass_env: Vec::new(),
+        writable: Vec::new(),
         mutant: None,
         timeout: Duration::from_secs(u64::MAX),
         output_limit: 1024,
@@ -396,6 +379,7 @@ fn the_environment_is_clean_but_for_what_a_program_needs() {
         file: None,
         harness_attributes: String::new(),
         pass_env: vec![others[0].clone()],
+        writable: Vec::new(),
         mutant: None,
         timeout: Duration::from_secs(10),
         output_limit: 1 << 20,
@@ -425,6 +409,7 @@ fn runs_starting_while_others_end_are_left_alone() {
             file: None,
             harness_attributes: String::new(),
             pass_env: Vec::new(),
+            writable: Vec::new(),
             mutant: None,
             timeout: Duration::from_secs(30),
             output_limit: 1024,

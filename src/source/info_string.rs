@@ -173,7 +173,7 @@ fn resembles(word: &str) -> Option<&'static str> {
 
 /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
 /// neighbours each cost one.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];

@@ -11,5 +11,5 @@ pub(crate) mod located;
 // What the other stages use; inside the stage, files name each other directly.
 pub(crate) use chapters::{extract_book, note_default_edition, note_unmarked, unknown_words};
 pub(crate) use hidden_lines::unhide;
-pub(crate) use info_string::merge_harness_attributes;
+pub(crate) use info_string::{edit_distance, merge_harness_attributes};
 pub(crate) use located::Located;

@@ -243,3 +243,72 @@ fn a_run_without_the_cache_after_a_cold_one_builds_nothing_again() {
     run().code(0).stderr_contains("building 2 snippet(s)");
     assert_eq!(before, built(), "cargo built the snippets again");
 }
+
+/// The entry of a snippet that does not compile, edited into a pass: a miss (the snippet is
+/// built again and still fails), and the entry is written afresh. Before: `1 passed`, exit 0.
+#[test]
+fn a_forged_entry_does_not_turn_a_broken_snippet_into_a_pass() {
+    let nonce = format!("{:?}", std::time::SystemTime::now());
+    let book = book(&[(
+        "src/a.md",
+        &format!("```rust\n// {nonce}\nlet x: u32 = \"no\";\n```\n"),
+    )]);
+    let target = book.path().join("target");
+    let test = || book.test(&["--target-dir", &target.display().to_string()]);
+    test().code(1).stdout_contains("0 passed, 1 failed");
+    let entries: Vec<_> = crate::support::files_under(&target.join("mdbook-snippets/cache"))
+        .into_iter()
+        .filter(|file| {
+            file.extension()
+                .is_some_and(|extension| extension == "json")
+        })
+        .collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    // The record, whatever the entry holds around it, made a run that exited 0.
+    let passed = r#"{"Ran":{"exit":{"Code":0},"stdout":"","stderr":"","artifacts":[]}}"#;
+    let entry = std::fs::read_to_string(&entries[0]).unwrap();
+    let record = entry.find(r#"{"DidNotCompile""#).expect("the record");
+    std::fs::write(&entries[0], format!("{}{passed}", &entry[..record])).unwrap();
+
+    let again = test();
+    again
+        .code(1)
+        .stdout_contains("0 passed, 1 failed")
+        .stderr_contains("building 1 snippet(s)");
+    let rewritten = std::fs::read_to_string(&entries[0]).unwrap();
+    assert!(rewritten.contains(r#"{"DidNotCompile""#), "{rewritten}");
+    // And it checks again: the next run takes it from the cache.
+    let third = test();
+    third.code(1);
+    assert!(!third.stderr.contains("building"), "{third}");
+}
+
+/// A snippet that never ends is cached once timed out (a server, say: otherwise every warm
+/// run and every `mdbook serve` rebuild waits its whole timeout again), under its timeout:
+/// another timeout runs it again. Before: every run waited the timeout.
+#[test]
+fn a_timed_out_snippet_is_cached_under_its_timeout() {
+    let chapter = |timeout: u64| {
+        format!("```sh,timeout={timeout}\necho serving\nwhile :; do sleep 1; done\n```\n")
+    };
+    let book = crate::support::sh_book("", &chapter(3));
+    let target = book.path().join("target");
+    let timed = || {
+        let started = std::time::Instant::now();
+        let output = book.test(&["--target-dir", &target.display().to_string()]);
+        (output, started.elapsed())
+    };
+    let (first, took) = timed();
+    first.code(1).stdout_contains("(timed out, src_a_md_1)");
+    assert!(took >= std::time::Duration::from_secs(3), "{took:?}");
+    let (second, took) = timed();
+    assert_eq!(second.stdout(), first.stdout());
+    assert!(
+        took < std::time::Duration::from_secs(3),
+        "ran again: {took:?}\n{second}"
+    );
+    book.write("src/a.md", &chapter(4));
+    let (third, took) = timed();
+    third.code(1).stdout_contains("timed out after 4 s");
+    assert!(took >= std::time::Duration::from_secs(4), "{took:?}");
+}

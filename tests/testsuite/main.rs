@@ -3,6 +3,7 @@
 
 mod support;
 
+mod artifacts;
 mod bless;
 mod book_errors;
 mod cache;
@@ -19,6 +20,7 @@ mod preprocessor;
 mod render;
 mod semantics;
 mod serve;
+mod templates;
 mod test_command;
 mod the_book;
 mod the_guide;

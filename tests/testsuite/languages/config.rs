@@ -1,6 +1,8 @@
 //! A bad `[preprocessor.snippets.languages.NAME]` table is one error naming the key, exit 2,
 //! before any snippet runs.
 
+use std::time::Duration;
+
 use expect_test::{Expect, expect};
 
 use crate::support::check_bad_config;
@@ -53,7 +55,7 @@ fn bad_language_tables_are_one_error_each() {
     check_bad_table(
         "command = [\"python3\", \"{file}\"]\nextension = \"py\"\nhiden = \"~\"\n",
         expect![[r#"
-            error: in [ROOT]/book.toml: unknown key `hiden` in [preprocessor.snippets.languages.python] (expected one of: `command`, `check`, `extension`, `hidden`, `inputs`, `error-position`, `setup`, `setup-inputs`)
+            error: in [ROOT]/book.toml: unknown key `hiden` in [preprocessor.snippets.languages.python] (expected one of: `command`, `check`, `extension`, `hidden`, `inputs`, `error-position`, `setup`, `setup-inputs`, `setup-timeout`)
         "#]],
     );
     check_bad_table(
@@ -135,4 +137,66 @@ fn a_language_table_that_is_not_a_table() {
         error: in [ROOT]/book.toml: [preprocessor.snippets.languages.output]: `output` cannot name a language (not `rust`, `text`, `output` or a rustdoc attribute such as `no_run`; no commas or spaces: it is the first word of a fence)
     "#]],
     );
+}
+
+/// `inputs` and `setup-inputs` are hashed for the cache: a path that is neither a regular file
+/// nor a directory is refused before anything runs, naming it. Before: `/dev/zero` was read
+/// until the memory ran out, a FIFO forever.
+#[test]
+fn inputs_that_are_not_files_or_directories_are_refused_at_once() {
+    check_bad_table(
+        &format!("{PYTHON}inputs = [\"/dev/zero\"]\n"),
+        expect![[r#"
+            error: in [ROOT]/book.toml: `languages.python.inputs`: /dev/zero is not a regular file or a directory (inputs are hashed for the cache; a FIFO or a device cannot be)
+        "#]],
+    );
+    for key in ["inputs", "setup-inputs"] {
+        let book = crate::support::sh_book("", "```sh\necho never\n```\n");
+        let toml = std::fs::read_to_string(book.path().join("book.toml")).unwrap();
+        book.write(
+            "book.toml",
+            &format!("{toml}setup = \"true\"\n{key} = [\"fifo\"]\n"),
+        );
+        let fifo = book.path().join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let output = book
+            .start(book.test_command(&[]))
+            .finish(Duration::from_secs(60));
+        output.code(2).stderr_contains(&format!(
+            "`languages.sh.{key}`: {} is not a regular file or a directory",
+            std::fs::canonicalize(&fifo).unwrap().display()
+        ));
+    }
+}
+
+/// A 2 GB input (sparse) is hashed as a stream: the verifier's peak memory stays small.
+/// Before: 2.1 GB.
+#[test]
+fn a_2_gb_input_is_hashed_in_bounded_memory() {
+    let book = crate::support::sh_book(
+        "jobs = 1\npass-env = [\"GO\"]",
+        "```sh\necho hashed\n```\n\n\
+         ```sh\n# Waits (at most 60 s) while the test reads the verifier's memory.\n\
+         i=0; while [ ! -e \"$GO\" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done\n```\n",
+    );
+    let toml = std::fs::read_to_string(book.path().join("book.toml")).unwrap();
+    book.write("book.toml", &format!("{toml}inputs = [\"big.bin\"]\n"));
+    let big = std::fs::File::create(book.path().join("big.bin")).unwrap();
+    big.set_len(2 << 30).unwrap();
+    let mut command = book.test_command(&["--no-cache"]);
+    command.env("GO", book.path().join("go"));
+    let mut run = book.start(command);
+    // Snippets run once their language's inputs are hashed; one job at a time, so the second
+    // one waits for us after the first one's verdict.
+    run.wait_for_stderr("test src/a.md:1 ... ok", Duration::from_secs(300));
+    let peak = run.peak_memory_kib();
+    std::fs::write(book.path().join("go"), "").unwrap();
+    let output = run.finish(Duration::from_secs(120));
+    output.code(0).stdout_contains("2 passed, 0 failed");
+    eprintln!("peak memory of the verifier: {peak} KiB");
+    assert!(peak < 100 * 1024, "{peak} KiB\n{output}");
 }

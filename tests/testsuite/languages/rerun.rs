@@ -6,12 +6,14 @@ use expect_test::expect;
 
 use crate::support::book;
 
-/// A book with one Python snippet that appends a line to `log` each time it really runs.
+/// A book with one Python snippet that appends a line to `log` each time it really runs (the
+/// book lets it: `writable`).
 fn logging_book(command: &str, log: &std::path::Path) -> crate::support::Book {
     let nonce = format!("{:?}", std::time::SystemTime::now());
     let book_toml = format!(
-        "[book]\ntitle = \"t\"\n[preprocessor.snippets.languages.python]\n\
-         command = {command}\nextension = \"py\"\n"
+        "[book]\ntitle = \"t\"\n[preprocessor.snippets]\nwritable = [{:?}]\n\
+         [preprocessor.snippets.languages.python]\ncommand = {command}\nextension = \"py\"\n",
+        log.display().to_string()
     );
     let chapter = format!(
         "```python,log={}\n# {nonce}\nimport os\nlog = os.environ[\"MDBOOK_SNIPPETS_ATTRS\"].removeprefix(\"log=\")\n\

@@ -266,7 +266,8 @@ fn other_languages_run_while_cargo_builds() {
     let nonce = format!("{:?}", std::time::SystemTime::now());
     let meeting = tempfile::tempdir().unwrap();
     let book_toml = format!(
-        "[book]\ntitle = \"t\"\n[preprocessor.snippets]\ndefault-attributes = [\"dir={}\"]\n\
+        "[book]\ntitle = \"t\"\n[preprocessor.snippets]\ndefault-attributes = [\"dir={0}\"]\n\
+         writable = [\"{0}\"]\n\
          [preprocessor.snippets.languages.sh]\ncommand = [\"sh\", \"{{file}}\"]\nextension = \"sh\"\n",
         meeting.path().display()
     );

@@ -28,6 +28,24 @@ pub(crate) fn book(files: &[(&str, &str)]) -> Book {
     Book { dir }
 }
 
+/// A book of one chapter, `src/a.md`, whose `sh` fences are snippets run by `sh`, with `table`
+/// as the other lines of its `[preprocessor.snippets]` (shell snippets need no build, so a
+/// test of what happens around a run is fast).
+pub(crate) fn sh_book(table: &str, chapter: &str) -> Book {
+    book(&[
+        (
+            "book.toml",
+            &format!(
+                "[book]\ntitle = \"sh\"\n\n[preprocessor.snippets]\n{table}\n\n\
+                 [preprocessor.snippets.languages.sh]\ncommand = [\"sh\", \"{{file}}\"]\n\
+                 extension = \"sh\"\n"
+            ),
+        ),
+        ("src/SUMMARY.md", "# Summary\n\n- [A](a.md)\n"),
+        ("src/a.md", chapter),
+    ])
+}
+
 /// A copy of the fixture book `tests/testsuite/fixtures/<name>`.
 pub(crate) fn fixture(name: &str) -> Book {
     let source = repo().join("tests/testsuite/fixtures").join(name);

@@ -1,0 +1,420 @@
+//! The launcher: the verifier's own executable, started as `mdbook-snippets __sandbox ... --
+//! PROGRAM ARGS...` (a hidden subcommand) between the verifier and every snippet or setup, so
+//! that the namespaces and Landlock are applied by a fresh single-threaded process to itself and
+//! its children, with no `pre_exec` code in the verifier (`sandbox.rs` builds the command).
+//!
+//! - With `--namespaces` it enters a new user namespace (its own uid and gid mapped to
+//!   themselves) and PID namespace, starts a copy of itself as the namespace's init (`--init`:
+//!   pid 1, reaps orphans, dies with the launcher) and then the program (pid 2). When the
+//!   program exits, the init is killed, and the kernel kills every other process of the
+//!   namespace before the init is gone: however a process detached (`setsid`, forks that exit,
+//!   a cleared environment, closed pipes), it cannot outlive the run. Nothing inside can signal
+//!   or trace the launcher or the init (they are outside its namespace and its Landlock domain).
+//! - Without it (the fallback, where user namespaces are refused) it is a child subreaper: every
+//!   orphan of the program is re-parented to it, never to the verifier or init, so the run's
+//!   processes are exactly its descendants, whatever marks they dropped. When the program exits,
+//!   or on SIGTERM, SIGINT, SIGHUP (from the verifier, or the death of the verifier), it kills its
+//!   children again and again, reaping them, until it has none, and only then exits. What
+//!   escapes: a process whose launcher was killed first (SIGKILL from the snippet itself, which
+//!   Landlock's signal scoping prevents where the kernel has it) is left to the verifier's
+//!   marker scan (`containment.rs`).
+//! - With `--landlock` the program runs in a Landlock domain (applied to the one thread that
+//!   starts it, so the launcher stays outside): it reads and runs everything, writes only under
+//!   the `--writable` paths (the run's scratch directory, the book's `writable` list) and a few
+//!   devices (`/dev/null`, `/dev/shm`, ...), and signals and traces nothing outside its domain.
+//! - The launcher marks itself not dumpable, so the program cannot read its memory or
+//!   environment through `/proc`; in the fallback, when it runs as root, the program loses
+//!   `CAP_SYS_PTRACE`, `CAP_SYS_ADMIN` and `CAP_PERFMON` too, so `/proc/VERIFIER/environ` (not
+//!   dumpable either) stays closed. (In a user namespace the program has no capability outside
+//!   it.)
+//!
+//! The launcher exits as the program did (its exit code, or killed by its signal); a launcher
+//! that could not start the program says why on stderr (the snippet's stderr) and exits 127.
+//! `--probe` tells the verifier what this kernel allows (`sandbox.rs` reads its stdout).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `mdbook-snippets __sandbox`: the launcher's arguments (an interface between the verifier
+/// and itself, hidden from `--help`).
+#[derive(Debug, clap::Args)]
+pub(crate) struct LauncherArgs {
+    /// Print what the kernel allows (`namespaces: ...`, `landlock: ...`) and exit.
+    #[arg(long)]
+    pub probe: bool,
+    /// Be the init of a launcher's PID namespace (stdin: a pipe the launcher holds open).
+    #[arg(long)]
+    pub init: bool,
+    /// The process that started this one (the verifier, or the launcher for `--init`): the
+    /// launcher ends when it does.
+    #[arg(long, value_name = "PID")]
+    pub parent: Option<i32>,
+    /// Run the program in a new user and PID namespace (else: as a subreaper).
+    #[arg(long)]
+    pub namespaces: bool,
+    /// Run the program under Landlock, writing only under `--writable` paths.
+    #[arg(long)]
+    pub landlock: bool,
+    /// A file or directory the program may write (with `--landlock`).
+    #[arg(long, value_name = "PATH")]
+    pub writable: Vec<PathBuf>,
+    /// The program and its arguments.
+    #[arg(last = true)]
+    pub command: Vec<OsString>,
+}
+
+/// Runs the launcher (or the init, or the probe) and returns its exit code.
+pub(crate) fn main(args: &LauncherArgs) -> ExitCode {
+    #[cfg(target_os = "linux")]
+    {
+        linux::main(args)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = args;
+        eprintln!("mdbook-snippets: the sandbox launcher runs on Linux only");
+        ExitCode::from(127)
+    }
+}
+
+/// The name of the hidden subcommand (`cli.rs` declares it).
+pub(crate) const SUBCOMMAND: &str = "__sandbox";
+
+/// The Linux side: namespaces, subreaping, Landlock.
+#[cfg(target_os = "linux")]
+mod linux {
+    use std::os::unix::process::ExitStatusExt;
+    use std::path::Path;
+    use std::process::{Child, Command, ExitCode, ExitStatus, Stdio};
+    use std::time::{Duration, Instant};
+
+    use anyhow::Context;
+    use rustix::io::Errno;
+    use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
+
+    use super::{LauncherArgs, SUBCOMMAND};
+
+    pub(super) fn main(args: &LauncherArgs) -> ExitCode {
+        if args.probe {
+            return probe(args);
+        }
+        if args.init {
+            return crate::run::namespace_init::init();
+        }
+        // The launcher ends with the verifier (pdeathsig); with a PID namespace the init, and so
+        // everything, ends with the launcher. In the fallback SIGTERM lets it end its subtree.
+        let death_signal = if args.namespaces {
+            Signal::KILL
+        } else {
+            Signal::TERM
+        };
+        let _ = rustix::process::set_parent_process_death_signal(Some(death_signal));
+        if args
+            .parent
+            .is_some_and(|parent| parent_pid() != Some(parent))
+        {
+            // The verifier died before the death signal was set.
+            return ExitCode::from(127);
+        }
+        let result = if args.namespaces {
+            in_namespaces(args)
+        } else {
+            as_subreaper(args)
+        };
+        match result {
+            Ok(status) => exit_like(status),
+            Err(error) => {
+                eprintln!("mdbook-snippets sandbox: {error:#}");
+                ExitCode::from(127)
+            }
+        }
+    }
+
+    /// Enters a new user namespace, then (on a thread of its own: a process whose children go
+    /// to another PID namespace can start no more threads) a PID namespace, where it starts
+    /// the namespace's init and then the program; once the program has exited, kills the init,
+    /// which returns only when the namespace is empty.
+    fn in_namespaces(args: &LauncherArgs) -> anyhow::Result<ExitStatus> {
+        enter_user_namespace()?;
+        let _ =
+            rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
+        // The init lives while this pipe is open: while the launcher does.
+        let (alive, held) = std::io::pipe().context("creating a pipe")?;
+        let (mut init, program) = on_a_thread(|| {
+            let init = start_init(alive)?;
+            Ok((init, start_program(args, false)))
+        })?;
+        let status =
+            program.and_then(|mut program| program.wait().context("waiting for the program"));
+        let _ = init.kill();
+        let _ = init.wait();
+        drop(held);
+        status
+    }
+
+    /// Runs `work` on a thread of its own (whose Landlock domain, PID namespace for children
+    /// and capabilities are its own, not the launcher's).
+    fn on_a_thread<T: Send>(work: impl FnOnce() -> anyhow::Result<T> + Send) -> anyhow::Result<T> {
+        std::thread::scope(|scope| {
+            scope
+                .spawn(work)
+                .join()
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("the launcher's thread panicked")))
+        })
+    }
+
+    /// A new user namespace with the uid and gid mapped to themselves, so the program sees who
+    /// it is, and a mount namespace of its own (where the init mounts the new PID namespace's
+    /// `/proc`). Only a single-threaded process may enter a user namespace.
+    fn enter_user_namespace() -> anyhow::Result<()> {
+        use nix::sched::CloneFlags;
+        let uid = rustix::process::getuid().as_raw();
+        let gid = rustix::process::getgid().as_raw();
+        nix::sched::unshare(CloneFlags::CLONE_NEWUSER | CloneFlags::CLONE_NEWNS)
+            .context("unshare(CLONE_NEWUSER | CLONE_NEWNS)")?;
+        for (file, line) in [
+            ("/proc/self/setgroups", "deny".to_owned()),
+            ("/proc/self/uid_map", format!("{uid} {uid} 1")),
+            ("/proc/self/gid_map", format!("{gid} {gid} 1")),
+        ] {
+            std::fs::write(file, line).with_context(|| format!("writing {file}"))?;
+        }
+        Ok(())
+    }
+
+    /// Enters a new PID namespace (for the calling thread's children) and starts a copy of the
+    /// launcher as its pid 1 (`--init`), holding nothing of the run's: no environment, no pipes
+    /// but `alive`, its stdin, whose other end the launcher holds (the init ends when the
+    /// launcher does, however it ended), and its stdout, where it says `ready` once it has
+    /// mounted the namespace's own `/proc`. For that mount alone it gets `CAP_SYS_ADMIN` (of
+    /// the new user namespace) across its `exec`, as an ambient capability of this thread,
+    /// lowered again before the program starts.
+    fn start_init(alive: std::io::PipeReader) -> anyhow::Result<Child> {
+        use rustix::thread::{CapabilitySet, capabilities, set_capabilities};
+        nix::sched::unshare(nix::sched::CloneFlags::CLONE_NEWPID)
+            .context("unshare(CLONE_NEWPID)")?;
+        let mut sets = capabilities(None).context("capget")?;
+        sets.inheritable.insert(CapabilitySet::SYS_ADMIN);
+        set_capabilities(None, sets).context("capset")?;
+        rustix::thread::configure_capability_in_ambient_set(CapabilitySet::SYS_ADMIN, true)
+            .context("raising CAP_SYS_ADMIN for the init")?;
+        let (mut ready, said) = std::io::pipe().context("creating a pipe")?;
+        let init = Command::new("/proc/self/exe")
+            .args([SUBCOMMAND, "--init"])
+            .env_clear()
+            .stdin(alive)
+            .stdout(said)
+            .stderr(Stdio::null())
+            .spawn();
+        let lowered = rustix::thread::clear_ambient_capability_set();
+        sets.inheritable.remove(CapabilitySet::SYS_ADMIN);
+        let restored = set_capabilities(None, sets);
+        let mut init = init.context("starting the PID namespace's init")?;
+        lowered.context("lowering the ambient capabilities")?;
+        restored.context("capset")?;
+        let mut said = String::new();
+        let _ = std::io::Read::read_to_string(&mut ready, &mut said);
+        if said != "ready\n" {
+            let _ = init.kill();
+            let _ = init.wait();
+            anyhow::bail!("the PID namespace's init did not start: {}", said.trim());
+        }
+        Ok(init)
+    }
+
+    /// The fallback: a child subreaper that ends its whole subtree before it exits.
+    fn as_subreaper(args: &LauncherArgs) -> anyhow::Result<ExitStatus> {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        rustix::process::set_child_subreaper(Some(rustix::process::getpid()))
+            .context("becoming a child subreaper")?;
+        let _ =
+            rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
+        // Registered before the program starts, so a stop request is never lost.
+        let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP])
+            .context("installing the SIGTERM handler")?;
+        let handle = signals.handle();
+        let mut program = on_a_thread(|| start_program(args, true))?;
+        let pidfd = rustix::process::pidfd_open(
+            Pid::from_child(&program),
+            rustix::process::PidfdFlags::empty(),
+        )
+        .context("pidfd_open")?;
+        let stopper = std::thread::spawn(move || {
+            if signals.forever().next().is_some() {
+                // Through the pidfd: never another process that got a reaped program's pid.
+                let _ = rustix::process::pidfd_send_signal(&pidfd, Signal::KILL);
+            }
+        });
+        let status = program.wait().context("waiting for the program");
+        let ended = end_children(Duration::from_secs(5));
+        handle.close();
+        let _ = stopper.join();
+        if !ended {
+            // Something of the run is still alive: no verdict as if all were well. The verifier
+            // sees a launcher killed by a signal and scans for what is left.
+            let _ = rustix::process::kill_process(rustix::process::getpid(), Signal::KILL);
+        }
+        status
+    }
+
+    /// Kills this process's children, again and again (an orphan of a killed child becomes a
+    /// child in turn), reaping them, until there are none; false if `budget` ran out first.
+    /// Children's pids are stable until reaped, and only this loop reaps them.
+    fn end_children(budget: Duration) -> bool {
+        let started = Instant::now();
+        let mut pause = Duration::from_millis(1);
+        loop {
+            for child in children() {
+                let _ = rustix::process::kill_process(child, Signal::KILL);
+            }
+            let mut reaped = false;
+            loop {
+                match rustix::process::waitid(
+                    WaitId::All,
+                    WaitIdOptions::EXITED | WaitIdOptions::NOHANG,
+                ) {
+                    Ok(Some(_)) => reaped = true,
+                    Ok(None) => break,
+                    Err(Errno::CHILD) => return true,
+                    Err(Errno::INTR) => {}
+                    Err(_) => return false,
+                }
+            }
+            if started.elapsed() > budget {
+                return false;
+            }
+            if !reaped {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(20));
+            }
+        }
+    }
+
+    /// This process's children: every thread's `/proc/self/task/TID/children` (an orphan is
+    /// handed to any live thread of its subreaper), else a scan of `/proc` for our pid as parent.
+    fn children() -> Vec<Pid> {
+        let mut found = Vec::new();
+        let mut listed = false;
+        if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
+            for task in tasks.flatten() {
+                if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
+                    listed = true;
+                    found.extend(
+                        text.split_whitespace()
+                            .filter_map(|pid| Pid::from_raw(pid.parse().ok()?)),
+                    );
+                }
+            }
+        }
+        if listed {
+            return found;
+        }
+        let me = rustix::process::getpid().as_raw_nonzero().get();
+        std::fs::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| {
+                let pid: i32 = entry.file_name().to_str()?.parse().ok()?;
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+                (stat_parent(&stat)? == me)
+                    .then(|| Pid::from_raw(pid))
+                    .flatten()
+            })
+            .collect()
+    }
+
+    /// Starts the program from the calling thread (a thread of the launcher's own), which first
+    /// enters the Landlock domain (so the launcher's other threads stay outside it: the program
+    /// can neither signal nor trace the launcher) and, in the fallback as root, drops the
+    /// capabilities that read other processes through `/proc`.
+    fn start_program(args: &LauncherArgs, fallback: bool) -> anyhow::Result<Child> {
+        let Some((program, arguments)) = args.command.split_first() else {
+            anyhow::bail!("no program to run");
+        };
+        if args.landlock {
+            crate::run::confine::restrict_thread(&args.writable)?;
+        }
+        if fallback && rustix::process::geteuid().is_root() {
+            crate::run::confine::drop_ptrace_capability()?;
+        }
+        Command::new(program)
+            .args(arguments)
+            .spawn()
+            .with_context(|| format!("starting {}", Path::new(program).display()))
+    }
+
+    /// Our parent's pid as `/proc` shows it (the pid namespace `/proc` was mounted in: the
+    /// verifier's, so it names the launcher even from inside a new PID namespace, where
+    /// `getppid` says 0).
+    fn parent_pid() -> Option<i32> {
+        stat_parent(&std::fs::read_to_string("/proc/self/stat").ok()?)
+    }
+
+    /// The parent pid field of a `/proc/PID/stat` line (`pid (comm) state ppid ...`; comm may
+    /// hold spaces and parentheses).
+    fn stat_parent(stat: &str) -> Option<i32> {
+        let mut fields = stat.get(stat.rfind(')')? + 1..)?.split_whitespace();
+        fields.nth(1)?.parse().ok()
+    }
+
+    /// Exits as the program did: its code, or killed by its signal.
+    fn exit_like(status: ExitStatus) -> ExitCode {
+        if let Some(code) = status.code() {
+            return ExitCode::from(code as u8);
+        }
+        if let Some(signal) = status.signal() {
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+            return ExitCode::from(128u8.wrapping_add(signal as u8));
+        }
+        ExitCode::FAILURE
+    }
+
+    /// `--probe`: whether this kernel lets the launcher enter new user and PID namespaces
+    /// (and start an init there), and what Landlock enforces; one line each on stdout.
+    fn probe(args: &LauncherArgs) -> ExitCode {
+        if args.namespaces {
+            match probe_namespaces() {
+                Ok(()) => println!("namespaces: ok"),
+                Err(error) => println!("namespaces: refused: {error:#}"),
+            }
+        }
+        if args.landlock {
+            let status = std::thread::spawn(|| crate::run::confine::restrict_thread(&[]))
+                .join()
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("the probe thread panicked")));
+            match status {
+                Ok(status) => {
+                    let abi = match status.landlock {
+                        landlock::LandlockStatus::Available {
+                            effective_abi,
+                            kernel_abi,
+                        } => kernel_abi.unwrap_or(effective_abi as i32),
+                        _ => 0,
+                    };
+                    let level = if status.ruleset == landlock::RulesetStatus::FullyEnforced {
+                        "full"
+                    } else {
+                        "partial"
+                    };
+                    println!("landlock: {level} {abi}");
+                }
+                Err(error) => println!("landlock: unavailable: {error:#}"),
+            }
+        }
+        ExitCode::SUCCESS
+    }
+
+    fn probe_namespaces() -> anyhow::Result<()> {
+        enter_user_namespace()?;
+        let (alive, held) = std::io::pipe().context("creating a pipe")?;
+        let mut init = on_a_thread(|| start_init(alive))?;
+        drop(held);
+        let status = init.wait()?;
+        if !status.success() {
+            anyhow::bail!("the PID namespace's init failed ({status})");
+        }
+        Ok(())
+    }
+}

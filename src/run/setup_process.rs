@@ -1,0 +1,58 @@
+//! A language setup's process (`build/setup.rs` decides when one runs; `verify` hands it this
+//! runner): contained like a snippet (`sandbox.rs`: its own PID namespace where the kernel
+//! allows it, else the subreaper launcher; no Landlock, since a setup installs things), ended
+//! with everything it started at its deadline (`setup-timeout`) or when the verifier is stopped
+//! (SIGINT, SIGTERM). Its stdout goes to the verifier's stderr, as progress; stdin is closed.
+
+use std::path::Path;
+use std::process::{ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+
+use crate::run::containment::{STOP_GRACE, wait_or_kill};
+use crate::run::sandbox::Access;
+
+/// Runs `command` (program and arguments) from `cwd` with the verifier's environment until it
+/// exits (`Some(status)`) or `timeout` passes (`None`: it was stopped, with everything it
+/// started).
+pub(crate) fn run_setup(
+    command: &[String],
+    cwd: &Path,
+    timeout: Duration,
+) -> anyhow::Result<Option<ExitStatus>> {
+    let (program, args) = command.split_first().context("an empty setup command")?;
+    let stderr = std::io::stderr();
+    let as_stdout = std::os::fd::AsFd::as_fd(&stderr)
+        .try_clone_to_owned()
+        .context("duplicating stderr")?;
+    let mut process = crate::run::sandbox::command(Path::new(program), args, Access::Setup)?;
+    process
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(as_stdout));
+    // A directory of its own for the run's marks (a process working in it belongs to the run),
+    // never the book root, where cargo and other processes of the verifier work too.
+    let marks_dir = tempfile::Builder::new()
+        .prefix("mdbook-snippets-setup-")
+        .tempdir()
+        .context("creating a temporary directory for a setup")?;
+    let (mut child, contained) = crate::run::containment::start(&mut process, marks_dir.path())
+        .with_context(|| format!("starting {program}"))?;
+    let deadline = Instant::now().checked_add(timeout);
+    let mut pause = Duration::from_millis(1);
+    let status = loop {
+        if let Some(status) = child.try_wait().context("waiting for the setup")? {
+            break Some(status);
+        }
+        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            contained.stopper().stop();
+            wait_or_kill(&mut child, STOP_GRACE).context("stopping the setup")?;
+            break None;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(50));
+    };
+    contained.finish(status.as_ref());
+    Ok(status)
+}
