@@ -10,6 +10,9 @@
 # 2. A `dependencies` book (tokio + serde_json): 60 async snippets in 6 chapters, each with its
 #    own `#[tokio::main] async fn main`, against `cargo test --doc` of the same snippets as 2024
 #    merged doctests (same lock, same `[profile.dev]`, dependencies built before timing).
+#    And the verification step alone, with the dependencies built: the same book with hidden
+#    `# extern crate` lines (rustdoc finds a crate of a `-L` directory only so) under
+#    `mdbook test -L` of the dependencies' directory, against `mdbook-snippets test --no-cache`.
 #
 # Each figure is the median of BENCH_RUNS runs (default 3), the two sides of each comparison
 # back to back in alternating order; ratios are medians of per-run ratios. Each is given as wall
@@ -38,7 +41,8 @@ tool=${CARGO_TARGET_DIR:-$repo/target}/release/mdbook-snippets
 
 export CARGO_TARGET_DIR=$work/target
 source "$repo/scripts/bench-common.sh"
-rm -rf "$work/std-book" "$work/deps-book" "$work/deps-doctests"
+rm -rf "$work/std-book" "$work/deps-book" "$work/deps-doctests" "$work/deps-l-book" \
+    "$work/deps-l-mdbook"
 mkdir -p "$work"
 
 # std_snippet I: the I-th snippet of the std book, with its fence, and an expected block when
@@ -120,6 +124,18 @@ EOF
     done
 }
 
+# The dependencies book with `# extern crate` lines (DIR), and DIR's chapters under a book.toml
+# without the preprocessor (MDBOOK_DIR), for `mdbook test -L`.
+make_deps_l_book() {
+    local dir=$1 mdbook_dir=$2
+    make_deps_book "$dir"
+    sed -i 's|^#\[tokio::main\]$|# extern crate tokio;\n# extern crate serde_json;\n#[tokio::main]|' \
+        "$dir"/src/ch*.md
+    mkdir -p "$mdbook_dir"
+    ln -s "$dir/src" "$mdbook_dir/src"
+    printf '[book]\ntitle = "bench"\n\n[rust]\nedition = "2024"\n' >"$mdbook_dir/book.toml"
+}
+
 make_deps_doctests() {
     local dir=$1 i
     mkdir -p "$dir/src"
@@ -156,6 +172,7 @@ echo "generating the books under $work" >&2
 make_std_book "$work/std-book"
 make_deps_book "$work/deps-book"
 make_deps_doctests "$work/deps-doctests"
+make_deps_l_book "$work/deps-l-book" "$work/deps-l-mdbook"
 
 if want deps; then
     echo "warm-up: building dependencies, and the doctests' first run (not timed)" >&2
@@ -165,6 +182,9 @@ if want deps; then
     # lock; the doctests do too, so both sides use the same versions and dependency artifacts.
     cp "$repo/Cargo.lock" "$work/deps-doctests/Cargo.lock"
     (cd "$work/deps-doctests" && cargo build --quiet --lib && cargo test --doc --quiet >/dev/null)
+    deps_dir=$CARGO_TARGET_DIR/debug/deps
+    (cd "$work/deps-l-mdbook" && mdbook test -L "$deps_dir" >"$work/warmup-l.log" 2>&1) \
+        || { tail -n 30 "$work/warmup-l.log" >&2; exit 2; }
 fi
 
 edit_std_snippet() {
@@ -205,6 +225,20 @@ for ((run = 1; run <= runs; run++)); do
         fi
         record_ratio deps_ratio deps_cold deps_doctests
         record_ratio deps_ratio_cpu deps_cold_cpu deps_doctests_cpu
+        mdbook_l() {
+            time_it deps_mdbook_l 0 bash -c "cd '$work/deps-l-mdbook' && mdbook test -L '$deps_dir'"
+        }
+        if ((run % 2)); then
+            mdbook_l
+            forget_generated
+            time_it deps_l_cold 0 "$tool" test --quiet --no-cache "$work/deps-l-book"
+        else
+            forget_generated
+            time_it deps_l_cold 0 "$tool" test --quiet --no-cache "$work/deps-l-book"
+            mdbook_l
+        fi
+        record_ratio deps_l_ratio deps_l_cold deps_mdbook_l
+        record_ratio deps_l_ratio_cpu deps_l_cold_cpu deps_mdbook_l_cpu
     fi
 done
 
@@ -237,4 +271,8 @@ if want deps; then
         "$(median deps_doctests_cpu)" ""
     row "deps book: mdbook-snippets test, cold (no cache)" "$(median deps_cold)" \
         "$(median deps_cold_cpu)" "/ doctests: $(both deps_ratio) (<= 0.7)"
+    row "deps book, extern crate lines: mdbook test -L deps" "$(median deps_mdbook_l)" \
+        "$(median deps_mdbook_l_cpu)" ""
+    row "the same: mdbook-snippets test, cold (no cache)" "$(median deps_l_cold)" \
+        "$(median deps_l_cold_cpu)" "/ mdbook test -L: $(both deps_l_ratio) (<= 0.5)"
 fi
