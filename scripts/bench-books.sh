@@ -12,7 +12,9 @@
 #    merged doctests (same lock, same `[profile.dev]`, dependencies built before timing).
 #    And the verification step alone, with the dependencies built: the same book with hidden
 #    `# extern crate` lines (rustdoc finds a crate of a `-L` directory only so) under
-#    `mdbook test -L` of the dependencies' directory, against `mdbook-snippets test --no-cache`.
+#    `mdbook test -L` of the dependencies' directory, against `mdbook-snippets test --no-cache`,
+#    in edition BENCH_L_EDITION (default 2024, merged by rustdoc per chapter; 2021 and older, as
+#    most public books, compile each block on its own).
 #
 # Each figure is the median of BENCH_RUNS runs (default 3), the two sides of each comparison
 # back to back in alternating order; ratios are medians of per-run ratios. Each is given as wall
@@ -22,6 +24,7 @@
 # Usage: scripts/bench-books.sh [N]
 #   BENCH_DIR    the work directory (default target/bench-books)
 #   BENCH_BOOKS  which books: `std deps` (default), `std` or `deps`
+#   BENCH_L_EDITION  the edition of the `mdbook test -L` book (default 2024)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -29,6 +32,7 @@ count=${1:-300}
 runs=${BENCH_RUNS:-3}
 work=${BENCH_DIR:-$repo/target/bench-books}
 books=${BENCH_BOOKS:-std deps}
+l_edition=${BENCH_L_EDITION:-2024}
 want() { [[ " $books " == *" $1 "* ]]; }
 want std || want deps || { echo "error: BENCH_BOOKS names neither std nor deps: '$books'" >&2; exit 2; }
 export CARGO_TERM_COLOR=never
@@ -133,7 +137,9 @@ make_deps_l_book() {
         "$dir"/src/ch*.md
     mkdir -p "$mdbook_dir"
     ln -s "$dir/src" "$mdbook_dir/src"
-    printf '[book]\ntitle = "bench"\n\n[rust]\nedition = "2024"\n' >"$mdbook_dir/book.toml"
+    sed -i "s/^edition = \"2024\"$/edition = \"$l_edition\"/" "$dir/book.toml"
+    printf '[book]\ntitle = "bench"\n\n[rust]\nedition = "%s"\n' "$l_edition" \
+        >"$mdbook_dir/book.toml"
 }
 
 make_deps_doctests() {
@@ -271,7 +277,7 @@ if want deps; then
         "$(median deps_doctests_cpu)" ""
     row "deps book: mdbook-snippets test, cold (no cache)" "$(median deps_cold)" \
         "$(median deps_cold_cpu)" "/ doctests: $(both deps_ratio) (<= 0.7)"
-    row "deps book, extern crate lines: mdbook test -L deps" "$(median deps_mdbook_l)" \
+    row "deps book, extern crate, $l_edition: mdbook test -L" "$(median deps_mdbook_l)" \
         "$(median deps_mdbook_l_cpu)" ""
     row "the same: mdbook-snippets test, cold (no cache)" "$(median deps_l_cold)" \
         "$(median deps_l_cold_cpu)" "/ mdbook test -L: $(both deps_l_ratio) (<= 0.5)"

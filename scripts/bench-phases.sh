@@ -9,8 +9,8 @@
 #   resolution, fingerprints), to the last snippet rustc's end (the build), and to the exit
 #   (the runs of the snippets, the report);
 # - split: each snippet crate also compiled, first, stopped after the front end and after
-#   codegen (see rustc-phases.sh), which gives the build's front end, codegen and link, as wall
-#   and CPU seconds summed over the snippet crates.
+#   codegen (see rustc-phases.sh), which gives the build's front end, codegen and link, as CPU
+#   seconds summed over the snippet crates.
 #
 # Usage: scripts/bench-phases.sh [BOOK]
 #   BOOK defaults to the dependencies book scripts/bench-books.sh generates (run that first),
@@ -90,11 +90,8 @@ one_run() {
     first=$(awk '{ print $2 }' "$log" | sort -n | head -n 1)
     last=$(awk '{ print $3 }' "$log" | sort -n | tail -n 1)
     if ((split)); then
-        record front_wall "$(awk '{ s += $6 } END { print s }' "$log")"
         record front_cpu "$(awk '{ s += $7 } END { print s }' "$log")"
-        record codegen_wall "$(awk '{ s += $8 - $6 } END { print s }' "$log")"
         record codegen_cpu "$(awk '{ s += $9 - $7 } END { print s }' "$log")"
-        record link_wall "$(awk '{ s += $4 - $8 } END { print s }' "$log")"
         record link_cpu "$(awk '{ s += $5 - $9 } END { print s }' "$log")"
         record crates "$(wc -l <"$log")"
     else
@@ -127,9 +124,11 @@ printf '| %s | %s |\n' \
     "total CPU time (user + system of every process)" "$(median total_cpu)"
 printf '\nrustc on the snippet crates, summed over crates: %s s wall, %s s CPU (plain runs)\n' \
     "$(median rustc_wall)" "$(median rustc_cpu)"
-printf '\n| rustc phase, summed over the %s snippet crate(s) (split runs) | wall s | CPU s |\n|---|---|---|\n' \
+# CPU time only: a variant's wall time is not comparable with the real build's, which has the
+# jobserver's tokens to itself.
+printf '\n| rustc phase, summed over the %s snippet crate(s) (split runs) | CPU s |\n|---|---|\n' \
     "$(median crates)"
-printf '| %s | %s | %s |\n' \
-    "front end (--emit=metadata)" "$(median front_wall)" "$(median front_cpu)" \
-    "codegen (--emit=obj, less the front end)" "$(median codegen_wall)" "$(median codegen_cpu)" \
-    "link (the full build, less --emit=obj)" "$(median link_wall)" "$(median link_cpu)"
+printf '| %s | %s |\n' \
+    "front end (--emit=metadata)" "$(median front_cpu)" \
+    "codegen (--emit=obj, less the front end)" "$(median codegen_cpu)" \
+    "link (the full build, less --emit=obj)" "$(median link_cpu)"
