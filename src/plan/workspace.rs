@@ -205,10 +205,12 @@ impl Workspace {
 }
 
 /// Over how many binaries the merged snippets of an edition are spread. rustc's front end
-/// (expansion, type and borrow checking) is one thread per crate: snippets that are programs of
-/// their own over external crates (`#[tokio::main] async fn main`, `json!`) spend most of their
-/// build there, and on a book of 60 such snippets two binaries on two cores built ~20% faster
-/// than one (measured with `scripts/bench-books.sh`). Snippets run by a harness's
+/// (expansion, type and borrow checking) is one thread per crate, while its codegen already
+/// runs on every core. On a book of 60 snippets that are programs of their own over external
+/// crates (`#[tokio::main] async fn main`, `json!`), the front end is 12% of the build and
+/// codegen 88% (`scripts/bench-phases.sh`); two binaries on two cores took 7% less wall time
+/// and 16% more CPU time than one (each crate instantiates the shared generics and links
+/// again), so they pay only while a core is idle. Snippets run by a harness's
 /// `snippet_main` instantiate the same large generic code in every binary instead, and splitting
 /// them measured 35% slower; std-only books gained nothing (their crate-root and
 /// `compile_fail` binaries already fill the cores). So: one binary per CPU only for a book with
