@@ -20,6 +20,7 @@ mod preprocessor;
 mod render;
 mod semantics;
 mod serve;
+mod templates;
 mod test_command;
 mod the_book;
 mod the_guide;

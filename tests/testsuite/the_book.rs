@@ -3,32 +3,8 @@
 //! chapter's line.
 
 use std::path::Path;
-use std::sync::OnceLock;
 
-use crate::support::{Book, book, copy_tree, read, repo};
-
-/// Installs what the book's Python and TypeScript snippets run with (the venv, the snippet
-/// helper's node_modules) and builds the release test server they start:
-/// `scripts/setup-languages.sh`, once per test process, before any test verifies the book.
-fn set_up_languages() {
-    static DONE: OnceLock<()> = OnceLock::new();
-    DONE.get_or_init(|| {
-        let script = repo().join("scripts/setup-languages.sh");
-        let output = std::process::Command::new(&script)
-            .current_dir(repo())
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap_or_else(|error| panic!("running {}: {error}", script.display()));
-        assert!(
-            output.status.success(),
-            "{} failed ({}):\n{}{}",
-            script.display(),
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
-    });
-}
+use crate::support::{Book, book, copy_tree, read, repo, set_up_languages};
 
 /// The `N passed, M failed[, K skipped]` line that closes a report.
 fn summary(stdout: &str) -> (usize, usize) {

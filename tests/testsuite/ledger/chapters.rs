@@ -21,6 +21,10 @@ pub(super) struct Fence {
     pub(super) anchor: String,
     pub(super) claims: Vec<String>,
     pub(super) kills: Vec<String>,
+    /// Marked `ignore`: the verifier does not run it.
+    pub(super) ignore: bool,
+    /// The templates (`templates/NAME/`) its `{{#include}}` lines show.
+    pub(super) templates: Vec<String>,
     /// Byte range of the block in the chapter.
     pub(super) start: usize,
     pub(super) end: usize,
@@ -123,6 +127,8 @@ pub(super) fn parse_chapter(name: String, text: String) -> Chapter {
                     anchor: anchor.clone(),
                     claims: values("claim="),
                     kills: values("kills="),
+                    ignore: words.contains(&"ignore"),
+                    templates: included_templates(&text[range.clone()]),
                     start: range.start,
                     end: range.end,
                 });
@@ -132,6 +138,17 @@ pub(super) fn parse_chapter(name: String, text: String) -> Chapter {
     }
     chapter.text = text;
     chapter
+}
+
+/// The templates a block shows: `NAME` of each `{{#include ../templates/NAME/FILE}}` line.
+fn included_templates(block: &str) -> Vec<String> {
+    block
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("{{#include "))
+        .filter_map(|path| path.split_once("templates/"))
+        .filter_map(|(_, rest)| rest.split_once('/'))
+        .map(|(name, _)| name.to_owned())
+        .collect()
 }
 
 /// Runs of code blocks separated by blank lines only (a snippet, its expected output, the

@@ -51,6 +51,8 @@ fn matrix_value<'a>(
 
 pub(super) struct Ledger {
     pub(super) claims: Vec<Claim>,
+    /// The claims each template's test proves (`templates::PROVES`), by template.
+    pub(super) template_proofs: Vec<(String, Vec<String>)>,
     pub(super) coverage: Vec<Sentence>,
     pub(super) chapters: Vec<Chapter>,
     pub(super) matrix: serde_json::Value,
@@ -62,13 +64,21 @@ impl Ledger {
         let src = repo().join("book");
         let matrix = serde_json::from_str(&read(&repo().join("interop/expected.json")))
             .expect("interop/expected.json is JSON");
-        Ledger::new(
+        let mut ledger = Ledger::new(
             &read(&src.join("ledger/claims.toml")),
             &read(&src.join("ledger/coverage.toml")),
             chapters(&src),
             matrix,
             mutants(),
-        )
+        );
+        ledger.template_proofs = crate::templates::PROVES
+            .iter()
+            .map(|(template, claims)| {
+                let claims = claims.iter().map(|claim| (*claim).to_owned()).collect();
+                ((*template).to_owned(), claims)
+            })
+            .collect();
+        ledger
     }
 
     pub(super) fn new(
@@ -84,6 +94,7 @@ impl Ledger {
             .unwrap_or_else(|error| panic!("book/ledger/coverage.toml: {error}"));
         Ledger {
             claims: claims.claim,
+            template_proofs: Vec::new(),
             coverage: coverage.sentence,
             chapters,
             matrix,
@@ -181,6 +192,7 @@ impl Ledger {
                 }
             }
         }
+        problems.extend(self.template_problems());
         for chapter in &self.chapters {
             for run in runs(chapter) {
                 let claims: Vec<String> = run
@@ -257,6 +269,55 @@ impl Ledger {
             for claim in &sentence.claims {
                 if !ids.contains(claim.as_str()) {
                     problems.push(format!("coverage {at}: names no claim {claim}"));
+                }
+            }
+        }
+        problems
+    }
+
+    /// An `ignore` block is not run, so its `claim=` words stand only for a template it shows
+    /// whose test proves them (`template_proofs`); and each such proof is claimed on the page.
+    fn template_problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        let proves = |template: &str, claim: &str| {
+            self.template_proofs
+                .iter()
+                .any(|(name, claims)| name == template && claims.iter().any(|c| c == claim))
+        };
+        for fence in self.fences().filter(|fence| fence.ignore) {
+            for claim in &fence.claims {
+                if fence.templates.is_empty() {
+                    problems.push(format!(
+                        "book/{}:{}: an `ignore` block is not run, so `claim={claim}` proves nothing",
+                        fence.chapter, fence.line
+                    ));
+                } else if !fence
+                    .templates
+                    .iter()
+                    .any(|template| proves(template, claim))
+                {
+                    problems.push(format!(
+                        "book/{}:{}: the test of template {} does not prove {claim} \
+                         (tests/testsuite/templates/mod.rs, PROVES)",
+                        fence.chapter,
+                        fence.line,
+                        fence.templates.join(", ")
+                    ));
+                }
+            }
+        }
+        for (template, claims) in &self.template_proofs {
+            for claim in claims {
+                let shown = self.fences().any(|fence| {
+                    fence.ignore
+                        && fence.templates.contains(template)
+                        && fence.claims.contains(claim)
+                });
+                if !shown {
+                    problems.push(format!(
+                        "template {template}: its test proves {claim}, but no `ignore` block \
+                         showing it carries `claim={claim}`"
+                    ));
                 }
             }
         }

@@ -84,8 +84,14 @@ impl Ledger {
                     .proofs(&claim.id)
                     .iter()
                     .map(|fence| {
+                        let run_by = match fence.templates.first() {
+                            Some(template) if fence.ignore => {
+                                format!(" (the test of template {template})")
+                            }
+                            _ => String::new(),
+                        };
                         format!(
-                            "[{}:{}]({}#{})",
+                            "[{}:{}]({}#{}){run_by}",
                             fence.chapter, fence.line, fence.chapter, fence.anchor
                         )
                     })

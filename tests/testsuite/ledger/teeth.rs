@@ -182,3 +182,74 @@ fn coverage_entries_say_what_the_book_does() {
         &["out of scope, but not why"],
     );
 }
+
+/// A claim about rmcp, shown by the template `client` whose test proves it (`template_proofs`).
+const RMCP_CLAIM: &str = r#"
+[[claim]]
+id = "times-out"
+claim = "rmcp cancels on a timeout."
+about = "rmcp"
+source = { sdk = "rmcp", version = "3.11.0", at = "service.rs" }
+"#;
+
+const SHOWN: &str = "# A\n\n```rust,ignore,claim=times-out\n{{#include ../templates/client/src/main.rs:call}}\n```\n\n<small>Proves: [times-out](claims.md#times-out).</small>\n";
+
+fn check_templates(chapter: &str, proofs: &[(&str, &[&str])], expected: &[&str]) {
+    let chapter = parse_chapter("a.md".to_owned(), chapter.to_owned());
+    let mut ledger = Ledger::new(
+        RMCP_CLAIM,
+        "sentence = []",
+        vec![chapter],
+        serde_json::json!({}),
+        BTreeMap::new(),
+    );
+    ledger.template_proofs = proofs
+        .iter()
+        .map(|(template, claims)| {
+            (
+                (*template).to_owned(),
+                claims.iter().map(|claim| (*claim).to_owned()).collect(),
+            )
+        })
+        .collect();
+    let problems = ledger.problems();
+    for needle in expected {
+        assert!(
+            problems.iter().any(|p| p.contains(needle)),
+            "expected a problem containing {needle:?}, got {problems:#?}"
+        );
+    }
+    assert_eq!(problems.len(), expected.len(), "{problems:#?}");
+}
+
+#[test]
+fn an_ignored_block_proves_a_claim_only_through_the_test_of_the_template_it_shows() {
+    check_templates(SHOWN, &[("client", &["times-out"])], &[]);
+    check_templates(
+        SHOWN,
+        &[("client", &[])],
+        &["the test of template client does not prove times-out"],
+    );
+    let not_a_template = SHOWN.replace("{{#include ../templates/client/src/main.rs:call}}", "x");
+    check_templates(
+        &not_a_template,
+        &[],
+        &["an `ignore` block is not run, so `claim=times-out` proves nothing"],
+    );
+}
+
+#[test]
+fn a_template_proof_must_be_claimed_where_the_template_is_shown() {
+    let unclaimed = SHOWN.replace(",claim=times-out", "").replace(
+        "\n<small>Proves: [times-out](claims.md#times-out).</small>\n",
+        "",
+    );
+    check_templates(
+        &unclaimed,
+        &[("client", &["times-out"])],
+        &[
+            "claim times-out: no proof",
+            "template client: its test proves times-out, but no `ignore` block",
+        ],
+    );
+}
