@@ -15,8 +15,8 @@ use crate::run::{JobSlots, RunRequest, judge};
 use crate::snippet::{MutantResult, Outcome, SnippetResult};
 use crate::source::Located;
 
-use super::VerifyOptions;
 use super::languages::{language_result, plan_languages, run_languages};
+use super::options::VerifyOptions;
 use super::rust::{Running, RustFinished, build_and_run};
 
 /// What the phases share: the book's snippets, how to verify them, where progress goes.

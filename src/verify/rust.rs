@@ -16,7 +16,7 @@ use crate::run::{JobSlots, RunRequest, judge, run_all};
 use crate::snippet::SnippetResult;
 use crate::source::Located;
 
-use super::VerifyOptions;
+use super::options::VerifyOptions;
 
 /// What building and running the Rust snippets shares with the rest of the verification.
 #[derive(Clone, Copy)]

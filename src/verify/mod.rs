@@ -16,25 +16,13 @@ use crate::snippet::{ChapterFailure, Outcome, Snippet, SnippetResult};
 use crate::source::{Located, extract_book, note_default_edition, note_unmarked, unknown_words};
 
 mod languages;
+mod options;
 mod pending;
 mod rust;
 
-use pending::{Book, Decided};
+pub(crate) use options::VerifyOptions;
 
-#[derive(Debug, Clone, Default)]
-pub(crate) struct VerifyOptions {
-    /// Which snippets to verify (chapter, name, partition); the others are skipped.
-    pub selection: Selection,
-    /// Show progress on stderr as results come in (a bar on a terminal, else a line each).
-    pub progress: bool,
-    /// Build a generated crate that does not exist yet without rustc's incremental state: right
-    /// for `mdbook-snippets test` (what CI runs, where nothing is built twice), wrong for the
-    /// preprocessor, whose first build under `mdbook serve` is followed by edits.
-    pub cold_build_without_incremental: bool,
-    /// Then run every passing snippet that carries `kills=` once more per mutant it names
-    /// (`mdbook-snippets test --mutants`; see `mutants`).
-    pub mutants: bool,
-}
+use pending::{Book, Decided};
 
 /// The outcome of verifying a book.
 #[derive(Debug, Clone)]
