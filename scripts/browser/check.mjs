@@ -5,13 +5,15 @@
 // "notifications/cancelled" and its first result opens; the 404 page (site.mjs) works at any depth;
 // the print view has every chapter; every chapter links to its source; and at 390 px and
 // 1280 px (layout.mjs) prose never scrolls sideways, wide tables scroll in their own box and
-// diagrams scale.
+// diagrams scale; and the short answer's case table (case-table.mjs) shows every row without
+// sideways scrolling at both widths, as cards on a phone.
 //
 // Usage: node check.mjs BOOK_HTML_DIR [SITE_PATH]   (SITE_PATH like /REPO/, default /)
 import { chromium } from 'playwright-core';
 import { readdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { caseTableSelfTest, checkCaseTable } from './case-table.mjs';
 import { checkWidths, selfTest } from './layout.mjs';
 import { checkSite, missingPage, serveUnder } from './site.mjs';
 
@@ -107,6 +109,10 @@ try {
   await selfTest(browser, fail);
   const wideTables = await checkWidths(browser, base, [...pages, 'print.html'], fail);
   console.log(`layout: ${wideTables} tables wider than a 390 px screen, each scrolling in its own box`);
+
+  current = 'case table';
+  await caseTableSelfTest(browser, fail);
+  await checkCaseTable(browser, base, 'short-answer.html', fail);
 } finally {
   await browser.close();
   server.close();

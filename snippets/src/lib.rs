@@ -15,6 +15,9 @@
 //!   artifacts (compact transcript, sequence diagram).
 //! - [`Driver`] drives an rmcp server handler written in the book; [`serve_rmcp_http`] serves one
 //!   with rmcp's own Streamable HTTP server on loopback, and [`RawHttp`] talks to it.
+//! - [`describe`], [`TestServer::print_report`], [`RawClient::replay`] and
+//!   [`Driver::call_then_cancel`] (`show.rs`): what a snippet's hidden lines use to drive a run
+//!   and print the server's side of it, so that the visible code is only what a reader writes.
 //!
 //! Tools (a fixed contract): `echo`, `slow`, `wait_gate`, `open_gate`, `ignore_cancel`, `fail`,
 //! `ask`, `violations`, `transcript`, `handler_log`.
@@ -28,6 +31,7 @@ mod raw_client;
 mod rmcp_http;
 pub mod rmcp_http_server;
 mod rmcp_revision;
+mod show;
 mod stalling_http;
 mod test_server;
 
@@ -45,6 +49,7 @@ pub use render::RenderTranscript;
 pub use revision::{Revision, current_revision, set_current_revision};
 pub use rmcp_http_server::{RawHttp, RmcpHttpServer, serve_rmcp_http};
 pub use rmcp_revision::RmcpRevision;
+pub use show::describe;
 pub use stalling_http::StallingHttpServer;
 pub use stdio::serve_stdio;
 pub use test_server::TestServer;
@@ -55,14 +60,15 @@ pub use violations::{Violation, ViolationLog};
 pub mod prelude {
     pub use crate::{
         Driver, FakeServer, HttpServer, RawClient, RenderTranscript, Revision, RmcpRevision,
-        StallingHttpServer, TestServer, Transcript, Violation, current_revision, snippet_main,
+        StallingHttpServer, TestServer, Transcript, Violation, current_revision, describe,
+        snippet_main,
     };
     pub use crate::{RawHttp, serve_rmcp_http};
     pub use anyhow;
     pub use rmcp::model::*;
-    pub use rmcp::service::{PeerRequestOptions, RequestHandle, RunningService};
-    pub use rmcp::{self, ClientHandler, RoleClient, RoleServer, ServerHandler, ServiceExt};
-    pub use serde_json::{Value, json};
+    pub use rmcp::service::{PeerRequestOptions, RequestContext, RequestHandle, RunningService};
+    pub use rmcp::{self, ClientHandler, Peer, RoleClient, RoleServer, ServerHandler, ServiceExt};
+    pub use serde_json::{self, Value, json};
     pub use std::time::Duration;
     pub use tokio;
     pub use tokio_util;

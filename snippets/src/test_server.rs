@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RunningService};
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use tokio::io::DuplexStream;
 
 use crate::artifacts::{Registration, register};
@@ -83,14 +83,23 @@ impl TestServer {
     /// Connects an rmcp client with rmcp's defaults for the revision: the `initialize` handshake
     /// for 2025-11-25 (`().serve(transport)`), `server/discover` for 2026-07-28.
     pub async fn connect_rmcp(&self) -> anyhow::Result<RunningService<RoleClient, ()>> {
+        self.connect_rmcp_with(()).await
+    }
+
+    /// [`TestServer::connect_rmcp`] with a custom client handler (to see progress, answer
+    /// elicitations, ...).
+    pub async fn connect_rmcp_with<H: ClientHandler>(
+        &self,
+        handler: H,
+    ) -> anyhow::Result<RunningService<RoleClient, H>> {
         let transport = self.connect_transport();
         let client = match self.revision {
-            Revision::V2025_11_25 => ().serve(transport).await,
+            Revision::V2025_11_25 => handler.serve(transport).await,
             Revision::V2026_07_28 => {
                 let lifecycle = ClientLifecycleMode::Discover {
                     preferred_versions: vec![self.revision.protocol_version()],
                 };
-                ().serve_with_lifecycle(transport, lifecycle).await
+                handler.serve_with_lifecycle(transport, lifecycle).await
             }
         };
         client.with_context(|| {

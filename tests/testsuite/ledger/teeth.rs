@@ -183,6 +183,156 @@ fn coverage_entries_say_what_the_book_does() {
     );
 }
 
+/// The visible-code findings of one chapter, with a harness whose API is `lib` and `helpers`.
+fn visible(chapter: &str) -> (Vec<String>, Vec<String>) {
+    use super::visible_code::{HarnessApi, check};
+    let lib = "pub mod driver;\npub use mcp_testserver_core::{jsonrpc, server};\n\
+               pub use test_server::TestServer;\npub use driver::{Driver, serve_thing};\n\
+               pub use raw_client::RawClient;\n\
+               pub mod prelude { pub use crate::{TestServer}; }\n";
+    let sources = vec![
+        lib.to_owned(),
+        "impl TestServer {\n    pub fn connect_raw(&self) -> RawClient {}\n    \
+         pub async fn connect_rmcp(&self) -> anyhow::Result<RunningService<RoleClient, ()>> {}\n}\n\
+         pub struct RawClient;\nimpl RawClient { pub fn fork(&self) -> Self {} }\n"
+            .to_owned(),
+    ];
+    let api = HarnessApi::from_sources(
+        lib,
+        &sources,
+        "def in_flight(client, tool):\n    pass\n",
+        "export async function inFlight(client, tool) {}\n",
+    );
+    let chapter = parse_chapter("a.md".to_owned(), chapter.to_owned());
+    let (hidden, harness) = check(&[chapter], &api);
+    let lines = |findings: Vec<super::visible_code::Finding>| {
+        findings
+            .into_iter()
+            .map(|f| format!("{}: {}", f.line, f.what))
+            .collect()
+    };
+    (lines(hidden), lines(harness))
+}
+
+#[test]
+fn the_harness_api_is_read_from_its_sources() {
+    use super::visible_code::HarnessApi;
+    let api = HarnessApi::load(&crate::support::repo());
+    for name in [
+        "TestServer",
+        "Driver",
+        "RawClient",
+        "FakeServer",
+        "serve_rmcp_http",
+    ] {
+        assert!(
+            api.items.contains(name),
+            "{name} missing from {:?}",
+            api.items
+        );
+    }
+    for name in ["connect_raw", "start_http", "start"] {
+        assert!(
+            api.returning.contains(name),
+            "{name} missing from {:?}",
+            api.returning
+        );
+    }
+    assert!(
+        !api.returning.contains("connect_rmcp"),
+        "connect_rmcp returns rmcp's client"
+    );
+    assert!(api.modules.contains("jsonrpc"), "{:?}", api.modules);
+    for name in ["in_flight", "handler_log", "inFlight", "withClient"] {
+        assert!(
+            api.helpers.contains(name),
+            "{name} missing from {:?}",
+            api.helpers
+        );
+    }
+}
+
+#[test]
+fn a_visible_line_using_a_hidden_name_is_reported() {
+    let chapter = "# A\n\n```rust\n# let server = TestServer::start();\n\
+                   # let client = server.connect_rmcp().await?;\n\
+                   client.call_tool(params).await?;\n```\n";
+    let (hidden, _) = visible(chapter);
+    assert_eq!(hidden.len(), 1, "{hidden:#?}");
+    assert!(hidden[0].starts_with("6: uses client"), "{hidden:#?}");
+    // A parameter of a visible function is the reader's own name; so is a visible binding.
+    let chapter = "# A\n\n```rust\nasync fn stop(client: &Peer<RoleClient>) {\n    \
+                   client.cancel().await;\n    println!(\"{client:?} is done\");\n}\n\
+                   # let client = hidden();\n# stop(&client).await;\n```\n";
+    assert_eq!(visible(chapter).0, Vec::<String>::new());
+    // Python and TypeScript: a helper imported on a hidden line.
+    let chapter = "# A\n\n```python\n!!!from mcp_snippet import in_flight\n\
+                   await in_flight(client, \"slow\")  # in_flight is only a word here\n```\n\n\
+                   ```typescript\n!!!import { inFlight } from 'mcp-snippet';\n\
+                   const text = `waiting for ${inFlight}`;\n```\n";
+    let (hidden, _) = visible(chapter);
+    assert_eq!(hidden.len(), 2, "{hidden:#?}");
+    assert!(hidden[0].starts_with("5: uses in_flight"), "{hidden:#?}");
+    assert!(hidden[1].starts_with("10: uses inFlight"), "{hidden:#?}");
+    // A word in a string or a comment, a field or a method of the same name, is not a use.
+    let chapter = "# A\n\n```rust\n# let server = 1;\nlet text = \"the server\"; // server\n\
+                   let port = http.server().port;\n```\n";
+    assert_eq!(visible(chapter).0, Vec::<String>::new());
+}
+
+#[test]
+fn visible_lines_calling_the_harness_are_counted() {
+    let chapter = "# A\n\n```rust\nlet server = TestServer::start();\n\
+                   let raw = server.connect_raw();\nlet other = raw.fork();\n\
+                   let client = server.connect_rmcp().await?;\nclient.call_tool(x).await?;\n\
+                   other.send(jsonrpc::request(1));\nlet v = server::Core::new();\n\
+                   # server.idle().await;\n```\n\n\
+                   ```python\nfrom mcp_snippet import in_flight\nawait in_flight(client, 'slow')\n\
+                   await client.call_tool('slow')\n```\n";
+    let (_, harness) = visible(chapter);
+    let lines: Vec<&str> = harness
+        .iter()
+        .map(|f| f.split(':').next().unwrap())
+        .collect();
+    // The rmcp client made by the harness is rmcp's: `client.call_tool` is the reader's code;
+    // a hidden line is not counted; `server::` is a harness path only as `server::`.
+    assert_eq!(
+        lines,
+        ["4", "5", "6", "7", "9", "10", "15", "16"],
+        "{harness:#?}"
+    );
+}
+
+#[test]
+fn an_import_defines_only_the_names_it_brings_in() {
+    // A hidden `use` brings in `ClientLifecycleMode`, not `rmcp`: a visible `rmcp::` path is the
+    // reader's own; a visible use of the hidden import's name is not.
+    let chapter = "# A\n\n```rust\n# use rmcp::service::{ClientLifecycleMode, ClientServiceExt};\n\
+                   fn f() -> Result<(), rmcp::ServiceError> { Ok(()) }\n\
+                   let mode = ClientLifecycleMode::Initialize;\n```\n";
+    let (hidden, _) = visible(chapter);
+    assert_eq!(hidden.len(), 1, "{hidden:#?}");
+    assert!(
+        hidden[0].starts_with("6: uses ClientLifecycleMode"),
+        "{hidden:#?}"
+    );
+    // A visible import is a definition, never a use.
+    let chapter = "# A\n\n```python\n!!!import mcp.client\nfrom mcp import Client\n```\n";
+    assert_eq!(visible(chapter).0, Vec::<String>::new());
+}
+
+#[test]
+fn a_visible_line_wider_than_the_page_is_reported() {
+    let wide = format!("let x = \"{}\";", "a".repeat(100));
+    let chapter = format!("# A\n\n```rust\n{wide}\n# {wide}\n```\n");
+    let (findings, _) = visible(&chapter);
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert!(
+        findings[0].starts_with("4: 111 characters"),
+        "{findings:#?}"
+    );
+}
+
 /// A claim about rmcp, shown by the template `client` whose test proves it (`template_proofs`).
 const RMCP_CLAIM: &str = r#"
 [[claim]]

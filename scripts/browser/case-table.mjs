@@ -1,0 +1,92 @@
+// The short answer's case table (`<div class="case-table">`, book/theme/layout.css), at 390 px and
+// 1280 px: it is there, with every row of the Markdown table; no row and no cell reaches past the
+// text column, and its box never needs sideways scrolling; every cell is laid out (not hidden).
+// At 390 px the rows stack as cards, and each cell after the first is labelled with its column's
+// header, so a label that no longer matches the header fails too.
+
+import { widths } from './layout.mjs';
+
+/// Runs in the page: the table's facts at the current viewport width.
+function inspect() {
+  const table = document.querySelector('main .case-table table');
+  if (!table) return { problems: ['no .case-table table in <main>'], rows: 0 };
+  const problems = [];
+  const viewport = document.documentElement.clientWidth;
+  const column = document.querySelector('main').getBoundingClientRect();
+  const limit = Math.min(viewport, column.right) + 1; // sub-pixel rounding
+  const wrapper = table.closest('.table-wrapper') ?? table.parentElement;
+  if (wrapper.scrollWidth > wrapper.clientWidth + 1) {
+    problems.push(`the table scrolls sideways (${wrapper.scrollWidth} px in ${wrapper.clientWidth} px)`);
+  }
+  const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+  const rows = [...table.querySelectorAll('tbody tr')];
+  rows.forEach((row, index) => {
+    const name = `row ${index + 1} (${row.cells[0]?.textContent.trim().slice(0, 40)})`;
+    const box = row.getBoundingClientRect();
+    if (box.height === 0 || getComputedStyle(row).display === 'none') problems.push(`${name} is not shown`);
+    if (box.right > limit) problems.push(`${name} reaches past the text column (${Math.round(box.right)} > ${Math.round(limit)} px)`);
+    [...row.cells].forEach((cell, cellIndex) => {
+      const cellBox = cell.getBoundingClientRect();
+      if (cellBox.height === 0 || cellBox.width === 0) problems.push(`${name}, cell ${cellIndex + 1}, is not laid out`);
+      if (cellBox.right > limit) problems.push(`${name}, cell ${cellIndex + 1}, reaches past the text column`);
+      if (cell.scrollWidth > cell.clientWidth + 1) problems.push(`${name}, cell ${cellIndex + 1}, overflows its box`);
+    });
+  });
+  const stacked = rows.length > 0 && getComputedStyle(rows[0]).display === 'block';
+  const labels = stacked
+    ? rows.flatMap((row) => [...row.cells].slice(1).map((cell, i) => ({
+        label: getComputedStyle(cell, '::before').content.replace(/^"|"$/g, ''),
+        header: headers[i + 1],
+      })))
+    : [];
+  return { problems, rows: rows.length, stacked, labels, headers };
+}
+
+// A page whose case table is too wide for a phone and has a stale label, so that a check that
+// passes the book has shown it can fail.
+const defects = `<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width">
+<style>body { margin: 0; } main { padding: 0 10px; } .table-wrapper { overflow-x: auto; }
+@media (max-width: 700px) { .case-table tr, .case-table td, .case-table tbody, .case-table table { display: block; }
+.case-table thead { display: none; } .case-table td:nth-child(2)::before { content: "Stale: "; } }
+.case-table td { white-space: nowrap; }</style></head>
+<body><main><div class="case-table"><div class="table-wrapper"><table>
+<thead><tr><th>Case</th><th>The canceller</th></tr></thead>
+<tbody><tr><td>a row</td><td>${'a cell that does not wrap at all '.repeat(6)}</td></tr></tbody>
+</table></div></div></main></body></html>`;
+
+/// Fails unless the check reports the fixture's defects at 390 px.
+export async function caseTableSelfTest(browser, fail) {
+  const context = await browser.newContext({ viewport: { width: widths[0], height: 800 } });
+  const page = await context.newPage();
+  await page.setContent(defects, { waitUntil: 'load' });
+  const found = await page.evaluate(inspect);
+  await context.close();
+  const problems = [...found.problems, ...mislabelled(found)];
+  const expected = [/reaches past the text column|scrolls sideways|overflows/, /label "Stale: "/];
+  const missed = expected.filter((pattern) => !problems.some((problem) => pattern.test(problem)));
+  for (const pattern of missed) fail(`case-table self-test: the check did not report ${pattern}`);
+  console.log(`case-table self-test: ${expected.length - missed.length} of ${expected.length} planted defects reported`);
+}
+
+function mislabelled({ labels }) {
+  return labels
+    .filter(({ label, header }) => label !== `${header}: `)
+    .map(({ label, header }) => `a cell's label "${label}" does not name its column "${header}"`);
+}
+
+/// Checks the case table of `name` (the short answer) at every width.
+export async function checkCaseTable(browser, base, name, fail) {
+  for (const width of widths) {
+    const context = await browser.newContext({ viewport: { width, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(base + name, { waitUntil: 'load' });
+    const found = await page.evaluate(inspect);
+    await context.close();
+    const problems = [...found.problems, ...mislabelled(found)];
+    if (found.rows < 8) problems.push(`only ${found.rows} rows (revision x transport x kind of request: 8 expected)`);
+    if (width === widths[0] && !found.stacked) problems.push('the rows do not stack as cards on a phone');
+    if (width === widths[1] && found.stacked) problems.push('the rows stack on a laptop');
+    for (const problem of problems) fail(`${name} case table at ${width} px: ${problem}`);
+    console.log(`case table at ${width} px: ${found.rows} rows, ${found.stacked ? 'stacked' : 'a table'}, ${problems.length} problems`);
+  }
+}
