@@ -2,12 +2,14 @@
 # Installs what the book's Python and TypeScript snippets run with, and builds the test server they
 # run against. Idempotent: a second run only checks (about a second).
 #
-#   scripts/setup-languages.sh            the venv, the snippet helper's node_modules, the server
-#   scripts/setup-languages.sh --matrix   the same, and the SDK matrix's node_modules (interop/run.sh)
+#   scripts/setup-languages.sh            the venv, the snippet helper's and the SDK v1's
+#                                         node_modules, the server
+#   scripts/setup-languages.sh --matrix   the same, and the SDK matrix's v2 node_modules (interop/run.sh)
 #
 # - target/interop/venv: PyPI `mcp` pinned in interop/python/requirements.txt; recreated when the
 #   pins change (their hash is kept in the venv's `.pins`).
-# - interop/snippets/typescript/node_modules (and with --matrix interop/typescript{,-v2}): `npm ci`
+# - interop/snippets/typescript/node_modules and interop/typescript/node_modules (the SDK v1, which
+#   a book snippet imports; with --matrix also interop/typescript-v2): `npm ci`
 #   when node_modules is missing or older than package-lock.json (the lock's hash is kept in
 #   node_modules/.lock-sha256).
 # - target/release/mcp-testserver: `cargo build --release --locked` (a no-op when up to date).
@@ -16,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=target/interop
-DIRS=(interop/snippets/typescript)
+DIRS=(interop/typescript interop/snippets/typescript)
 case "${1:-}" in
     "") ;;
     --matrix) DIRS=(interop/typescript interop/typescript-v2 interop/snippets/typescript) ;;

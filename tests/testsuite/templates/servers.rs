@@ -55,6 +55,22 @@ fn shown_log(lines: &[String]) -> Vec<String> {
     shown
 }
 
+/// Cancels `call` as a user pressing stop does, and returns the server's log from then until it
+/// released its lease, shown as the page shows it.
+async fn press_stop(
+    served: &mut Served<()>,
+    call: RequestHandle<RoleClient>,
+    shown: &mut Vec<String>,
+) -> Vec<String> {
+    call.cancel(Some("user pressed stop".to_owned()))
+        .await
+        .expect("sending the cancel");
+    shown.push("→ notifications/cancelled".to_owned());
+    let after = served.log_until("lease released").await;
+    shown.extend(shown_log(&after));
+    after
+}
+
 /// Asserts that the shard lines of `log` are `fetching` then `event` for each of the three.
 #[track_caller]
 fn assert_shards(log: &[String], event: &str) {
@@ -120,14 +136,7 @@ async fn drive(command: std::process::Command) -> (String, Served<()>) {
     let fetching_id = fetching.id.clone();
     let mut log = served.log_until_count("shard ", 3).await;
     shown.extend(shown_log(&log));
-    fetching
-        .cancel(Some("user pressed stop".to_owned()))
-        .await
-        .expect("sending the cancel");
-    shown.push("→ notifications/cancelled".to_owned());
-    let after = served.log_until("lease released").await;
-    shown.extend(shown_log(&after));
-    log.extend(after);
+    log.extend(press_stop(&mut served, fetching, &mut shown).await);
     assert_shards(&log, "stopped");
     assert!(
         !log.iter()
@@ -141,14 +150,7 @@ async fn drive(command: std::process::Command) -> (String, Served<()>) {
     let merging_id = merging.id.clone();
     let mut log = served.log_until("merge: chunk 1").await;
     shown.extend(shown_log(&log));
-    merging
-        .cancel(Some("user pressed stop".to_owned()))
-        .await
-        .expect("sending the cancel");
-    shown.push("→ notifications/cancelled".to_owned());
-    let after = served.log_until("lease released").await;
-    shown.extend(shown_log(&after));
-    log.extend(after);
+    log.extend(press_stop(&mut served, merging, &mut shown).await);
     assert!(
         log.iter()
             .any(|line| line.starts_with("merge: stopped before chunk ")),
