@@ -51,7 +51,9 @@ const MAX_BUILDS: usize = 5;
 /// package whose `incremental` changed even when nothing else did (cargo 1.95 rebuilt all of
 /// the bench's `dependencies` book: a `--no-cache` run after a cold one took longer than the
 /// cold one), so a crate already on disk exactly as the other setting writes it keeps that
-/// setting. A `CARGO_INCREMENTAL` the user set wins, as cargo lets it.
+/// setting. Any change to the crate switches it to incremental (one rebuild of the generated
+/// packages), a broken merged snippet too, since the last build of a run left it out. A
+/// `CARGO_INCREMENTAL` the user set wins, as cargo lets it.
 pub(crate) fn build(
     snippets: &[PlannedSnippet],
     workspace: &Workspace,
