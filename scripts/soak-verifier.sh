@@ -755,6 +755,7 @@ attack_setup_ignoring_sigterm() {
     left=$(left_with "$tag") || fail "exit $got; $left"
     [[ $got == 143 ]] || fail "exit $got, expected 143"
     echo "SIGTERM while a SIGTERM-deaf setup and its setsid child ran: exit 143, both gone"
+}
 
 # Issue 26, the verdict half: nothing a snippet or a careless user does fakes a verdict.
 
@@ -765,7 +766,7 @@ attack_misspelt_kills() {
     dir=$(sh_book "$name" "mutants = [\"sh\", \"-c\", \"printf 'cancel-ignored\\\\trule\\\\n'\"]" "# A
 
 \`\`\`sh,kills=cancel-ignord
-touch $WORK/$name/ran
+touch $WORK/$name/pids/ran
 case \"\${MDBOOK_SNIPPETS_MUTANT-}\" in
     '') echo stopped ;;
     cancel-ignored) echo 'still running' ;;
@@ -780,7 +781,7 @@ stopped
     verify "$dir" 30 --no-cache --mutants
     [[ $CODE == 2 ]] || fail "exit $CODE, expected 2: $OUT $ERR"
     grep -q "src/a.md:3: \`kills=cancel-ignord\`: no such mutant" <<<"$ERR" || fail "no error naming the claim: $ERR"
-    [[ ! -e $dir/ran ]] || fail "the snippet ran though its claim was refused"
+    [[ ! -e $dir/pids/ran ]] || fail "the snippet ran though its claim was refused"
     sed -i 's/cancel-ignord/cancel-ignored/' "$dir/src/a.md"
     verify "$dir" 30 --no-cache --mutants
     [[ $CODE == 0 ]] || fail "spelt right: exit $CODE: $OUT $ERR"
@@ -793,11 +794,11 @@ attack_kills_not_run() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh,no_run,kills=cancel-ignored
-touch $WORK/$name/ran
+touch $WORK/$name/pids/ran
 \`\`\`
 
 \`\`\`sh,ignore,kills=cancel-ignored
-touch $WORK/$name/ran
+touch $WORK/$name/pids/ran
 \`\`\`
 
 \`\`\`rust,compile_fail,kills=cancel-ignored
@@ -810,7 +811,7 @@ let x: u32 = \"no\";
         grep -q "src/a.md:$line: \`kills=cancel-ignored\` on a snippet that does not run" <<<"$ERR" ||
             fail "no error at src/a.md:$line: $ERR"
     done
-    [[ ! -e $dir/ran ]] || fail "a snippet ran though the claims were refused"
+    [[ ! -e $dir/pids/ran ]] || fail "a snippet ran though the claims were refused"
     echo "kills= on no_run, ignore (sh) and compile_fail (Rust): exit 2 naming each line, nothing run"
 }
 
@@ -900,9 +901,12 @@ attack_directory_artifact() {
 
 attack_huge_artifact() {
     local largest
+    # The cache is shared with the other attacks (one of which caches 2 MB of output under its
+    # own 16 MiB limit): only the entries this run wrote count.
+    touch "$WORK/$1.before"
     # shellcheck disable=SC2016 # $A is the snippet's.
     artifact_attack "$1" 'truncate -s 300M "$A"' "takes the artifacts over the output limit"
-    largest=$(find "$TARGET/mdbook-snippets/cache" -type f -printf '%s\n' 2>/dev/null | sort -n | tail -1)
+    largest=$(find "$TARGET/mdbook-snippets/cache" -type f -newer "$WORK/$1.before" -printf '%s\n' 2>/dev/null | sort -n | tail -1)
     ((${largest:-0} < 1048576)) || fail "a cache entry of $largest bytes"
     echo "a 300 MB artifact: the snippet failed, not read, largest cache entry ${largest:-0} bytes (was 287 MB)"
 }
@@ -914,7 +918,7 @@ attack_inputs() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-touch $WORK/$name/ran
+touch $WORK/$name/pids/ran
 \`\`\`
 ")
     mkfifo "$dir/fifo"
@@ -925,13 +929,13 @@ touch $WORK/$name/ran
         [[ $CODE == 2 ]] || fail "inputs = [\"$input\"]: exit $CODE after ${SECONDS_TAKEN}s, expected 2: $ERR"
         grep -q "is not a regular file or a directory" <<<"$ERR" || fail "inputs = [\"$input\"]: $ERR"
     done
-    [[ ! -e $dir/ran ]] || fail "the snippet ran though its inputs were refused"
+    [[ ! -e $dir/pids/ran ]] || fail "the snippet ran though its inputs were refused"
     truncate -s 2G "$dir/big.bin"
     { cat "$dir/book.toml.orig"; echo 'inputs = ["big.bin"]'; } >"$dir/book.toml"
     ulimit -v 1000000
     verify "$dir" 600 --no-cache
     [[ $CODE == 0 ]] || fail "a 2 GB input under 1 GB of address space: exit $CODE: $ERR"
-    ran "$dir/ran"
+    ran "$dir/pids/ran"
     echo "inputs = a FIFO, /dev/zero: exit 2 at once naming them; a 2 GB input hashed under 1 GB of address space in ${SECONDS_TAKEN}s"
 }
 
@@ -967,15 +971,15 @@ old
 \`\`\`
 
 \`\`\`sh
-touch $WORK/$name/started
+touch $WORK/$name/pids/started
 i=0; while [ ! -e $WORK/$name/go ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i+1)); done
 \`\`\`
 ")
     timeout -k 1 60 "$BIN" test "$dir" --quiet --no-cache --bless --target-dir "$TARGET" \
         >"$WORK/out" 2>"$WORK/err" &
     pid=$!
-    for _ in $(seq 400); do [[ -e $dir/started ]] && break; sleep 0.05; done
-    [[ -e $dir/started ]] || fail "the waiting snippet never started: $(cat "$WORK/err")"
+    for _ in $(seq 400); do [[ -e $dir/pids/started ]] && break; sleep 0.05; done
+    [[ -e $dir/pids/started ]] || fail "the waiting snippet never started: $(cat "$WORK/err")"
     # A hand-written block where the expected block's fence was (line 7).
     # shellcheck disable=SC2016 # backticks of Markdown, not a command.
     sed -i 's/^# A$/# A\n\nIntro.\n\nMore.\n\n```text\nhand-written\n```/' "$dir/src/a.md"
