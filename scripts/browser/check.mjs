@@ -6,11 +6,14 @@
 // the print view has every chapter; every chapter links to its source; and at 390 px and
 // 1280 px (layout.mjs) prose never scrolls sideways, wide tables scroll in their own box and
 // diagrams scale; and the short answer's case table (case-table.mjs) shows every row without
-// sideways scrolling at both widths, as cards on a phone.
+// sideways scrolling at both widths, as cards on a phone. A page mdBook writes for
+// `[output.html.redirect]` (an old address) is not a chapter: it must point at a page the site
+// has, and is not opened (it has no favicon link, so Chromium would ask the server's root).
 //
 // Usage: node check.mjs BOOK_HTML_DIR [SITE_PATH]   (SITE_PATH like /REPO/, default /)
 import { chromium } from 'playwright-core';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { caseTableSelfTest, checkCaseTable } from './case-table.mjs';
@@ -50,7 +53,14 @@ try {
     if (!url.startsWith(base) && !url.startsWith('data:')) fail(`${current}: request leaves the book: ${url}`);
   });
 
-  const pages = (await readdir(root)).filter((f) => f.endsWith('.html') && f !== '404.html' && f !== 'print.html' && f !== 'toc.html').sort();
+  const pages = [];
+  for (const name of (await readdir(root)).filter((f) => f.endsWith('.html') && f !== '404.html' && f !== 'print.html' && f !== 'toc.html').sort()) {
+    const refresh = /<meta http-equiv="refresh" content="0; URL=([^"#]+)/.exec(await readFile(resolve(root, name), 'utf8'));
+    if (!refresh) { pages.push(name); continue; }
+    if (!existsSync(resolve(root, refresh[1]))) fail(`${name}: redirects to ${refresh[1]}, which the site does not have`);
+    console.log(`${name}: redirects to ${refresh[1]}`);
+  }
+  if (pages.length === 0) fail('no chapter pages found');
   let outputs = 0, transcripts = 0, diagrams = 0;
   const transcriptPages = [];
   for (const name of pages) {
