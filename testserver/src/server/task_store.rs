@@ -31,6 +31,9 @@ pub const DEFAULT_TTL_MS: u64 = 3_600_000;
 pub const MAX_TTL_MS: u64 = 86_400_000;
 /// The most finished tasks kept at once, over all contexts: the oldest go first.
 pub const MAX_FINISHED_TASKS: usize = 1000;
+/// The most tasks one context may have running at once ("Enforce limits on concurrent tasks per
+/// requestor", 2025-11-25 *Resource Management*); the stateless context's clients share it.
+pub const MAX_RUNNING_TASKS: usize = 1000;
 /// How often (store time) the expired tasks are looked for.
 const SWEEP_EVERY_MS: u64 = 250;
 
@@ -50,6 +53,8 @@ pub(crate) struct Tasks {
     numbers: HashMap<String, u64>,
     last_number: u64,
     finished: usize,
+    /// How many tasks each context has running (a context with none has no entry).
+    running: HashMap<Context, usize>,
     next_sweep_ms: u64,
 }
 
@@ -178,20 +183,28 @@ impl TaskStore {
     }
 
     /// Stores `entry` (its `id`, `context` and `created_ms` are set here) under a fresh number
-    /// and id, with the store still locked; the entry back when the ids ran out. Frees the
-    /// expired and the surplus finished tasks first.
+    /// and id, with the store still locked; the entry's `on_end` back, and why, when `context` has
+    /// [`MAX_RUNNING_TASKS`] running or the ids ran out. Frees the expired and the surplus
+    /// finished tasks first.
     pub(crate) fn insert(
         &self,
         context: Context,
         entry: Entry,
-    ) -> Result<(u64, MutexGuard<'_, Tasks>), Entry> {
+    ) -> Result<(u64, MutexGuard<'_, Tasks>), (Option<OnEnd>, String)> {
         let now_ms = self.now_ms();
         let mut tasks = self.lock();
         tasks.sweep(now_ms, true);
+        if tasks.running.get(&context).copied().unwrap_or(0) >= MAX_RUNNING_TASKS {
+            let why = format!(
+                "{MAX_RUNNING_TASKS} tasks are running already (the limit); cancel one, or wait for one to end"
+            );
+            return Err((entry.on_end, why));
+        }
         let number = tasks.last_number + 1;
         let Some(id) = self.ids.id(number) else {
-            return Err(entry);
+            return Err((entry.on_end, "no task ids left".to_owned()));
         };
+        *tasks.running.entry(context).or_default() += 1;
         tasks.last_number = number;
         tasks.numbers.insert(id.clone(), number);
         let entry = Entry {
@@ -272,7 +285,9 @@ impl TaskStore {
         let was_terminal = entry.status.is_terminal();
         let value = f(entry);
         if !was_terminal && entry.status.is_terminal() {
+            let context = entry.context;
             tasks.finished += 1;
+            tasks.stopped_running(context);
             tasks.keep_finished(MAX_FINISHED_TASKS);
         }
         Some(value)
@@ -308,6 +323,16 @@ impl Tasks {
         }
     }
 
+    /// Counts one task of `context` less as running.
+    fn stopped_running(&mut self, context: Context) {
+        if let Some(count) = self.running.get_mut(&context) {
+            *count -= 1;
+            if *count == 0 {
+                self.running.remove(&context);
+            }
+        }
+    }
+
     /// Frees the oldest finished tasks until at most `limit` are left.
     fn keep_finished(&mut self, limit: usize) {
         while self.finished > limit {
@@ -330,6 +355,8 @@ impl Tasks {
             f(&mut entry);
             if was_terminal {
                 self.finished -= 1;
+            } else {
+                self.stopped_running(entry.context);
             }
             self.numbers.remove(&entry.id);
         }

@@ -104,13 +104,13 @@ pub(crate) fn create(
     session.lock().task_requests.insert(id_key(&id));
     let (number, tasks) = match store.insert(session.context(), entry) {
         Ok(inserted) => inserted,
-        Err(entry) => {
-            if let Some(on_end) = entry.on_end {
+        Err((on_end, why)) => {
+            if let Some(on_end) = on_end {
                 on_end();
             }
             let error = (
                 jsonrpc::INTERNAL_ERROR,
-                "Internal error: no task ids left".into(),
+                format!("Internal error: {why}"),
                 None,
             );
             session.answer(id, revision, Err(error));

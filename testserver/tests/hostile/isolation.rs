@@ -6,7 +6,7 @@
 
 use common::Conn;
 use mcp_testserver_core::Revision;
-use mcp_testserver_core::server::{MAX_FINISHED_TASKS, MAX_TTL_MS};
+use mcp_testserver_core::server::{MAX_FINISHED_TASKS, MAX_RUNNING_TASKS, MAX_TTL_MS};
 
 use super::*;
 
@@ -187,4 +187,30 @@ async fn finished_tasks_are_bounded_in_count_and_go_with_their_connection() {
         0,
         "a closed connection's tasks are freed"
     );
+}
+
+#[tokio::test]
+async fn running_tasks_are_bounded_per_context() {
+    let core = Arc::new(Core::default());
+    let (mut owner, mut other) = two_clients(&core, Revision::V2025_11_25).await;
+    let long = json!({"name": "slow", "arguments": {"steps": 100, "step_ms": 1000},
+                      "task": {"ttl": 60_000}});
+    for id in 1..=MAX_RUNNING_TASKS {
+        owner
+            .send_request(json!(id), "tools/call", long.clone())
+            .await;
+    }
+    let last = owner.response(&json!(MAX_RUNNING_TASKS)).await;
+    assert!(last["result"]["task"]["taskId"].is_string(), "{last}");
+    let refused = owner.request(json!(0), "tools/call", long.clone()).await;
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("tasks are running already")),
+        "{refused}"
+    );
+    // Another context is not held up by this one's tasks.
+    let theirs = other.request(json!(1), "tools/call", long).await;
+    assert!(theirs["result"]["task"]["taskId"].is_string(), "{theirs}");
 }
