@@ -26,7 +26,7 @@ mod timeouts;
 
 use common::BINARY;
 use common::loopback::serve_on_loopback;
-use common::process::{LIMIT, exit_code, scratch, sigterm, spawn_http};
+use common::process::{LIMIT, exit_code, scratch, sigterm, spawn_http, spawn_http_with};
 use mcp_testserver_core::http::Limits;
 use mcp_testserver_core::server::Core;
 use serde_json::{Value, json};
