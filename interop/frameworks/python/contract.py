@@ -136,7 +136,8 @@ async def run_scenario(adapter: Adapter, cell: Cell) -> dict[str, Any]:
     report: dict[str, Any] = {"scenario": cell.scenario, "revision": "default", "transport": cell.transport, "caller_saw": None, "stopped_at_ms": None, "returned_at_ms": None, "next_call": None, "transcript": None}
     if cell.scenario == "tool timeout":
         cell.timeout_s = TIMEOUT_S
-    async with contextlib.AsyncExitStack() as stack:
+    stack = contextlib.AsyncExitStack()
+    if True:
         env = await stack.enter_async_context(adapter.open(cell))
         started = time.monotonic()
         started_ms = now_ms()
@@ -176,18 +177,17 @@ async def run_scenario(adapter: Adapter, cell: Cell) -> dict[str, Any]:
             await asyncio.wait({closer}, timeout=2.0)
         await settle(started, report)
         # Leaving the framework's context may hang as well (a hung call holds it): bounded.
-        stack.pop_all()
-        exit_task = asyncio.ensure_future(_exit_quietly(adapter, env, cell, task))
+        exit_task = asyncio.ensure_future(_exit_quietly(stack, task))
         await asyncio.wait({exit_task}, timeout=2.0)
     return report
 
 
-async def _exit_quietly(adapter: Adapter, env: Any, cell: Cell, task: asyncio.Task[Any]) -> None:
+async def _exit_quietly(stack: contextlib.AsyncExitStack, task: asyncio.Task[Any]) -> None:
     task.cancel()
     with contextlib.suppress(BaseException):
         await task
     with contextlib.suppress(BaseException):
-        await adapter.close(env)
+        await stack.aclose()
 
 
 async def next_call(adapter: Adapter, env: Any, cell: Cell, started: float) -> str:
@@ -211,11 +211,15 @@ def process_exit(argv: list[str], cell: Cell) -> dict[str, Any]:
     reports. Over stdio the child's exit closes the server's stdin; over HTTP its sockets."""
     report: dict[str, Any] = {"scenario": cell.scenario, "revision": "default", "transport": cell.transport, "caller_saw": "the process exited", "stopped_at_ms": None, "returned_at_ms": None, "next_call": "not tried: the process that made the call is gone", "transcript": None}
     started = time.monotonic()
-    child = subprocess.run([sys.executable, argv[0], "--child", *argv[1:]], stdout=subprocess.PIPE, stderr=None, text=True, timeout=PROGRAM_BOUND_S - 2)
-    lines = [line for line in child.stdout.splitlines() if line.startswith("stopped_at_ms ")]
-    if not lines:
-        raise SystemExit(f"error: the child printed no stop time (exit {child.returncode})")
-    report["stopped_at_ms"] = int(lines[-1].split()[1])
+    # The child's stdout is read up to its stop line only: the server it started may hold the
+    # pipe open a while after the child is gone.
+    child = subprocess.Popen([sys.executable, argv[0], "--child", *argv[1:]], stdout=subprocess.PIPE, text=True)
+    line = child.stdout.readline() if child.stdout else ""
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        child.wait(timeout=HUNG_AFTER_S)
+    if not line.startswith("stopped_at_ms "):
+        raise SystemExit(f"error: the child printed no stop time (exit {child.poll()})")
+    report["stopped_at_ms"] = int(line.split()[1])
     report["returned_at_ms"] = report["stopped_at_ms"]
     time.sleep(max(0.0, started + SETTLE_S + 0.5 - time.monotonic()))
     return report
@@ -266,7 +270,8 @@ def main(adapter: Adapter) -> int:
     import signal
 
     signal.signal(signal.SIGALRM, lambda *_: os._exit(3))
-    signal.alarm(int(PROGRAM_BOUND_S))
+    # `process exit` imports the framework twice (parent and child): twice the bound.
+    signal.alarm(int(PROGRAM_BOUND_S) * (2 if arguments.scenario == "process exit" else 1))
     if arguments.child:
         asyncio.run(child_until_exit(adapter, cell))
         return 0
