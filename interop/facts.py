@@ -142,3 +142,65 @@ def _handler(wire: list[tuple[str, dict[str, Any]]], cancel_index: int | None, r
     if "progress" in _sent_after(wire, cancel_index, None, token):
         return "kept running after the cancel"
     return "stopped by the cancel"
+
+
+# ---------------------------------------------------------------- framework cells (issue 32)
+# A framework program (interop/frameworks/README.md) reads nothing from the server: the runner
+# passed `--record FILE` to the server and puts the recorded lines (`at_ms`, `direction`,
+# `message`) in the report's `transcript`. The next call after the stop may be impossible, so the
+# `echo` marker is not required; the stop's and the return's times come from the program.
+
+def framework_facts(report: dict[str, Any]) -> dict[str, Any]:
+    """The cell of a framework program's report (its transcript is the server's record)."""
+    transcript = report.get("transcript")
+    if not isinstance(transcript, list):
+        raise ReportError("the report has no transcript (the server's --record file was not read)")
+    wire = [(entry["direction"], entry["message"]) for entry in transcript]
+    times = [entry.get("at_ms") for entry in transcript]
+    call_index = _find_call(wire)
+    call = wire[call_index][1]
+    call_id = call["id"]
+    token = call.get("params", {}).get("_meta", {}).get("progressToken")
+    notified_index = _find(wire, lambda d, m: d == "in" and m.get("method") == "notifications/cancelled" and _same(m.get("params", {}).get("requestId"), call_id))
+    closed_index = _find(wire, lambda d, m: d == "in" and m.get("transport") == "http" and m.get("event") == "disconnect" and _same(m.get("requestId"), call_id))
+    closed = wire[closed_index][1] if closed_index is not None else None
+    task_cancel_index = _find(wire, lambda d, m: d == "in" and m.get("method") == "tasks/cancel")
+    cancelling = [index for index in (notified_index, closed_index if closed and closed.get("cancels") else None, task_cancel_index) if index is not None]
+    cancel_index = min(cancelling) if cancelling else None
+    response_index = _find(wire, lambda d, m: d == "out" and _same(m.get("id"), call_id) and ("result" in m or "error" in m))
+    cancel = wire[notified_index][1]["params"] if notified_index is not None else None
+    stopped = report.get("stopped_at_ms")
+    returned = report.get("returned_at_ms")
+    after = times[cancel_index] - stopped if cancel_index is not None and stopped is not None and times[cancel_index] is not None else None
+    return {
+        "revision on the wire": _wire_revision(wire, call),
+        "before the call": _before_call(wire, call_index),
+        "caller saw": report.get("caller_saw"),
+        "cancel sent": cancel is not None,
+        "tasks/cancel sent": task_cancel_index is not None,
+        "response stream closed": None if closed is None else ("a cancel" if closed.get("cancels") else "not a cancel"),
+        "cancel requestId": _json(cancel.get("requestId")) if cancel else None,
+        "cancel reason": cancel.get("reason") if cancel else None,
+        "cancel after stop": None if after is None else bucket_ms(after),
+        "caller returned": caller_returned(stopped, returned),
+        "next call": report.get("next_call"),
+        "server sent after cancel": _sent_after(wire, cancel_index, call_id, token) if cancel_index is not None else None,
+        "handler": _handler(wire, cancel_index, response_index, token),
+    }
+
+
+def bucket_ms(milliseconds: float) -> str:
+    """A delay, bucketed so that a cell stays stable from run to run."""
+    if milliseconds < 100:
+        return "<100 ms"
+    return "<1 s" if milliseconds < 1000 else ">1 s"
+
+
+def caller_returned(stopped_at_ms: int | None, returned_at_ms: int | None) -> str:
+    """`promptly` (within 1 s of the stop), `late`, `hung` (never, within the program's 5 s), or
+    `not stopped` (the baseline run, which nobody stops)."""
+    if returned_at_ms is None:
+        return "hung"
+    if stopped_at_ms is None:
+        return "not stopped"
+    return "promptly" if returned_at_ms - stopped_at_ms < 1000 else "late"
