@@ -62,6 +62,9 @@ def first_turn(prompt: str) -> tuple[str, dict[str, Any]]:
 def final_text(tool_output: Any) -> str:
     """The scripted model's answer once a tool result is in: it quotes the result, so the report
     shows whether the framework handed the model the tool's answer or an error in its place."""
+    if isinstance(tool_output, list):
+        # Content blocks (dicts or objects with `text`); their ids vary from run to run.
+        tool_output = " ".join(str(block.get("text") if isinstance(block, dict) else getattr(block, "text", block)) for block in tool_output)
     return f"{FINAL_TEXT}: {str(tool_output)[:160]}"
 
 
