@@ -170,6 +170,10 @@ def framework_facts(report: dict[str, Any]) -> dict[str, Any]:
     response_index = _find(wire, lambda d, m: d == "out" and _same(m.get("id"), call_id) and ("result" in m or "error" in m))
     cancel = wire[notified_index][1]["params"] if notified_index is not None else None
     stopped = report.get("stopped_at_ms")
+    if report.get("timeout_ms") is not None and times[call_index] is not None:
+        # A framework's timeout runs from the moment its client sent the call (the program cannot
+        # see that moment; the record can): FRAMEWORKS-CONTRACT-CHANGES.md, fw-ts.
+        stopped = times[call_index] + report["timeout_ms"]
     returned = report.get("returned_at_ms")
     after = times[cancel_index] - stopped if cancel_index is not None and stopped is not None and times[cancel_index] is not None else None
     return {

@@ -135,11 +135,15 @@ def run_cell(command: list[str], server: str, scenario: str, revision: str, tran
     arguments = ["--scenario", scenario, "--revision", revision, "--transport", transport, "--"]
     record = Path(f"{stem}.record.jsonl")
     extra = ["--record", str(record)] if framework else []
+    for stale in record.parent.glob(f"{record.name}*"):
+        stale.unlink()
     try:
         stem.parent.mkdir(parents=True, exist_ok=True)
-        record.unlink(missing_ok=True)
         if transport == "stdio":
-            report = run_process(command + arguments + [server, *extra], stem)
+            # Each server process the framework starts records into a file of its own (`--record`
+            # truncates its file; a framework may start one server per call): FILE.PID.
+            launch = ["/bin/sh", "-c", 'exec "$0" --record "$1.$$"', server, str(record)] if framework else [server]
+            report = run_process(command + arguments + launch, stem)
         else:
             with http_server(server, stem, extra) as url:
                 report = run_process(command + arguments + [url], stem)
@@ -152,16 +156,20 @@ def run_cell(command: list[str], server: str, scenario: str, revision: str, tran
 
 
 def read_record(record: Path) -> list[dict[str, Any]]:
-    """The server's `--record` file: one JSON object per line (a torn last line is dropped)."""
-    if not record.is_file():
+    """The server's `--record` file(s) (`FILE`, or `FILE.PID` for each stdio server process): one
+    JSON object per line (a torn last line is dropped), all of them in time order."""
+    files = sorted(record.parent.glob(f"{record.name}*"))
+    if not files:
         raise RuntimeError(f"the server wrote no record at {record}")
     entries = []
-    for line in record.read_text().splitlines():
-        try:
-            entries.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
-    return entries
+    for file in files:
+        for line in file.read_text().splitlines():
+            try:
+                entries.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    # Stable: within one file the order is the server's; across files, the time.
+    return sorted(entries, key=lambda entry: entry.get("at_ms", 0))
 
 
 def observe(work: Path, server: str, jobs: int, only: list[str], commands: dict[str, list[str]] | None = None, logs_dir: Path | None = None) -> dict[str, Any]:

@@ -139,6 +139,8 @@ async def run_scenario(adapter: Adapter, cell: Cell) -> dict[str, Any]:
     report: dict[str, Any] = {"scenario": cell.scenario, "revision": "default", "transport": cell.transport, "caller_saw": None, "stopped_at_ms": None, "returned_at_ms": None, "next_call": None, "transcript": None}
     if cell.scenario == "tool timeout":
         cell.timeout_s = TIMEOUT_S
+        # The stop is the timeout's end, counted by the runner from the recorded `tools/call`.
+        report["timeout_ms"] = int(TIMEOUT_S * 1000)
     stack = contextlib.AsyncExitStack()
     if True:
         env = await stack.enter_async_context(adapter.open(cell))
@@ -150,7 +152,7 @@ async def run_scenario(adapter: Adapter, cell: Cell) -> dict[str, Any]:
         else:
             await asyncio.sleep(STOP_AFTER_S)
             report["stopped_at_ms"] = now_ms()
-            if cell.scenario == "task cancel":
+            if cell.scenario == "run abort":
                 task.cancel()
             elif cell.scenario == "framework stop":
                 await adapter.stop(env, task)

@@ -7,7 +7,7 @@ progress_handler=...)`; `close()` disconnects (`_disconnect(force=True)`) and cl
 transport; `cancel(request_id)` sends a `notifications/cancelled` for an id the caller must know
 (`call_tool` does not give it out, so it is not a way a user stops a call). Ways of stopping:
 - `tool timeout`: `call_tool(..., timeout=0.7)`;
-- `task cancel`: `Task.cancel()` on the task awaiting `call_tool`;
+- `run abort`: `Task.cancel()` on the task awaiting `call_tool`;
 - `callback exception`: the `progress_handler` raises at its first progress after 0.6 s;
 - `close client`: `await client.close()` while the call runs;
 - `process exit`: the process exits (contract.py).
@@ -43,7 +43,7 @@ class Env:
 class FastMCPClient(contract.Adapter):
     name = "fastmcp"
     package = "fastmcp"
-    scenarios = ("tool timeout", "task cancel", "callback exception", "close client", "process exit")
+    scenarios = ("tool timeout", "run abort", "callback exception", "close client", "process exit")
     unavailable = {"framework stop": "`Client.cancel(request_id)` needs the call's request id, which `call_tool` does not give out"}
 
     @contextlib.asynccontextmanager

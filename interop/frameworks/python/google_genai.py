@@ -12,7 +12,7 @@ the official SDK's (`mcp` as pulled in), over its `stdio_client` / `streamable_h
 google-genai 3.3.0 cannot list a tool whose input schema has `"additionalProperties": false`
 (see `SchemaSafeSession`): the session here drops that key from the listing, nothing else.
 Ways of stopping:
-- `task cancel`: `Task.cancel()` on the task awaiting `generate_content(...)`;
+- `run abort`: `Task.cancel()` on the task awaiting `generate_content(...)`;
 - `close client`: leaving the `ClientSession` (and transport) context while the call runs;
 - `process exit`: the process exits (contract.py).
 The GenAI SDK has no MCP or tool timeout of its own (`HttpOptions.timeout` bounds the model's
@@ -78,7 +78,7 @@ class Env:
 class GoogleGenAI(contract.Adapter):
     name = "google-genai"
     package = "google-genai"
-    scenarios = ("task cancel", "close client", "process exit")
+    scenarios = ("run abort", "close client", "process exit")
     unavailable = {
         "tool timeout": "the GenAI SDK has no MCP or tool timeout of its own (HttpOptions.timeout bounds the model's HTTP requests only)",
         "framework stop": "a generate_content call has no stop or abort of its own",

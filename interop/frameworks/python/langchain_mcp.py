@@ -9,7 +9,7 @@ timeout is the connection's `session_kwargs` (passed to the official SDK's `Clie
 whose `bind_tools` keeps the tools (LangChain's fake chat models cannot bind tools). Ways of
 stopping:
 - `tool timeout`: `session_kwargs={"read_timeout_seconds": timedelta(seconds=0.7)}`;
-- `task cancel`: `Task.cancel()` on the task awaiting `agent.ainvoke(...)`;
+- `run abort`: `Task.cancel()` on the task awaiting `agent.ainvoke(...)`;
 - `process exit`: the process exits (contract.py).
 There is no client object that holds the session while a call runs (each call owns its own), so
 there is no `close client`; a LangGraph run has no stop call of its own.
@@ -62,7 +62,7 @@ class Env:
 class LangChainMCP(contract.Adapter):
     name = "langchain-mcp-adapters"
     package = "langchain-mcp-adapters"
-    scenarios = ("tool timeout", "task cancel", "process exit")
+    scenarios = ("tool timeout", "run abort", "process exit")
     unavailable = {
         "close client": "no client object holds the session during a call: each tool call opens and closes its own session (langchain_mcp_adapters/tools.py)",
         "framework stop": "a LangGraph run has no stop or cancel call of its own",

@@ -5,7 +5,7 @@ that reads the run's input): turn 1 calls the MCP tool, turn 2 quotes the tool's
 server object is `MCPServerStdio` / `MCPServerStreamableHttp`; its timeout is
 `client_session_timeout_seconds` (the `ClientSession` read timeout; default 5 s). Ways of stopping
 (from the installed source: `agents/result.py`, `agents/mcp/server.py`):
-- `task cancel`: `Task.cancel()` on the task awaiting `Runner.run(...)`;
+- `run abort`: `Task.cancel()` on the task awaiting `Runner.run(...)`;
 - `framework stop`: `RunResultStreaming.cancel()` (mode "immediate", the default) on a
   `Runner.run_streamed(...)` run whose events the caller is consuming;
 - `close client`: `await server.cleanup()` while the call runs;
@@ -49,7 +49,7 @@ class Env:
 class OpenAIAgents(contract.Adapter):
     name = "openai-agents"
     package = "openai-agents"
-    scenarios = ("tool timeout", "task cancel", "framework stop", "close client", "process exit")
+    scenarios = ("tool timeout", "run abort", "framework stop", "close client", "process exit")
 
     @contextlib.asynccontextmanager
     async def open(self, cell: contract.Cell) -> AsyncIterator[Env]:

@@ -8,7 +8,7 @@ FastMCP `Client` (`fastmcp-slim`), which it builds from a URL or a FastMCP trans
 (`tool_error_behavior='retry'`, the default), so the scripted model sees them and answers with
 their text. Ways of stopping:
 - `tool timeout`: `MCPToolset(..., read_timeout=0.7)`;
-- `task cancel`: `Task.cancel()` on the task awaiting `agent.run(...)`;
+- `run abort`: `Task.cancel()` on the task awaiting `agent.run(...)`;
 - `close client`: `await toolset.__aexit__(None, None, None)` (what leaving `async with agent`
   or `async with toolset` does) while the call runs;
 - `process exit`: the process exits (contract.py).
@@ -52,7 +52,7 @@ class Env:
 class PydanticAI(contract.Adapter):
     name = "pydantic-ai"
     package = "pydantic-ai-slim"
-    scenarios = ("tool timeout", "task cancel", "close client", "process exit")
+    scenarios = ("tool timeout", "run abort", "close client", "process exit")
     unavailable = {"framework stop": "an agent run has no cancel or stop call of its own (pydantic_ai/run.py)"}
 
     @contextlib.asynccontextmanager

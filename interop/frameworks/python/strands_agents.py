@@ -8,7 +8,7 @@ its own (`start()` / `stop()`, or `with client:`); its tools (`list_tools_sync()
 model is a `Model` subclass that streams Bedrock-style events: a `toolUse` block, then a text
 quoting the tool result. Ways of stopping:
 - `tool timeout`: the listed tools rebuilt as `MCPAgentTool(tool.mcp_tool, client, timeout=0.7 s)`;
-- `task cancel`: `Task.cancel()` on the task awaiting `agent.invoke_async(...)`;
+- `run abort`: `Task.cancel()` on the task awaiting `agent.invoke_async(...)`;
 - `framework stop`: `agent.cancel()`;
 - `close client`: `client.stop(None, None, None)` (what leaving `with client:` does), on a thread;
 - `process exit`: the process exits (contract.py).
@@ -73,7 +73,7 @@ class Env:
 class StrandsAgents(contract.Adapter):
     name = "strands-agents"
     package = "strands-agents"
-    scenarios = ("tool timeout", "task cancel", "framework stop", "close client", "process exit")
+    scenarios = ("tool timeout", "run abort", "framework stop", "close client", "process exit")
 
     @contextlib.asynccontextmanager
     async def open(self, cell: contract.Cell) -> AsyncIterator[Env]:
