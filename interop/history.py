@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from outcomes import OUTCOMES, cell, outcome
+from outcomes import OUTCOMES, cell, framework_outcome, outcome
 
 INTEROP = Path(__file__).resolve().parent
 ROOT = INTEROP.parent
@@ -49,6 +49,8 @@ MEASURED = {
     "typescript-v2": ["2.0.0", "2.4.0"],
 }
 REVISIONS = ("2025-11-25", "2026-07-28")
+# A framework speaks what its SDK chooses.
+FRAMEWORK_REVISIONS = ("default",)
 TRANSPORTS = ("stdio", "http")
 # The grid's columns, in its order.
 ORDER = [(revision, transport) for revision in REVISIONS for transport in TRANSPORTS]
@@ -60,16 +62,18 @@ def version_key(version: str) -> tuple[Any, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", main)) + ((0, pre) if pre else (1, ""))
 
 
-def outcomes(cells: dict[str, Any]) -> dict[tuple[str, str], str]:
+def outcomes(cells: dict[str, Any], framework: bool = False) -> dict[tuple[str, str], str]:
     """A way of stopping's cells -> the grid's verdict per (revision, transport); `n/a` for cells
-    the program could not write for that release."""
+    the program could not write for that release. A framework's cells (revision `default`) are
+    judged as the frameworks' grid judges them."""
+    judge = framework_outcome if framework else outcome
     found = {}
-    for revision in REVISIONS:
+    for revision in (FRAMEWORK_REVISIONS if framework else REVISIONS):
         for transport in TRANSPORTS:
             facts = cells.get(revision, {}).get(transport)
             if facts is None:
                 continue
-            found[(revision, transport)] = "n/a" if "n/a" in facts else outcome(facts)
+            found[(revision, transport)] = "n/a" if "n/a" in facts else judge(facts)
     return found
 
 
@@ -190,7 +194,8 @@ def check(history: dict[str, Any], expected: dict[str, Any]) -> list[str]:
         for scenario in info["scenarios"]:
             if scenario not in entry["matrix"]:
                 continue
-            pin, measured = outcomes(expected["matrix"][sdk][scenario]), outcomes(entry["matrix"][scenario])
+            framework = bool(info.get("framework"))
+            pin, measured = outcomes(expected["matrix"][sdk][scenario], framework), outcomes(entry["matrix"][scenario], framework)
             for key, verdict in pin.items():
                 if measured.get(key) != verdict:
                     problems.append(f"{sdk} {info['version']} / {scenario} / {' / '.join(key)}: expected.json says {verdict}, history.json says {measured.get(key)}")
@@ -227,7 +232,7 @@ def measure(sdk: str, version: str, work: Path, server: str, jobs: int) -> dict[
         raise RuntimeError(f"asked for {sdk} {version}, the program reports {description['version']}")
     cells = observed["matrix"].get(sdk, {})
     for scenario, why in description.get("unavailable", {}).items():
-        cells[scenario] = {revision: {transport: {"n/a": why} for transport in TRANSPORTS} for revision in REVISIONS}
+        cells[scenario] = {revision: {transport: {"n/a": why} for transport in TRANSPORTS} for revision in (FRAMEWORK_REVISIONS if description.get("framework") else REVISIONS)}
     return {"measured": datetime.date.today().isoformat(), "sdk": description, "matrix": cells}
 
 
