@@ -48,6 +48,9 @@ PROGRAM_BOUND_S = 20.0
 FINAL_TEXT = "done"
 # The prompt of the next call's run (the scripted model answers it with the `echo` marker).
 NEXT_PROMPT = "echo"
+# The prompt of a warm-up run (an `echo` of WARM_TEXT) before the clock starts.
+WARM_PROMPT = "warm up"
+WARM_TEXT = "warm-up"
 # The prompt of the slow run.
 SLOW_PROMPT = "run the slow tool"
 
@@ -56,6 +59,8 @@ def first_turn(prompt: str) -> tuple[str, dict[str, Any]]:
     """The scripted model's tool call for a run's prompt: the next call's `echo` marker, or `slow`."""
     if prompt.strip() == NEXT_PROMPT:
         return "echo", {"text": RESUMED_MARKER}
+    if prompt.strip() == WARM_PROMPT:
+        return "echo", {"text": WARM_TEXT}
     return "slow", dict(SLOW_ARGUMENTS)
 
 
@@ -113,6 +118,11 @@ class Adapter:
         """The `echo` marker through the same framework objects; returns its text."""
         raise NotImplementedError
 
+    async def warm_up(self, env: Any) -> None:
+        """A run before the clock starts, for a framework whose first run does so much the first
+        time (imports, schema conversion) that the call might not have reached the server by the
+        stop on a loaded machine. Default: none."""
+
     async def stop(self, env: Any, task: asyncio.Task[str]) -> None:
         """The framework's own stop/cancel call (`framework stop`)."""
         raise NotImplementedError
@@ -144,6 +154,7 @@ async def run_scenario(adapter: Adapter, cell: Cell) -> dict[str, Any]:
     stack = contextlib.AsyncExitStack()
     if True:
         env = await stack.enter_async_context(adapter.open(cell))
+        await adapter.warm_up(env)
         started = time.monotonic()
         started_ms = now_ms()
         task = asyncio.ensure_future(adapter.run_agent(env))
@@ -216,7 +227,6 @@ def process_exit(argv: list[str], cell: Cell) -> dict[str, Any]:
     """`process exit`: a child process runs the agent and exits (os._exit) at 0.6 s; the parent
     reports. Over stdio the child's exit closes the server's stdin; over HTTP its sockets."""
     report: dict[str, Any] = {"scenario": cell.scenario, "revision": "default", "transport": cell.transport, "caller_saw": "the process exited", "stopped_at_ms": None, "returned_at_ms": None, "next_call": "not tried: the process that made the call is gone", "transcript": None}
-    started = time.monotonic()
     # The child's stdout is read up to its stop line only: the server it started may hold the
     # pipe open a while after the child is gone.
     child = subprocess.Popen([sys.executable, argv[0], "--child", *argv[1:]], stdout=subprocess.PIPE, text=True)
@@ -227,7 +237,9 @@ def process_exit(argv: list[str], cell: Cell) -> dict[str, Any]:
         raise SystemExit(f"error: the child printed no stop time (exit {child.poll()})")
     report["stopped_at_ms"] = int(line.split()[1])
     report["returned_at_ms"] = report["stopped_at_ms"]
-    time.sleep(max(0.0, started + SETTLE_S + 0.5 - time.monotonic()))
+    # Until the slow call would have ended, counted from the child's stop (its imports take a
+    # while, so the parent's own start is no measure).
+    time.sleep(max(0.0, report["stopped_at_ms"] / 1000 + SETTLE_S - STOP_AFTER_S + 0.5 - time.time()))
     return report
 
 

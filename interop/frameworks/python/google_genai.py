@@ -111,6 +111,10 @@ class GoogleGenAI(contract.Adapter):
     async def close(self, env: Env) -> None:
         await env.stack.aclose()
 
+    async def warm_up(self, env: Env) -> None:
+        # One run before the clock (contract.Adapter.warm_up).
+        await self._generate(env, contract.WARM_PROMPT)
+
     async def next_call(self, env: Env) -> str:
         return await self._generate(env, contract.NEXT_PROMPT)
 

@@ -83,6 +83,10 @@ class LangChainMCP(contract.Adapter):
         state = await env.agent.ainvoke({"messages": [HumanMessage(contract.SLOW_PROMPT)]})
         return str(state["messages"][-1].content)
 
+    async def warm_up(self, env: Env) -> None:
+        # One run before the clock (contract.Adapter.warm_up).
+        await env.agent.ainvoke({"messages": [HumanMessage(contract.WARM_PROMPT)]})
+
     async def next_call(self, env: Env) -> str:
         state = await env.agent.ainvoke({"messages": [HumanMessage(contract.NEXT_PROMPT)]})
         return str(state["messages"][-1].content)

@@ -83,6 +83,13 @@ class OpenAIAgents(contract.Adapter):
             pass
         return str(result.final_output)
 
+    async def warm_up(self, env: Env) -> None:
+        # The first run (and the first streamed run) of a process takes over 0.6 s on a loaded
+        # machine, so the stop came before the call: one `echo` run each way first.
+        await Runner.run(env.agent, contract.WARM_PROMPT)
+        async for _ in Runner.run_streamed(env.agent, contract.WARM_PROMPT).stream_events():
+            pass
+
     async def stop(self, env: Env, task: asyncio.Task[str]) -> None:
         (await env.streamed).cancel()
 

@@ -70,6 +70,10 @@ class PydanticAI(contract.Adapter):
     async def close(self, env: Env) -> None:
         await env.toolset.__aexit__(None, None, None)
 
+    async def warm_up(self, env: Env) -> None:
+        # One run before the clock (contract.Adapter.warm_up).
+        await env.agent.run(contract.WARM_PROMPT)
+
     async def next_call(self, env: Env) -> str:
         return str((await env.agent.run(contract.NEXT_PROMPT)).output)
 

@@ -73,7 +73,14 @@ class Env:
 class StrandsAgents(contract.Adapter):
     name = "strands-agents"
     package = "strands-agents"
-    scenarios = ("tool timeout", "run abort", "framework stop", "close client", "process exit")
+    # Version adaptation (history.py measures older releases with this program): `Agent.cancel()`
+    # is newer than 1.20.0.
+    if hasattr(Agent, "cancel"):
+        scenarios: tuple[str, ...] = ("tool timeout", "run abort", "framework stop", "close client", "process exit")
+        unavailable: dict[str, str] = {}
+    else:
+        scenarios = ("tool timeout", "run abort", "close client", "process exit")
+        unavailable = {"framework stop": "this release's Agent has no cancel()"}
 
     @contextlib.asynccontextmanager
     async def open(self, cell: contract.Cell) -> AsyncIterator[Env]:
@@ -102,6 +109,10 @@ class StrandsAgents(contract.Adapter):
 
     async def close(self, env: Env) -> None:
         await asyncio.to_thread(env.client.stop, None, None, None)
+
+    async def warm_up(self, env: Env) -> None:
+        # One run before the clock (contract.Adapter.warm_up).
+        await env.agent.invoke_async(contract.WARM_PROMPT)
 
     async def next_call(self, env: Env) -> str:
         return str(await env.agent.invoke_async(contract.NEXT_PROMPT))
