@@ -243,12 +243,12 @@ def process_exit(argv: list[str], cell: Cell) -> dict[str, Any]:
     return report
 
 
-async def child_until_exit(adapter: Adapter, cell: Cell) -> None:
+async def child_until_exit(adapter: Adapter, cell: Cell, out: Any) -> None:
     """The child of `process exit`: starts the run, exits the whole process at 0.6 s."""
     async with adapter.open(cell) as env:
         asyncio.ensure_future(adapter.run_agent(env))
         await asyncio.sleep(STOP_AFTER_S)
-        print(f"stopped_at_ms {now_ms()}", flush=True)
+        print(f"stopped_at_ms {now_ms()}", file=out, flush=True)
         os._exit(0)
 
 
@@ -275,8 +275,12 @@ def main(adapter: Adapter) -> int:
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     parser.add_argument("server", nargs="*")
     arguments = parser.parse_args()
+    # The report is stdout's only line: whatever a framework prints (mcp-use logs to stdout) goes
+    # to stderr instead, and the report to the saved stdout.
+    report_out = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
     if arguments.describe:
-        print(json.dumps(describe(adapter)))
+        print(json.dumps(describe(adapter)), file=report_out, flush=True)
         return 0
     if not arguments.scenario or not arguments.server:
         parser.error("--scenario and `-- SERVER [ARGS...]` are needed")
@@ -291,13 +295,13 @@ def main(adapter: Adapter) -> int:
     # `process exit` imports the framework twice (parent and child): twice the bound.
     signal.alarm(int(PROGRAM_BOUND_S) * (2 if arguments.scenario == "process exit" else 1))
     if arguments.child:
-        asyncio.run(child_until_exit(adapter, cell))
+        asyncio.run(child_until_exit(adapter, cell, report_out))
         return 0
     if cell.scenario == "process exit":
         report = process_exit(sys.argv, cell)
     else:
         report = asyncio.run(_bounded(adapter, cell))
-    print(json.dumps(report), flush=True)
+    print(json.dumps(report), file=report_out, flush=True)
     # A framework may leave threads or a child behind after a hang; the report is out.
     sys.stderr.flush()
     os._exit(0)

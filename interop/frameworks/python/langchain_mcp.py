@@ -23,34 +23,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, AsyncIterator
 
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import HumanMessage
 from langchain_mcp_adapters.client import MultiServerMCPClient
 from langgraph.prebuilt import create_react_agent
 
 import contract
-
-
-class ScriptedChatModel(BaseChatModel):
-    """Turn 1 calls the tool the prompt asks for; after a tool message, the final text quotes it."""
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted"
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> "ScriptedChatModel":
-        return self
-
-    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
-        last = messages[-1]
-        if isinstance(last, ToolMessage):
-            message = AIMessage(content=contract.final_text(last.content))
-        else:
-            prompt = next(m.content for m in messages if isinstance(m, HumanMessage))
-            name, arguments = contract.first_turn(str(prompt))
-            message = AIMessage(content="", tool_calls=[{"name": name, "args": arguments, "id": f"call-{name}", "type": "tool_call"}])
-        return ChatResult(generations=[ChatGeneration(message=message)])
+from scripted_langchain import ScriptedChatModel
 
 
 @dataclass
