@@ -161,13 +161,11 @@ def framework_facts(report: dict[str, Any]) -> dict[str, Any]:
     call = wire[call_index][1]
     call_id = call["id"]
     token = call.get("params", {}).get("_meta", {}).get("progressToken")
-    notified_index = _find(wire, lambda d, m: d == "in" and m.get("method") == "notifications/cancelled" and _same(m.get("params", {}).get("requestId"), call_id))
-    closed_index = _find(wire, lambda d, m: d == "in" and m.get("transport") == "http" and m.get("event") == "disconnect" and _same(m.get("requestId"), call_id))
+    notified_index, response_index, closed_index = _paired(wire, call_index)
     closed = wire[closed_index][1] if closed_index is not None else None
     task_cancel_index = _find(wire, lambda d, m: d == "in" and m.get("method") == "tasks/cancel")
     cancelling = [index for index in (notified_index, closed_index if closed and closed.get("cancels") else None, task_cancel_index) if index is not None]
     cancel_index = min(cancelling) if cancelling else None
-    response_index = _find(wire, lambda d, m: d == "out" and _same(m.get("id"), call_id) and ("result" in m or "error" in m))
     cancel = wire[notified_index][1]["params"] if notified_index is not None else None
     stopped = report.get("stopped_at_ms")
     if report.get("timeout_ms") is not None and times[call_index] is not None:
@@ -188,7 +186,7 @@ def framework_facts(report: dict[str, Any]) -> dict[str, Any]:
         "cancel after stop": None if after is None else bucket_ms(after),
         "caller returned": caller_returned(stopped, returned),
         "next call": report.get("next_call"),
-        "server sent after cancel": _sent_after(wire, cancel_index, call_id, token) if cancel_index is not None else None,
+        "server sent after cancel": _sent_after_paired(wire, cancel_index, response_index, token) if cancel_index is not None else None,
         "handler": _handler(wire, cancel_index, response_index, token),
     }
 
@@ -208,3 +206,40 @@ def caller_returned(stopped_at_ms: int | None, returned_at_ms: int | None) -> st
     if stopped_at_ms is None:
         return "not stopped"
     return "promptly" if returned_at_ms - stopped_at_ms < 1000 else "late"
+
+
+def _paired(wire: list[tuple[str, dict[str, Any]]], call_index: int) -> tuple[int | None, int | None, int | None]:
+    """The slow call's cancel, response and HTTP stream-close entries, paired to it. A framework
+    may open one session per call (langchain-mcp-adapters, llama-index-tools-mcp), so request ids
+    repeat across the record's sessions: a message naming the id belongs to the most recent
+    request with that id still open (a later session's request is answered before the slow call
+    ends). An error the server sends because the session was deleted (the program's exit) is not
+    the handler's answer."""
+    call_id = wire[call_index][1]["id"]
+    open_requests = [call_index]
+    cancel = response = closed = None
+    for index in range(call_index + 1, len(wire)):
+        direction, message = wire[index]
+        if not isinstance(message, dict) or not open_requests:
+            continue
+        if direction == "in" and "method" in message and _same(message.get("id"), call_id):
+            open_requests.append(index)
+        elif direction == "in" and message.get("method") == "notifications/cancelled" and _same(message.get("params", {}).get("requestId"), call_id):
+            if open_requests[-1] == call_index and cancel is None:
+                cancel = index
+        elif direction == "in" and message.get("transport") == "http" and message.get("event") == "disconnect" and _same(message.get("requestId"), call_id):
+            if open_requests[-1] == call_index and closed is None:
+                closed = index
+        elif direction == "out" and "method" not in message and _same(message.get("id"), call_id) and ("result" in message or "error" in message):
+            if open_requests.pop() == call_index:
+                deleted = isinstance(message.get("error"), dict) and (message["error"].get("data") or {}).get("sessionDeleted")
+                response = None if deleted else index
+    return cancel, response, closed
+
+
+def _sent_after_paired(wire: list[tuple[str, dict[str, Any]]], cancel_index: int, response_index: int | None, token: Any) -> list[str]:
+    """What the server sent for the slow call after the cancel: its paired response, progress for its token."""
+    sent = {"response"} if response_index is not None and response_index > cancel_index else set()
+    if token is not None and any(d == "out" and m.get("method") == "notifications/progress" and _same(m.get("params", {}).get("progressToken"), token) for d, m in wire[cancel_index + 1 :]):
+        sent.add("progress")
+    return sorted(sent)

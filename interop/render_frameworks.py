@@ -65,6 +65,9 @@ def grid_cell(name: str, scenario: str, info: dict[str, Any], cells: dict[str, A
     style = "padding: 2px 8px"
     if cells is None:
         why = info.get("unavailable", {}).get(scenario, "not measured")
+        if scenario not in info.get("unavailable", {}):
+            # No row in the details: the link goes to the framework's heading.
+            link = f"#{anchor(name)}"
         used.add("skipped")
         return f'<td class="framework-grid-cell" data-outcome="skipped" title="{html.escape(why, quote=True)}" style="{style}"><a href="{link}">{FRAMEWORK_OUTCOMES["skipped"][0]}</a></td>'
     parts, verdicts = [], []

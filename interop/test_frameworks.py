@@ -73,6 +73,20 @@ class FrameworkFacts(unittest.TestCase):
         wire = record((1200, "in", CALL), (1950, "in", CANCEL))
         self.check(wire, {"cancel after stop": "<100 ms"}, "stopped", stopped=1700, timeout_ms=700)
 
+    def test_a_later_session_reusing_the_id_is_not_the_slow_call(self) -> None:
+        # A session per call: the next call (another session) has id 3 too and is answered first.
+        echo = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "caller resumed"}}}
+        echoed = {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "caller resumed"}]}}
+        wire = record((1010, "in", CALL), (1620, "in", CANCEL), (1700, "in", echo), (1701, "out", echoed))
+        self.check(wire, {"handler": "stopped by the cancel", "server sent after cancel": []}, "stopped")
+        wire = record((1010, "in", CALL), (1700, "in", echo), (1701, "out", echoed), (4010, "out", RESULT))
+        self.check(wire, {"handler": "completed (no cancel)"}, "leaked")
+
+    def test_the_answer_to_a_deleted_session_is_not_the_handlers(self) -> None:
+        deleted = {"jsonrpc": "2.0", "id": 3, "error": {"code": -32600, "message": "Not Found", "data": {"sessionDeleted": True}}}
+        wire = record((1010, "in", CALL), (1620, "in", CANCEL), (4500, "out", deleted))
+        self.check(wire, {"handler": "stopped by the cancel"}, "stopped")
+
     def test_a_record_without_the_call_is_a_report_error(self) -> None:
         with self.assertRaises(facts.ReportError):
             facts.framework_facts(report(record((1000, "in", INIT))))
