@@ -47,6 +47,9 @@ MEASURED = {
     "python": ["1.30.0", "2.0.0", "2.3.0"],
     "typescript": ["1.25.0", "1.32.2"],
     "typescript-v2": ["2.0.0", "2.4.0"],
+    # The agent frameworks (interop/frameworks/): an older release where the behaviour differs.
+    "fastmcp": ["2.12.0", "4.1.6"],
+    "strands-agents": ["1.20.0", "1.62.0"],
 }
 REVISIONS = ("2025-11-25", "2026-07-28")
 # A framework speaks what its SDK chooses.
@@ -246,8 +249,22 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="measure nothing: check that history.json's pin entries agree with expected.json (exit 1 when not)")
     parser.add_argument("--work", type=Path, default=ROOT / "target" / "interop", help="the work directory (default target/interop)")
     parser.add_argument("--jobs", type=int, default=4, help="cells run at once (default 4)")
+    parser.add_argument("--pins-from-expected", nargs="+", metavar="SDK", help="measure nothing: copy these SDKs' (or frameworks') pin entries from expected.json, which the same runner just measured (interop/run.sh --bless)")
     parser.add_argument("releases", nargs="*", metavar="SDK=VERSION", help="releases to measure (default: every release in MEASURED)")
     arguments = parser.parse_args()
+    if arguments.pins_from_expected:
+        history = json.loads(HISTORY.read_text()) if HISTORY.exists() else {"releases": {}}
+        expected = json.loads((INTEROP / "expected.json").read_text())
+        for sdk in arguments.pins_from_expected:
+            info = expected["sdks"][sdk]
+            description = {key: value for key, value in info.items() if key not in ("default connection", "default revision")}
+            cells = dict(expected["matrix"][sdk])
+            for scenario, why in info.get("unavailable", {}).items():
+                cells[scenario] = {revision: {transport: {"n/a": why} for transport in TRANSPORTS} for revision in (FRAMEWORK_REVISIONS if info.get("framework") else REVISIONS)}
+            history.setdefault("releases", {}).setdefault(sdk, {})[info["version"]] = {"measured": datetime.date.today().isoformat(), "sdk": {**description, **{k: info[k] for k in ("default connection", "default revision") if k in info}}, "matrix": cells}
+        HISTORY.write_text(dump(history))
+        print(f"history: wrote the pins of {', '.join(arguments.pins_from_expected)} from expected.json")
+        return 0
     if arguments.check:
         problems = check(json.loads(HISTORY.read_text()) if HISTORY.exists() else {}, json.loads((INTEROP / "expected.json").read_text()))
         for problem in problems:

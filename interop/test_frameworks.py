@@ -142,6 +142,23 @@ class Grid(unittest.TestCase):
         self.assertNotIn("hung</strong>", text)
 
 
+class AcrossReleases(unittest.TestCase):
+    def test_a_framework_measured_at_two_releases_shows_both(self) -> None:
+        book = expected()
+        leaked = book["matrix"]["demo-fw"]["close client"]["default"]["http"]
+        old = {"run abort": {"default": {"stdio": leaked, "http": leaked}}, "tool timeout": {"default": {"stdio": {"n/a": "none"}, "http": {"n/a": "none"}}}}
+        history = {"releases": {"demo-fw": {
+            "0.9.0": {"sdk": {"mcp_sdk": {"version": "1.30.0"}}, "matrix": old},
+            "1.0.0": {"sdk": {"mcp_sdk": {"version": "2.3.0"}}, "matrix": book["matrix"]["demo-fw"]},
+        }}}
+        text = render_frameworks.render(book, ["demo-fw"], history)
+        self.assertIn("| Way of stopping | 0.9.0 | 1.0.0 |", text)
+        self.assertIn("| `run abort` | \u2717 \u2717 | \u2713 \u2713 |", text)
+        self.assertIn("| `tool timeout` | n/a n/a | not measured |", text)
+        self.assertIn("0.9.0: 1.30.0, 1.0.0: 2.3.0", text)
+        self.assertNotIn("Across releases", render_frameworks.render(book, ["demo-fw"], {"releases": {"demo-fw": {"1.0.0": history["releases"]["demo-fw"]["1.0.0"]}}}))
+
+
 class Entries(unittest.TestCase):
     def test_placeholders_and_groups(self) -> None:
         entry = {"name": "x", "dir": "/d", "command": ["{venv}/bin/python", "{dir}/x.py"], "install": "i {venv}", "release_install": "r {venv} x=={version}"}
