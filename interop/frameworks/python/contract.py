@@ -300,16 +300,22 @@ def main(adapter: Adapter) -> int:
     if cell.scenario == "process exit":
         report = process_exit(sys.argv, cell)
     else:
-        report = asyncio.run(_bounded(adapter, cell))
+        # Printed and exited from inside the loop: leaving asyncio.run() waits for the worker
+        # threads a synchronous framework may have left blocked (smolagents' after `close client`).
+        asyncio.run(_bounded(adapter, cell, report_out))
+        return 1
     print(json.dumps(report), file=report_out, flush=True)
     # A framework may leave threads or a child behind after a hang; the report is out.
     sys.stderr.flush()
     os._exit(0)
 
 
-async def _bounded(adapter: Adapter, cell: Cell) -> dict[str, Any]:
+async def _bounded(adapter: Adapter, cell: Cell, out: Any) -> None:
     try:
-        return await run_scenario(adapter, cell)
+        report = await run_scenario(adapter, cell)
+        print(json.dumps(report), file=out, flush=True)
+        sys.stderr.flush()
+        os._exit(0)
     except BaseException as error:  # noqa: BLE001
         if isinstance(error, SystemExit):
             raise
