@@ -65,6 +65,19 @@ else
     python3 interop/render_frameworks.py --check || status=$((status > 0 ? status : $?))
 fi
 
+# The server frameworks (interop/frameworks/servers/, fw-server's runner: FastMCP as a server, driven
+# by raw clients) when the frameworks run (the default, or --only frameworks); not with --only sdks
+# or --only NAME.
+frameworks=1
+if [[ ${#ONLY[@]} -gt 0 ]]; then
+    frameworks=0
+    for word in "${ONLY[@]}"; do [[ $word == frameworks ]] && frameworks=1; done
+fi
+if [[ $frameworks -eq 1 && -f interop/frameworks/servers/measure.py ]]; then
+    scripts/setup-languages.sh --frameworks || fail "scripts/setup-languages.sh --frameworks"
+    python3 interop/frameworks/servers/measure.py --check || { code=$?; [[ $code -ge 2 ]] && exit 2; status=$((status > code ? status : code)); }
+fi
+
 # The measured history (interop/history.json, interop/history.sh) must agree with expected.json at the
 # pins: a pin that moved, or a blessed change of behaviour, needs `interop/history.sh SDK=VERSION`.
 # (The chapter's history table is part of the render check above.)

@@ -246,6 +246,7 @@ def process_exit(argv: list[str], cell: Cell) -> dict[str, Any]:
 async def child_until_exit(adapter: Adapter, cell: Cell, out: Any) -> None:
     """The child of `process exit`: starts the run, exits the whole process at 0.6 s."""
     async with adapter.open(cell) as env:
+        await adapter.warm_up(env)
         asyncio.ensure_future(adapter.run_agent(env))
         await asyncio.sleep(STOP_AFTER_S)
         print(f"stopped_at_ms {now_ms()}", file=out, flush=True)
