@@ -37,6 +37,9 @@ REVISIONS = ("2025-11-25", "2026-07-28")
 TRANSPORTS = ("stdio", "http")
 # One cell's run: the scenarios take about 4 s; this bounds a hang.
 CELL_TIMEOUT_S = 60
+# A framework cell's: importing a framework took up to 21 s on this machine at load 25, and
+# `process exit` imports it twice.
+FRAMEWORK_CELL_TIMEOUT_S = 150
 # How long an HTTP server may take to print its address.
 SERVER_START_TIMEOUT_S = 10
 
@@ -65,17 +68,17 @@ def programs(work: Path, only: list[str]) -> dict[str, list[str]]:
     return chosen
 
 
-def run_process(command: list[str], log_stem: Path) -> dict[str, Any]:
+def run_process(command: list[str], log_stem: Path, timeout_s: float = CELL_TIMEOUT_S) -> dict[str, Any]:
     """Runs one scenario program in its own process group; returns its JSON report or raises."""
     log_stem.parent.mkdir(parents=True, exist_ok=True)
     with open(f"{log_stem}.stderr", "wb") as stderr:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL, start_new_session=True, cwd=ROOT)
         try:
-            stdout, _ = process.communicate(timeout=CELL_TIMEOUT_S)
+            stdout, _ = process.communicate(timeout=timeout_s)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
-            raise RuntimeError(f"timed out after {CELL_TIMEOUT_S} s (log: {log_stem}.stderr)") from None
+            raise RuntimeError(f"timed out after {timeout_s} s (log: {log_stem}.stderr)") from None
     Path(f"{log_stem}.json").write_bytes(stdout)
     if process.returncode != 0:
         tail = Path(f"{log_stem}.stderr").read_text(errors="replace").strip().splitlines()[-3:]
@@ -143,10 +146,10 @@ def run_cell(command: list[str], server: str, scenario: str, revision: str, tran
             # Each server process the framework starts records into a file of its own (`--record`
             # truncates its file; a framework may start one server per call): FILE.PID.
             launch = ["/bin/sh", "-c", 'exec "$0" --record "$1.$$"', server, str(record)] if framework else [server]
-            report = run_process(command + arguments + launch, stem)
+            report = run_process(command + arguments + launch, stem, FRAMEWORK_CELL_TIMEOUT_S if framework else CELL_TIMEOUT_S)
         else:
             with http_server(server, stem, extra) as url:
-                report = run_process(command + arguments + [url], stem)
+                report = run_process(command + arguments + [url], stem, FRAMEWORK_CELL_TIMEOUT_S if framework else CELL_TIMEOUT_S)
         if not framework:
             return facts.facts(report)
         report["transcript"] = read_record(record)

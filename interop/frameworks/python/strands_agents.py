@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 from dataclasses import dataclass
 from datetime import timedelta
@@ -87,8 +88,16 @@ class StrandsAgents(contract.Adapter):
         if cell.transport == "stdio":
             parameters = StdioServerParameters(command=cell.server[0], args=cell.server[1:])
             client = MCPClient(lambda: stdio_client(parameters))
-        else:
+        elif "url" in inspect.signature(MCPClient.__init__).parameters:
             client = MCPClient(url=cell.url)
+        else:
+            # Version adaptation: before `url=`, a transport callable (the official SDK's client).
+            try:
+                from mcp.client.streamable_http import streamable_http_client as http_client
+            except ImportError:
+                from mcp.client.streamable_http import streamablehttp_client as http_client
+            url = cell.url
+            client = MCPClient(lambda: http_client(url))
         await asyncio.to_thread(client.start)
         tools: list[Any] = list(await asyncio.to_thread(client.list_tools_sync))
         if cell.timeout_s is not None:
