@@ -47,6 +47,7 @@ sys.path.insert(0, str(INTEROP))
 import matrix  # noqa: E402
 import releases  # noqa: E402
 import render_book  # noqa: E402
+from outcomes import FRAMEWORK_OUTCOMES, framework_outcome  # noqa: E402
 
 RELIANCE = INTEROP / "reliance.json"
 # The language of the book's snippets each SDK's release changes (the TypeScript v1 line has none:
@@ -120,7 +121,8 @@ def cell_changes(expected: dict[str, Any], observed: dict[str, Any]) -> list[dic
     for sdk, scenarios in observed["matrix"].items():
         book = expected["matrix"].get(sdk, {})
         for scenario in sorted(set(scenarios) | set(book)):
-            for revision in matrix.REVISIONS:
+            # A framework's cells are at revision `default`.
+            for revision in sorted(set(book.get(scenario, {})) | set(scenarios.get(scenario, {}))):
                 for transport in matrix.TRANSPORTS:
                     old = book.get(scenario, {}).get(revision, {}).get(transport)
                     new = scenarios.get(scenario, {}).get(revision, {}).get(transport)
@@ -134,6 +136,10 @@ def verdict(facts: dict[str, Any] | None) -> str:
         return "(no such cell)"
     if "error" in facts:
         return "could not run"
+    if "caller returned" in facts:
+        # A framework's cell (facts.framework_facts), judged as the frameworks' grid does.
+        symbol, name, _ = FRAMEWORK_OUTCOMES[framework_outcome(facts)]
+        return f"{symbol} {name}"
     key = render_book.outcome(facts)
     symbol, name, _ = render_book.OUTCOMES[key]
     return f"{symbol} {name}"

@@ -142,3 +142,104 @@ def _handler(wire: list[tuple[str, dict[str, Any]]], cancel_index: int | None, r
     if "progress" in _sent_after(wire, cancel_index, None, token):
         return "kept running after the cancel"
     return "stopped by the cancel"
+
+
+# ---------------------------------------------------------------- framework cells (issue 32)
+# A framework program (interop/frameworks/README.md) reads nothing from the server: the runner
+# passed `--record FILE` to the server and puts the recorded lines (`at_ms`, `direction`,
+# `message`) in the report's `transcript`. The next call after the stop may be impossible, so the
+# `echo` marker is not required; the stop's and the return's times come from the program.
+
+def framework_facts(report: dict[str, Any]) -> dict[str, Any]:
+    """The cell of a framework program's report (its transcript is the server's record)."""
+    transcript = report.get("transcript")
+    if not isinstance(transcript, list):
+        raise ReportError("the report has no transcript (the server's --record file was not read)")
+    wire = [(entry["direction"], entry["message"]) for entry in transcript]
+    times = [entry.get("at_ms") for entry in transcript]
+    call_index = _find_call(wire)
+    call = wire[call_index][1]
+    call_id = call["id"]
+    token = call.get("params", {}).get("_meta", {}).get("progressToken")
+    notified_index, response_index, closed_index = _paired(wire, call_index)
+    closed = wire[closed_index][1] if closed_index is not None else None
+    task_cancel_index = _find(wire, lambda d, m: d == "in" and m.get("method") == "tasks/cancel")
+    cancelling = [index for index in (notified_index, closed_index if closed and closed.get("cancels") else None, task_cancel_index) if index is not None]
+    cancel_index = min(cancelling) if cancelling else None
+    cancel = wire[notified_index][1]["params"] if notified_index is not None else None
+    stopped = report.get("stopped_at_ms")
+    if report.get("timeout_ms") is not None and times[call_index] is not None:
+        # A framework's timeout runs from the moment its client sent the call (the program cannot
+        # see that moment; the record can): FRAMEWORKS-CONTRACT-CHANGES.md, fw-ts.
+        stopped = times[call_index] + report["timeout_ms"]
+    returned = report.get("returned_at_ms")
+    after = times[cancel_index] - stopped if cancel_index is not None and stopped is not None and times[cancel_index] is not None else None
+    return {
+        "revision on the wire": _wire_revision(wire, call),
+        "before the call": _before_call(wire, call_index),
+        "caller saw": report.get("caller_saw"),
+        "cancel sent": cancel is not None,
+        "tasks/cancel sent": task_cancel_index is not None,
+        "response stream closed": None if closed is None else ("a cancel" if closed.get("cancels") else "not a cancel"),
+        "cancel requestId": _json(cancel.get("requestId")) if cancel else None,
+        "cancel reason": cancel.get("reason") if cancel else None,
+        "cancel after stop": None if after is None else bucket_ms(after),
+        "caller returned": caller_returned(stopped, returned),
+        "next call": report.get("next_call"),
+        "server sent after cancel": _sent_after_paired(wire, cancel_index, response_index, token) if cancel_index is not None else None,
+        "handler": _handler(wire, cancel_index, response_index, token),
+    }
+
+
+def bucket_ms(milliseconds: float) -> str:
+    """A delay, bucketed so that a cell stays stable from run to run."""
+    if milliseconds < 100:
+        return "<100 ms"
+    return "<1 s" if milliseconds < 1000 else ">1 s"
+
+
+def caller_returned(stopped_at_ms: int | None, returned_at_ms: int | None) -> str:
+    """`promptly` (within 1 s of the stop), `late`, `hung` (never, within the program's 5 s), or
+    `not stopped` (the baseline run, which nobody stops)."""
+    if returned_at_ms is None:
+        return "hung"
+    if stopped_at_ms is None:
+        return "not stopped"
+    return "promptly" if returned_at_ms - stopped_at_ms < 1000 else "late"
+
+
+def _paired(wire: list[tuple[str, dict[str, Any]]], call_index: int) -> tuple[int | None, int | None, int | None]:
+    """The slow call's cancel, response and HTTP stream-close entries, paired to it. A framework
+    may open one session per call (langchain-mcp-adapters, llama-index-tools-mcp), so request ids
+    repeat across the record's sessions: a message naming the id belongs to the most recent
+    request with that id still open (a later session's request is answered before the slow call
+    ends). An error the server sends because the session was deleted (the program's exit) is not
+    the handler's answer."""
+    call_id = wire[call_index][1]["id"]
+    open_requests = [call_index]
+    cancel = response = closed = None
+    for index in range(call_index + 1, len(wire)):
+        direction, message = wire[index]
+        if not isinstance(message, dict) or not open_requests:
+            continue
+        if direction == "in" and "method" in message and _same(message.get("id"), call_id):
+            open_requests.append(index)
+        elif direction == "in" and message.get("method") == "notifications/cancelled" and _same(message.get("params", {}).get("requestId"), call_id):
+            if open_requests[-1] == call_index and cancel is None:
+                cancel = index
+        elif direction == "in" and message.get("transport") == "http" and message.get("event") == "disconnect" and _same(message.get("requestId"), call_id):
+            if open_requests[-1] == call_index and closed is None:
+                closed = index
+        elif direction == "out" and "method" not in message and _same(message.get("id"), call_id) and ("result" in message or "error" in message):
+            if open_requests.pop() == call_index:
+                deleted = isinstance(message.get("error"), dict) and (message["error"].get("data") or {}).get("sessionDeleted")
+                response = None if deleted else index
+    return cancel, response, closed
+
+
+def _sent_after_paired(wire: list[tuple[str, dict[str, Any]]], cancel_index: int, response_index: int | None, token: Any) -> list[str]:
+    """What the server sent for the slow call after the cancel: its paired response, progress for its token."""
+    sent = {"response"} if response_index is not None and response_index > cancel_index else set()
+    if token is not None and any(d == "out" and m.get("method") == "notifications/progress" and _same(m.get("params", {}).get("progressToken"), token) for d, m in wire[cancel_index + 1 :]):
+        sent.add("progress")
+    return sorted(sent)

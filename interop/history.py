@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from outcomes import OUTCOMES, cell, outcome
+from outcomes import OUTCOMES, cell, framework_outcome, outcome
 
 INTEROP = Path(__file__).resolve().parent
 ROOT = INTEROP.parent
@@ -47,8 +47,13 @@ MEASURED = {
     "python": ["1.30.0", "2.0.0", "2.3.0"],
     "typescript": ["1.25.0", "1.32.2"],
     "typescript-v2": ["2.0.0", "2.4.0"],
+    # The agent frameworks (interop/frameworks/): an older release where the behaviour differs.
+    "fastmcp": ["2.12.0", "4.1.6"],
+    "strands-agents": ["1.20.0", "1.62.0"],
 }
 REVISIONS = ("2025-11-25", "2026-07-28")
+# A framework speaks what its SDK chooses.
+FRAMEWORK_REVISIONS = ("default",)
 TRANSPORTS = ("stdio", "http")
 # The grid's columns, in its order.
 ORDER = [(revision, transport) for revision in REVISIONS for transport in TRANSPORTS]
@@ -60,16 +65,18 @@ def version_key(version: str) -> tuple[Any, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", main)) + ((0, pre) if pre else (1, ""))
 
 
-def outcomes(cells: dict[str, Any]) -> dict[tuple[str, str], str]:
+def outcomes(cells: dict[str, Any], framework: bool = False) -> dict[tuple[str, str], str]:
     """A way of stopping's cells -> the grid's verdict per (revision, transport); `n/a` for cells
-    the program could not write for that release."""
+    the program could not write for that release. A framework's cells (revision `default`) are
+    judged as the frameworks' grid judges them."""
+    judge = framework_outcome if framework else outcome
     found = {}
-    for revision in REVISIONS:
+    for revision in (FRAMEWORK_REVISIONS if framework else REVISIONS):
         for transport in TRANSPORTS:
             facts = cells.get(revision, {}).get(transport)
             if facts is None:
                 continue
-            found[(revision, transport)] = "n/a" if "n/a" in facts else outcome(facts)
+            found[(revision, transport)] = "n/a" if "n/a" in facts else judge(facts)
     return found
 
 
@@ -190,7 +197,8 @@ def check(history: dict[str, Any], expected: dict[str, Any]) -> list[str]:
         for scenario in info["scenarios"]:
             if scenario not in entry["matrix"]:
                 continue
-            pin, measured = outcomes(expected["matrix"][sdk][scenario]), outcomes(entry["matrix"][scenario])
+            framework = bool(info.get("framework"))
+            pin, measured = outcomes(expected["matrix"][sdk][scenario], framework), outcomes(entry["matrix"][scenario], framework)
             for key, verdict in pin.items():
                 if measured.get(key) != verdict:
                     problems.append(f"{sdk} {info['version']} / {scenario} / {' / '.join(key)}: expected.json says {verdict}, history.json says {measured.get(key)}")
@@ -227,7 +235,7 @@ def measure(sdk: str, version: str, work: Path, server: str, jobs: int) -> dict[
         raise RuntimeError(f"asked for {sdk} {version}, the program reports {description['version']}")
     cells = observed["matrix"].get(sdk, {})
     for scenario, why in description.get("unavailable", {}).items():
-        cells[scenario] = {revision: {transport: {"n/a": why} for transport in TRANSPORTS} for revision in REVISIONS}
+        cells[scenario] = {revision: {transport: {"n/a": why} for transport in TRANSPORTS} for revision in (FRAMEWORK_REVISIONS if description.get("framework") else REVISIONS)}
     return {"measured": datetime.date.today().isoformat(), "sdk": description, "matrix": cells}
 
 
@@ -241,8 +249,22 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="measure nothing: check that history.json's pin entries agree with expected.json (exit 1 when not)")
     parser.add_argument("--work", type=Path, default=ROOT / "target" / "interop", help="the work directory (default target/interop)")
     parser.add_argument("--jobs", type=int, default=4, help="cells run at once (default 4)")
+    parser.add_argument("--pins-from-expected", nargs="+", metavar="SDK", help="measure nothing: copy these SDKs' (or frameworks') pin entries from expected.json, which the same runner just measured (interop/run.sh --bless)")
     parser.add_argument("releases", nargs="*", metavar="SDK=VERSION", help="releases to measure (default: every release in MEASURED)")
     arguments = parser.parse_args()
+    if arguments.pins_from_expected:
+        history = json.loads(HISTORY.read_text()) if HISTORY.exists() else {"releases": {}}
+        expected = json.loads((INTEROP / "expected.json").read_text())
+        for sdk in arguments.pins_from_expected:
+            info = expected["sdks"][sdk]
+            description = {key: value for key, value in info.items() if key not in ("default connection", "default revision")}
+            cells = dict(expected["matrix"][sdk])
+            for scenario, why in info.get("unavailable", {}).items():
+                cells[scenario] = {revision: {transport: {"n/a": why} for transport in TRANSPORTS} for revision in (FRAMEWORK_REVISIONS if info.get("framework") else REVISIONS)}
+            history.setdefault("releases", {}).setdefault(sdk, {})[info["version"]] = {"measured": datetime.date.today().isoformat(), "sdk": {**description, **{k: info[k] for k in ("default connection", "default revision") if k in info}}, "matrix": cells}
+        HISTORY.write_text(dump(history))
+        print(f"history: wrote the pins of {', '.join(arguments.pins_from_expected)} from expected.json")
+        return 0
     if arguments.check:
         problems = check(json.loads(HISTORY.read_text()) if HISTORY.exists() else {}, json.loads((INTEROP / "expected.json").read_text()))
         for problem in problems:

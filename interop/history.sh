@@ -21,6 +21,8 @@ status=0
 python3 interop/history.py --server target/release/mcp-testserver "$@" || status=$?
 if [[ $status -ge 2 ]]; then exit "$status"; fi
 python3 interop/render_book.py || exit 2
+# The frameworks' grid shows them across releases too.
+python3 interop/render_frameworks.py || exit 2
 # The version picker lists the measured releases.
 python3 interop/render_picker.py || exit 2
 exit "$status"

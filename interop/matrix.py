@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import facts
+import framework_cells
 
 INTEROP = Path(__file__).resolve().parent
 ROOT = INTEROP.parent
@@ -36,6 +37,9 @@ REVISIONS = ("2025-11-25", "2026-07-28")
 TRANSPORTS = ("stdio", "http")
 # One cell's run: the scenarios take about 4 s; this bounds a hang.
 CELL_TIMEOUT_S = 60
+# A framework cell's: importing a framework took up to 21 s on this machine at load 25, and
+# `process exit` imports it twice.
+FRAMEWORK_CELL_TIMEOUT_S = 150
 # How long an HTTP server may take to print its address.
 SERVER_START_TIMEOUT_S = 10
 
@@ -50,17 +54,31 @@ def clients(work: Path) -> dict[str, list[str]]:
     }
 
 
-def run_process(command: list[str], log_stem: Path) -> dict[str, Any]:
+def programs(work: Path, only: list[str]) -> dict[str, list[str]]:
+    """The programs `--only` selects (all without it): the SDKs' and the frameworks'
+    (interop/frameworks/*/frameworks.json), installing each framework whose install is missing."""
+    with_sdks, frameworks = framework_cells.select(only)
+    chosen = {sdk: command for sdk, command in clients(work).items() if with_sdks or sdk in only}
+    entries = framework_cells.entries()
+    for name in frameworks:
+        seconds = framework_cells.install(entries[name], work)
+        if seconds:
+            print(f"  {name}: installed in {seconds:.1f} s", flush=True)
+        chosen[name] = framework_cells.command(entries[name], work)
+    return chosen
+
+
+def run_process(command: list[str], log_stem: Path, timeout_s: float = CELL_TIMEOUT_S) -> dict[str, Any]:
     """Runs one scenario program in its own process group; returns its JSON report or raises."""
     log_stem.parent.mkdir(parents=True, exist_ok=True)
     with open(f"{log_stem}.stderr", "wb") as stderr:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL, start_new_session=True, cwd=ROOT)
         try:
-            stdout, _ = process.communicate(timeout=CELL_TIMEOUT_S)
+            stdout, _ = process.communicate(timeout=timeout_s)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
-            raise RuntimeError(f"timed out after {CELL_TIMEOUT_S} s (log: {log_stem}.stderr)") from None
+            raise RuntimeError(f"timed out after {timeout_s} s (log: {log_stem}.stderr)") from None
     Path(f"{log_stem}.json").write_bytes(stdout)
     if process.returncode != 0:
         tail = Path(f"{log_stem}.stderr").read_text(errors="replace").strip().splitlines()[-3:]
@@ -72,10 +90,10 @@ def run_process(command: list[str], log_stem: Path) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def http_server(server: str, log_stem: Path) -> Iterator[str]:
-    """Starts `server --http 127.0.0.1:0` in its own process group; yields its URL; stops it."""
+def http_server(server: str, log_stem: Path, extra: list[str] | None = None) -> Iterator[str]:
+    """Starts `server --http 127.0.0.1:0 [EXTRA...]` in its own process group; yields its URL; stops it."""
     log = open(f"{log_stem}.server.stderr", "w")
-    process = subprocess.Popen([server, "--http", "127.0.0.1:0"], stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = subprocess.Popen([server, "--http", "127.0.0.1:0", *(extra or [])], stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.PIPE, text=True, start_new_session=True)
     drain = None
     try:
         url = None
@@ -111,19 +129,50 @@ def copy_lines(stream: Any, log: Any) -> None:
         log.write(line)
 
 
-def run_cell(command: list[str], server: str, scenario: str, revision: str, transport: str, logs: Path) -> dict[str, Any]:
+def run_cell(command: list[str], server: str, scenario: str, revision: str, transport: str, logs: Path, framework: bool = False) -> dict[str, Any]:
     """One cell: its facts, or `{"error": ...}` when the run failed. Over stdio the program starts
-    the server itself; over HTTP the runner starts it and hands the program its URL."""
+    the server itself; over HTTP the runner starts it and hands the program its URL. A framework
+    program reads nothing from the server: the server records its wire (`--record FILE`), and the
+    runner reads FILE into the report's transcript after the cell."""
     stem = logs / f"{scenario}-{revision}-{transport}".replace(" ", "_").replace("/", "_")
     arguments = ["--scenario", scenario, "--revision", revision, "--transport", transport, "--"]
+    record = Path(f"{stem}.record.jsonl")
+    extra = ["--record", str(record)] if framework else []
+    for stale in record.parent.glob(f"{record.name}*"):
+        stale.unlink()
     try:
-        if transport == "stdio":
-            return facts.facts(run_process(command + arguments + [server], stem))
         stem.parent.mkdir(parents=True, exist_ok=True)
-        with http_server(server, stem) as url:
-            return facts.facts(run_process(command + arguments + [url], stem))
+        if transport == "stdio":
+            # Each server process the framework starts records into a file of its own (`--record`
+            # truncates its file; a framework may start one server per call): FILE.PID.
+            launch = ["/bin/sh", "-c", 'exec "$0" --record "$1.$$"', server, str(record)] if framework else [server]
+            report = run_process(command + arguments + launch, stem, FRAMEWORK_CELL_TIMEOUT_S if framework else CELL_TIMEOUT_S)
+        else:
+            with http_server(server, stem, extra) as url:
+                report = run_process(command + arguments + [url], stem, FRAMEWORK_CELL_TIMEOUT_S if framework else CELL_TIMEOUT_S)
+        if not framework:
+            return facts.facts(report)
+        report["transcript"] = read_record(record)
+        return facts.framework_facts(report)
     except (RuntimeError, facts.ReportError) as error:
         return {"error": str(error)}
+
+
+def read_record(record: Path) -> list[dict[str, Any]]:
+    """The server's `--record` file(s) (`FILE`, or `FILE.PID` for each stdio server process): one
+    JSON object per line (a torn last line is dropped), all of them in time order."""
+    files = sorted(record.parent.glob(f"{record.name}*"))
+    if not files:
+        raise RuntimeError(f"the server wrote no record at {record}")
+    entries = []
+    for file in files:
+        for line in file.read_text().splitlines():
+            try:
+                entries.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    # Stable: within one file the order is the server's; across files, the time.
+    return sorted(entries, key=lambda entry: entry.get("at_ms", 0))
 
 
 def observe(work: Path, server: str, jobs: int, only: list[str], commands: dict[str, list[str]] | None = None, logs_dir: Path | None = None) -> dict[str, Any]:
@@ -134,21 +183,23 @@ def observe(work: Path, server: str, jobs: int, only: list[str], commands: dict[
     observed: dict[str, Any] = {"sdks": {}, "matrix": {}}
     pending = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for sdk, command in (commands or clients(work)).items():
-            if only and sdk not in only:
-                continue
+        for sdk, command in (commands or programs(work, only)).items():
             description = run_process(command + ["--describe"], logs_root / sdk / "describe")
             missing = [key for key in ("package", "version", "revisions", "transports", "scenarios") if key not in description]
             if missing:
                 raise RuntimeError(f"`{' '.join(command)} --describe` lacks {', '.join(missing)}")
             observed["sdks"][sdk] = {key: description[key] for key in ("package", "version", "revisions", "scenarios")}
+            framework = bool(description.get("framework"))
+            if framework:
+                observed["sdks"][sdk].update(framework=True, mcp_sdk=description.get("mcp_sdk"), transports=description["transports"])
             if description.get("unavailable"):
                 # Ways of stopping the program cannot write for this release: {name: why}.
                 observed["sdks"][sdk]["unavailable"] = description["unavailable"]
             logs = logs_root / sdk
-            pending[pool.submit(run_cell, command, server, "not stopped", "default", "stdio", logs)] = (sdk, None, "default", None)
+            pending[pool.submit(run_cell, command, server, "not stopped", "default", "stdio", logs, framework)] = (sdk, None, "default", None)
             for scenario in description["scenarios"]:
-                for revision in REVISIONS:
+                # A framework speaks what its SDK chooses (`default`), unless it lists revisions.
+                for revision in (description["revisions"] if framework else REVISIONS):
                     for transport in TRANSPORTS:
                         cell = observed["matrix"].setdefault(sdk, {}).setdefault(scenario, {}).setdefault(revision, {})
                         if revision not in description["revisions"]:
@@ -156,7 +207,7 @@ def observe(work: Path, server: str, jobs: int, only: list[str], commands: dict[
                         elif transport not in description["transports"]:
                             cell[transport] = {"skipped": f"the {sdk} scenario program has no {transport} client yet"}
                         else:
-                            pending[pool.submit(run_cell, command, server, scenario, revision, transport, logs)] = (sdk, scenario, revision, transport)
+                            pending[pool.submit(run_cell, command, server, scenario, revision, transport, logs, framework)] = (sdk, scenario, revision, transport)
         for future in concurrent.futures.as_completed(pending):
             sdk, scenario, revision, transport = pending[future]
             result = future.result()
@@ -190,7 +241,7 @@ def main() -> int:
     parser.add_argument("--server", required=True, help="the mcp-testserver binary")
     parser.add_argument("--work", required=True, type=Path, help="the work directory (venv, logs, observed.json)")
     parser.add_argument("--jobs", type=int, default=4, help="cells run at once (default 4; the cells mostly wait)")
-    parser.add_argument("--only", action="append", default=[], help="run only this SDK (repeatable; no comparison)")
+    parser.add_argument("--only", action="append", default=[], help="run only this SDK or framework, or `sdks` or `frameworks` (repeatable); compared with (and, with --bless, merged into) their part of expected.json")
     parser.add_argument("--bless", action="store_true", help="rewrite interop/expected.json with what was observed")
     arguments = parser.parse_args()
     if not Path(arguments.server).is_file():
@@ -199,7 +250,7 @@ def main() -> int:
     started = time.monotonic()
     try:
         observed = observe(arguments.work, arguments.server, arguments.jobs, arguments.only)
-    except (RuntimeError, OSError) as error:
+    except (RuntimeError, OSError, framework_cells.InstallError) as error:
         print(f"matrix: error: {error}", file=sys.stderr)
         return 2
     observed_path = arguments.work / "observed.json"
@@ -208,16 +259,16 @@ def main() -> int:
     failed = errors(observed)
     for line in failed:
         print(f"matrix: error: {line}", file=sys.stderr)
-    if arguments.only:
-        return 1 if failed else 0
+    whole = json.loads(EXPECTED.read_text()) if EXPECTED.exists() else {"sdks": {}, "matrix": {}}
     if arguments.bless:
         if failed:
             print("matrix: error: not blessing a matrix with failed cells", file=sys.stderr)
             return 1
-        EXPECTED.write_text(dump(observed))
+        EXPECTED.write_text(dump(merge(whole, observed) if arguments.only else observed))
         print(f"matrix: wrote {EXPECTED.relative_to(ROOT)}")
         return 0
-    expected = EXPECTED.read_text() if EXPECTED.exists() else ""
+    # With --only, the part of expected.json that names what ran is compared.
+    expected = dump(part(whole, list(observed["sdks"]))) if arguments.only else (EXPECTED.read_text() if EXPECTED.exists() else "")
     agree, differ = compare_cells(json.loads(expected) if expected else {}, observed)
     print(f"interop: {agree} passed, {differ} failed")
     if expected == dump(observed):
@@ -226,6 +277,19 @@ def main() -> int:
     sys.stdout.writelines(diff)
     print("matrix: error: the SDKs' behaviour differs from interop/expected.json (above). If the change is intended, run `interop/run.sh --bless` and update the prose in interop/sdk-matrix.template.md", file=sys.stderr)
     return 1
+
+
+def part(expected: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """The entries of expected.json for these SDKs and frameworks."""
+    return {"sdks": {name: info for name, info in expected.get("sdks", {}).items() if name in names}, "matrix": {name: cells for name, cells in expected.get("matrix", {}).items() if name in names}}
+
+
+def merge(expected: dict[str, Any], observed: dict[str, Any]) -> dict[str, Any]:
+    """expected.json with the entries of what ran replaced by what was observed."""
+    merged = {"sdks": dict(expected.get("sdks", {})), "matrix": dict(expected.get("matrix", {}))}
+    merged["sdks"].update(observed["sdks"])
+    merged["matrix"].update(observed["matrix"])
+    return merged
 
 
 def compare_cells(expected: dict[str, Any], observed: dict[str, Any]) -> tuple[int, int]:

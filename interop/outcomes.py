@@ -45,3 +45,44 @@ def cell(text: Any, code: bool = False) -> str:
     """Table-cell text: `|` escaped, optionally as a code span."""
     text = str(text).replace("|", "\\|")
     return f"`{text}`" if code else text
+
+
+# The framework grid's verdicts (render_frameworks.py): what reached the server when a framework's
+# call was stopped, in legend order.
+FRAMEWORK_OUTCOMES = {
+    "stopped": ("\u2713", "cancel sent", "a cancel reached the server within 1 s of the stop (a `notifications/cancelled` naming the call, a closed 2026-07-28 response stream, or `tasks/cancel`) and the handler stopped"),
+    "late": ("\u25d0", "cancel sent late", "as \u2713, but the cancel reached the server more than 1 s after the stop"),
+    "ignored": ("!", "cancel ignored", "a cancel reached the server, but progress or a response for the call still followed it"),
+    "leaked": ("\u2717", "ran to the end", "no cancel reached the server; the caller had control back, and the handler ran to its end for no one"),
+    "ran": ("\u25cb", "not stopped", "no cancel; the caller waited for the call's end and got its result: the stop did not stop the call"),
+    "gone": ("\u2300", "session ended", "no cancel; the server's session ended (its stdin closed, its connection dropped) before the handler answered"),
+    "hung": ("\u29d6", "hung", "the caller did not get control back within 5 s of the stop"),
+    "other": ("?", "other", "a combination the legend does not name: read the cell's facts"),
+    "skipped": ("\u2013", "not run", "the framework does not offer this way of stopping (the reason is in the details)"),
+}
+
+# The tool result's text when the slow call ran to its end (the test server's `slow` tool).
+SLOW_RESULT = "completed 15 steps"
+
+
+def framework_outcome(facts: dict[str, Any]) -> str:
+    """The framework grid's verdict on one cell (a key of FRAMEWORK_OUTCOMES), from its facts alone."""
+    if "skipped" in facts or "n/a" in facts:
+        return "skipped"
+    if "error" in facts:
+        return "other"
+    if facts["caller returned"] == "hung":
+        return "hung"
+    handler = facts["handler"]
+    reached = facts["cancel sent"] or facts.get("tasks/cancel sent") or facts.get("response stream closed") == "a cancel"
+    if reached:
+        if handler in ("answered after the cancel", "kept running after the cancel"):
+            return "ignored"
+        if handler == "stopped by the cancel":
+            return "late" if facts["cancel after stop"] == ">1 s" else "stopped"
+        return "other"
+    if handler == "completed (no cancel)":
+        return "ran" if SLOW_RESULT in str(facts["caller saw"]) and facts["caller returned"] != "promptly" else "leaked"
+    if handler == "still running when observed (no cancel)":
+        return "gone"
+    return "other"

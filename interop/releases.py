@@ -33,6 +33,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import framework_cells
+
 INTEROP = Path(__file__).resolve().parent
 ROOT = INTEROP.parent
 # The matrix's SDK keys -> the package as its registry names it, and the registry.
@@ -42,8 +44,14 @@ PACKAGES = {
     "typescript": ("@modelcontextprotocol/sdk", "npm"),
     "typescript-v2": ("@modelcontextprotocol/client", "npm"),
 }
-# A registry package name -> the matrix's SDK key (drift.sh takes `PACKAGE=VERSION`).
-SDK_OF_PACKAGE = {package: sdk for sdk, (package, _) in PACKAGES.items()}
+# The agent frameworks (interop/frameworks/*/frameworks.json, framework_cells.py) are measured the
+# same way: the name -> (its package, its registry).
+FRAMEWORKS = framework_cells.entries()
+PACKAGES.update({name: (entry["package"], "pypi" if entry["language"] == "python" else "npm") for name, entry in FRAMEWORKS.items()})
+# A registry package name -> the matrix's SDK key (drift.sh takes `PACKAGE=VERSION`). A framework
+# is named by its name (`openai-agents`, `openai-agents-js`); its package name works when no other
+# program has the same package.
+SDK_OF_PACKAGE = {package: sdk for sdk, (package, _) in reversed(list(PACKAGES.items()))}
 # rmcp releases whose API the scenario program reaches only through an adaptation: the cargo
 # feature of interop/rmcp that selects it, and the releases before which it is needed.
 # (Empty while every measured release compiles the same program; see interop/rmcp/Cargo.toml.)
@@ -71,6 +79,7 @@ def pinned_versions() -> dict[str, str]:
         "typescript": json.loads((INTEROP / "typescript" / "package.json").read_text())["dependencies"]["@modelcontextprotocol/sdk"],
         "typescript-v2": json.loads((INTEROP / "typescript-v2" / "package.json").read_text())["dependencies"]["@modelcontextprotocol/client"],
     }
+    pins.update({name: entry["version"] for name, entry in FRAMEWORKS.items()})
     missing = [sdk for sdk, version in pins.items() if not version]
     if missing:
         raise InstallError(f"cannot read the pin of {', '.join(missing)} from the committed files")
@@ -78,9 +87,13 @@ def pinned_versions() -> dict[str, str]:
 
 
 def pinned_command(sdk: str, work: Path) -> list[str]:
-    """The pinned SDK's program (installed by scripts/setup-languages.sh --matrix and interop/run.sh)."""
+    """The pinned SDK's program (installed by scripts/setup-languages.sh --matrix and interop/run.sh;
+    a framework's by its frameworks.json `install`)."""
     import matrix
 
+    if sdk in FRAMEWORKS:
+        framework_cells.install(FRAMEWORKS[sdk], work)
+        return framework_cells.command(FRAMEWORKS[sdk], work)
     return matrix.clients(work)[sdk]
 
 
@@ -90,6 +103,13 @@ def command(sdk: str, version: str, work: Path, log: Path | None = None) -> list
         raise InstallError(f"unknown SDK `{sdk}` (expected one of {', '.join(PACKAGES)})")
     if not re.fullmatch(r"[0-9A-Za-z.+-]+", version):
         raise InstallError(f"`{version}` is not a version")
+    if sdk in FRAMEWORKS:
+        # Its own venv or folder under target/interop/releases/frameworks/ (frameworks.json's `release_install`).
+        try:
+            framework_cells.install(FRAMEWORKS[sdk], work, version)
+        except framework_cells.InstallError as error:
+            raise InstallError(str(error)) from None
+        return framework_cells.command(FRAMEWORKS[sdk], work, version)
     place = release_dir(work, sdk, version)
     place.mkdir(parents=True, exist_ok=True)
     log = log or place / "install.log"

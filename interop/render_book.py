@@ -49,7 +49,10 @@ COLOURS = {"stopped": "#2da44e", "late": "#d4a72c", "leaked": "#e5534b", "ignore
 
 def render(template: str, expected: dict[str, Any], history: dict[str, Any] | None = None) -> str:
     """The chapter: the template with every placeholder replaced. The versions table and the grid
-    list the SDKs in the order of their `{{matrix SDK}}` sections (expected.json's keys are sorted)."""
+    list the SDKs in the order of their `{{matrix SDK}}` sections (expected.json's keys are sorted).
+    The agent frameworks' entries are not this chapter's (render_frameworks.py renders them)."""
+    sdks = [name for name, info in expected["sdks"].items() if not info.get("framework")]
+    expected = {**expected, "sdks": {name: expected["sdks"][name] for name in sdks}, "matrix": {name: cells for name, cells in expected["matrix"].items() if name in sdks}}
     sections = [name.split(" ", 1)[1] for name in PLACEHOLDER.findall(template) if name.startswith("matrix ")]
     order = [sdk for sdk in sections if sdk in expected["sdks"]] + [sdk for sdk in expected["sdks"] if sdk not in sections]
     ordered = {**expected, "sdks": {sdk: expected["sdks"][sdk] for sdk in order}}

@@ -1,23 +1,36 @@
 #!/usr/bin/env bash
 # Runs the SDK matrix: every way of stopping a call in the Python SDK, the TypeScript SDK (v1, v2) and rmcp,
-# against mcp-testserver, and checks it against interop/expected.json and book/sdk-matrix.md; then runs the
-# snippet helpers' examples (interop/snippets/run_examples.py: Python and TypeScript, stdio and HTTP).
+# and in the agent frameworks (interop/frameworks/*/frameworks.json: openai-agents, pydantic-ai, ...),
+# against mcp-testserver, and checks it against interop/expected.json, book/sdk-matrix.md and
+# book/generated/frameworks-grid.md; then runs the snippet helpers' examples
+# (interop/snippets/run_examples.py: Python and TypeScript, stdio and HTTP).
 #
-#   interop/run.sh            install what is missing, run every cell, compare (exit 1 on a difference)
-#   interop/run.sh --bless    the same, then rewrite interop/expected.json and book/sdk-matrix.md
+#   interop/run.sh                      install what is missing, run every cell, compare (exit 1 on a difference)
+#   interop/run.sh --bless              the same, then rewrite interop/expected.json, book/sdk-matrix.md and
+#                                       book/generated/frameworks-grid.md
+#   interop/run.sh --only frameworks    only the frameworks' cells (`--only sdks`: only the SDKs'; `--only NAME`:
+#                                       one SDK or framework; repeatable), compared with their part of
+#                                       expected.json (with --bless, merged into it); no snippet examples
 #
 # Installs are pinned and throwaway (scripts/setup-languages.sh --matrix): a venv under target/interop/venv
 # (interop/python/requirements.txt) and interop/typescript{,-v2}/node_modules and
 # interop/snippets/typescript/node_modules (package-lock.json); each is redone only when its pin changes.
+# Each framework has its own venv or node_modules, installed by matrix.py from its frameworks.json entry
+# (interop/framework_cells.py), again only when its pin changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=target/interop
 BLESS=()
-case "${1:-}" in
-    "") ;;
-    --bless) BLESS=(--bless) ;;
-    *) echo "usage: interop/run.sh [--bless]" >&2; exit 2 ;;
-esac
+ONLY=()
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --bless) BLESS=(--bless) ;;
+        --only) [[ $# -ge 2 ]] || { echo "usage: interop/run.sh [--bless] [--only sdks|frameworks|NAME]..." >&2; exit 2; }
+                ONLY+=(--only "$2"); shift ;;
+        *) echo "usage: interop/run.sh [--bless] [--only sdks|frameworks|NAME]..." >&2; exit 2 ;;
+    esac
+    shift
+done
 fail() { echo "interop/run.sh: error: $*" >&2; exit 2; }
 mkdir -p "$WORK"
 
@@ -30,17 +43,39 @@ scripts/setup-languages.sh --matrix || fail "scripts/setup-languages.sh --matrix
 # drift.py: the "since" column, the drift report).
 python3 -m unittest discover --quiet -s interop 2>"$WORK/unittest.log" || { cat "$WORK/unittest.log" >&2; fail "the tests of interop/ (render_book.py, history.py, drift.py) failed"; }
 
-# The rmcp scenario program (a no-op when up to date).
+# The rmcp scenario program (a no-op when up to date); not needed when only frameworks run.
 LOCKED=${CI:+--locked}
-cargo build --quiet $LOCKED -p mcp-interop-rmcp || fail "building the rmcp scenario program"
+needs_rmcp=1
+if [[ ${#ONLY[@]} -gt 0 ]]; then
+    needs_rmcp=0
+    for word in "${ONLY[@]}"; do [[ $word == sdks || $word == rmcp ]] && needs_rmcp=1; done
+fi
+if [[ $needs_rmcp -eq 1 ]]; then
+    cargo build --quiet $LOCKED -p mcp-interop-rmcp || fail "building the rmcp scenario program"
+fi
 
 status=0
-python3 interop/matrix.py --server target/release/mcp-testserver --work "$WORK" "${BLESS[@]}" || status=$?
+python3 interop/matrix.py --server target/release/mcp-testserver --work "$WORK" "${BLESS[@]}" "${ONLY[@]}" || status=$?
 if [[ $status -ge 2 ]]; then exit "$status"; fi
 if [[ ${#BLESS[@]} -gt 0 && $status -eq 0 ]]; then
     python3 interop/render_book.py || exit 2
+    python3 interop/render_frameworks.py || exit 2
 else
     python3 interop/render_book.py --check || status=$((status > 0 ? status : $?))
+    python3 interop/render_frameworks.py --check || status=$((status > 0 ? status : $?))
+fi
+
+# The server frameworks (interop/frameworks/servers/, fw-server's runner: FastMCP as a server, driven
+# by raw clients) when the frameworks run (the default, or --only frameworks); not with --only sdks
+# or --only NAME.
+frameworks=1
+if [[ ${#ONLY[@]} -gt 0 ]]; then
+    frameworks=0
+    for word in "${ONLY[@]}"; do [[ $word == frameworks ]] && frameworks=1; done
+fi
+if [[ $frameworks -eq 1 && -f interop/frameworks/servers/measure.py ]]; then
+    scripts/setup-languages.sh --frameworks || fail "scripts/setup-languages.sh --frameworks"
+    python3 interop/frameworks/servers/measure.py --check || { code=$?; [[ $code -ge 2 ]] && exit 2; status=$((status > code ? status : code)); }
 fi
 
 # The measured history (interop/history.json, interop/history.sh) must agree with expected.json at the
@@ -50,7 +85,8 @@ python3 interop/history.py --check || status=$((status > 0 ? status : 1))
 # The version picker's include (book/generated/sdk-picker.md) lists history.json's releases.
 python3 interop/render_picker.py --check || status=$((status > 0 ? status : 1))
 
-# The snippet helpers: each example must print its output and leave the server's artifacts.
+# The snippet helpers: each example must print its output and leave the server's artifacts (not with --only).
+if [[ ${#ONLY[@]} -gt 0 ]]; then exit "$status"; fi
 examples=0
 python3 interop/snippets/run_examples.py --server target/release/mcp-testserver || examples=$?
 if [[ $examples -ge 2 ]]; then exit "$examples"; fi

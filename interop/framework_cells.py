@@ -1,0 +1,124 @@
+"""The agent frameworks' programs beside the SDKs' (issue 32): which there are, installing them,
+their command lines, at the pins and at other releases. Only the Python standard library is used.
+
+Each language folder under interop/frameworks/ has a `frameworks.json`: a list of
+`{"name", "language", "command", "package", "version", "install"}` (interop/frameworks/README.md).
+`command` and `install` may hold `{dir}` (the language folder, absolute) and `{venv}` (the
+framework's own throwaway place, `target/interop/frameworks/NAME` for the pin,
+`target/interop/releases/frameworks/NAME-VERSION` for another release). An optional
+`release_install` (a shell command with `{version}` as well) installs another release into
+`{venv}`; a framework without it cannot be measured at other releases.
+
+`install` is a shell command run from the repository's root. It is rerun only when it, or a file
+it names (a requirements file; a folder's `package.json` / `package-lock.json`), changed since
+the last successful run (a marker under `target/interop/frameworks/.installed/`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+INTEROP = Path(__file__).resolve().parent
+ROOT = INTEROP.parent
+FRAMEWORKS = INTEROP / "frameworks"
+INSTALL_TIMEOUT_S = 900
+# The keys every entry of a frameworks.json must have.
+KEYS = ("name", "language", "command", "package", "version", "install")
+
+
+class InstallError(Exception):
+    """A framework could not be installed (its registry, its install command, a bad entry)."""
+
+
+def entries() -> dict[str, dict[str, Any]]:
+    """Every framework, by name, from interop/frameworks/*/frameworks.json (folder order, then file
+    order); each entry gains `dir`, its language folder."""
+    found: dict[str, dict[str, Any]] = {}
+    for path in sorted(FRAMEWORKS.glob("*/frameworks.json")):
+        for entry in json.loads(path.read_text()):
+            missing = [key for key in KEYS if key not in entry]
+            if missing:
+                raise InstallError(f"{path.relative_to(ROOT)}: an entry lacks {', '.join(missing)}: {json.dumps(entry)[:120]}")
+            if entry["name"] in found:
+                raise InstallError(f"{path.relative_to(ROOT)}: `{entry['name']}` is named twice")
+            found[entry["name"]] = {**entry, "dir": str(path.parent)}
+    return found
+
+
+def venv(work: Path, name: str, version: str | None = None) -> Path:
+    """A framework's own place: the pin's, or a release's."""
+    if version is None:
+        return work / "frameworks" / name
+    return work / "releases" / "frameworks" / f"{name}-{version}"
+
+
+def fill(text: str, entry: dict[str, Any], place: Path, version: str | None = None) -> str:
+    filled = text.replace("{dir}", entry["dir"]).replace("{venv}", str(place))
+    return filled.replace("{version}", version) if version is not None else filled
+
+
+def command(entry: dict[str, Any], work: Path, version: str | None = None) -> list[str]:
+    """The framework program's command line, at the pin or at `version`."""
+    place = venv(work, entry["name"], version)
+    return [fill(argument, entry, place, version) for argument in entry["command"]]
+
+
+def install(entry: dict[str, Any], work: Path, version: str | None = None) -> float:
+    """Installs the framework (at the pin, or `version` with its `release_install`) unless its
+    marker says it is there; returns the seconds it took (0 when nothing was done)."""
+    place = venv(work, entry["name"], version)
+    if version is None:
+        script = fill(entry["install"], entry, place)
+    elif "release_install" in entry:
+        script = fill(entry["release_install"], entry, place, version)
+    else:
+        raise InstallError(f"{entry['name']}: its frameworks.json entry has no `release_install`, so no release but the pin {entry['version']} can be installed")
+    marker = work / "frameworks" / ".installed" / (f"{entry['name']}" if version is None else f"{entry['name']}-{version}")
+    fingerprint = _fingerprint(script)
+    if marker.is_file() and marker.read_text() == fingerprint and (version is None or place.exists()):
+        return 0.0
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    place.parent.mkdir(parents=True, exist_ok=True)
+    log = marker.with_suffix(".log")
+    started = time.monotonic()
+    with open(log, "w") as out:
+        out.write(f"$ {script}\n")
+        out.flush()
+        try:
+            done = subprocess.run(["bash", "-c", script], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=INSTALL_TIMEOUT_S)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise InstallError(f"{entry['name']}: {error} (log: {log})") from None
+    if done.returncode != 0:
+        tail = " | ".join(log.read_text(errors="replace").strip().splitlines()[-4:])
+        raise InstallError(f"{entry['name']}: the install failed (exit {done.returncode}): {tail} (log: {log})")
+    marker.write_text(fingerprint)
+    return time.monotonic() - started
+
+
+def _fingerprint(script: str) -> str:
+    """The install command and the content of each file it names (or, for a folder it names, the
+    folder's package.json and package-lock.json), hashed."""
+    digest = hashlib.sha256(script.encode())
+    for token in script.replace("'", " ").replace('"', " ").split():
+        path = Path(token) if Path(token).is_absolute() else ROOT / token
+        files = [path] if path.is_file() else [path / name for name in ("package.json", "package-lock.json")] if path.is_dir() else []
+        for file in files:
+            if file.is_file():
+                digest.update(file.name.encode() + file.read_bytes())
+    return digest.hexdigest()
+
+
+def select(only: list[str]) -> tuple[bool, list[str]]:
+    """`--only` words -> (whether the SDKs run, the frameworks that run). `sdks` and `frameworks`
+    name the groups; any other word one SDK or framework."""
+    names = list(entries())
+    if not only:
+        return True, names
+    sdks = "sdks" in only
+    chosen = names if "frameworks" in only else [name for name in names if name in only]
+    return sdks, chosen

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs one Python framework into its own venv: interop/frameworks/python/install.sh VENV PIP-ARGS...
+# (`-r requirements/NAME.txt` for the pin, `PACKAGE==VERSION ...` for another release).
+# uv (PyPI `uv`, pinned below) does the install: it resolves and installs a framework in 3 to 7 s
+# where pip takes about a minute. It lives in a small venv of its own under target/interop/frameworks/uv.
+set -euo pipefail
+UV_PIN=uv==0.13.9
+venv=$1; shift
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+uv_home=$root/target/interop/frameworks/uv
+if [[ ! -x $uv_home/bin/uv || "$(cat "$uv_home/.pin" 2>/dev/null)" != "$UV_PIN" ]]; then
+    rm -rf "$uv_home"
+    python3 -m venv "$uv_home"
+    "$uv_home/bin/pip" install --quiet --disable-pip-version-check "$UV_PIN"
+    echo "$UV_PIN" > "$uv_home/.pin"
+fi
+rm -rf "$venv"
+"$uv_home/bin/uv" venv --quiet --python python3 "$venv"
+VIRTUAL_ENV=$venv "$uv_home/bin/uv" pip install --quiet "$@"
