@@ -181,7 +181,10 @@ async function cellRun(adapter, cell) {
     const started = Date.now();
     let timer;
     if (stop === 'timeout') {
+        // A lower bound: the timeout starts when the framework sends the call (the runner may use
+        // the recorded tools/call + timeout_ms instead).
         report.stopped_at_ms = started + TIMEOUT_MS;
+        report.timeout_ms = TIMEOUT_MS;
     } else {
         timer = setTimeout(async () => {
             if (stop === 'hook') {
