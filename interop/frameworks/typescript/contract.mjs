@@ -30,6 +30,9 @@ import { parseArgs } from 'node:util';
 export const SLOW = { name: 'slow', arguments: { steps: 15, step_ms: 200 } };
 // The next call, made as soon as the caller has control back (a marker in the transcript).
 export const ECHO = { name: 'echo', arguments: { text: 'caller resumed' } };
+// A run before the timed one, so the framework's first-run work (lazy imports, tool listing) is
+// done and the slow call starts within milliseconds of the timed run's start.
+export const WARM_UP = { name: 'echo', arguments: { text: 'warm-up' } };
 // When the stop is issued, after the run started.
 export const STOP_AFTER_MS = 600;
 // The framework timeout of the `tool timeout` scenario.
@@ -168,6 +171,7 @@ function describe(adapter) {
 async function cellRun(adapter, cell) {
     const stop = adapter.stops[cell.scenario];
     const fw = await adapter.open(cell);
+    await adapter.run(fw, WARM_UP, { signal: new AbortController().signal, hook: () => {} });
     const controller = new AbortController();
     const report = { caller_saw: null, stopped_at_ms: null, returned_at_ms: null, next_call: null };
     let armed = false;
@@ -237,6 +241,7 @@ async function nextCall(adapter, fw) {
 /** `process exit`, the child: runs the call and exits the process at 0.6 s, saying when on stdout. */
 async function childCell(adapter, cell) {
     const fw = await adapter.open(cell);
+    await adapter.run(fw, WARM_UP, { signal: new AbortController().signal, hook: () => {} });
     setTimeout(() => {
         process.stdout.write(`${JSON.stringify({ stopped_at_ms: Date.now() })}\n`, () => process.exit(0));
     }, STOP_AFTER_MS);
