@@ -26,19 +26,17 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 
-// The slow call every cell stops: 15 steps of 200 ms, so 3 s if nobody stops it.
-export const SLOW = { name: 'slow', arguments: { steps: 15, step_ms: 200 } };
+import { RESUMED_MARKER, SETTLE_MS, SLOW, STOP_AFTER_MS, TIMEOUT_MS } from '../../scenario-cli.mjs';
+
+// The timeline's constants are the SDK programs' own (one contract module for every TypeScript
+// program: ../../scenario-cli.mjs): the slow call (3 s if nobody stops it), the stop at 0.6 s, the
+// 0.7 s timeout, the `echo` marker and the end at 3.6 s.
+export { SLOW, STOP_AFTER_MS, TIMEOUT_MS } from '../../scenario-cli.mjs';
 // The next call, made as soon as the caller has control back (a marker in the transcript).
-export const ECHO = { name: 'echo', arguments: { text: 'caller resumed' } };
+export const ECHO = { name: 'echo', arguments: { text: RESUMED_MARKER } };
 // A run before the timed one, so the framework's first-run work (lazy imports, tool listing) is
 // done and the slow call starts within milliseconds of the timed run's start.
 export const WARM_UP = { name: 'echo', arguments: { text: 'warm-up' } };
-// When the stop is issued, after the run started.
-export const STOP_AFTER_MS = 600;
-// The framework timeout of the `tool timeout` scenario.
-export const TIMEOUT_MS = 700;
-// How long after the run started the program ends: past the slow call's natural end.
-const SETTLE_MS = 3600;
 // A caller that does not return this long after the stop is hung.
 const HUNG_AFTER_MS = 5000;
 // The whole program's bound.
@@ -232,7 +230,7 @@ async function nextCall(adapter, fw) {
                 throw new Error('no answer within 3 s');
             })
         ]);
-        return text.includes('caller resumed') ? 'ok' : `failed: ${clip(text, 200)}`;
+        return text.includes(RESUMED_MARKER) ? 'ok' : `failed: ${clip(text, 200)}`;
     } catch (error) {
         return `failed: ${describeError(error)}`;
     }
