@@ -11,6 +11,7 @@
 //! - [`render`] (compact text) and [`svg`] (sequence diagram) present a transcript; they depend
 //!   on [`transcript`], never the reverse. [`artifact_files`] names and writes both, for the
 //!   harness's Rust snippets and for the binary's `--artifacts DIR` alike.
+//! - [`record`]: the operator's `--record FILE`, every transcript entry as a flushed JSON line.
 //! - [`jsonrpc`]: framing, error codes, and `is_response_to`, the one response matcher.
 
 pub mod artifact_files;
@@ -18,6 +19,7 @@ mod conformance;
 pub mod gates;
 pub mod http;
 pub mod jsonrpc;
+pub mod record;
 pub mod render;
 pub mod revision;
 pub mod server;

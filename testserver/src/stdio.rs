@@ -9,6 +9,7 @@ use std::task::{Context, Poll};
 use tokio::io::{AsyncRead, ReadBuf};
 
 use crate::artifact_files::write_at_end;
+use crate::record::Record;
 use crate::server::{Core, HistoryLimits, serve_connection};
 use crate::shutdown::{Termination, record_shutdown, report_violations};
 use crate::transcript::{Direction, Entry};
@@ -18,13 +19,17 @@ use crate::transcript::{Direction, Entry};
 /// reports the violations it saw on stderr (bounded). The transcript and handler log keep what
 /// `history` allows (see [`HistoryLimits`]; a plain number is the message limit). On a signal
 /// the transcript ends with the server's shutdown, after the line the client had begun, if any,
-/// as unparseable.
+/// as unparseable. With `record`, every transcript entry also goes to that file (`--record`).
 pub async fn serve_stdio(
     history: impl Into<HistoryLimits>,
     artifacts: Option<&Path>,
+    record: Option<Record>,
 ) -> anyhow::Result<()> {
     let core = Arc::new(Core::default());
     core.limit_history_to(history.into());
+    if let Some(record) = record {
+        core.transcript.set_record(record);
+    }
     let mut termination = Termination::listen()?;
     eprintln!(
         "mcp-testserver {}: serving MCP 2025-11-25 and 2026-07-28 on stdio",

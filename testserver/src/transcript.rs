@@ -9,6 +9,8 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::record::Record;
+
 /// Which way a message travelled, seen from the transcript's owner (see [`Side`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -244,6 +246,8 @@ struct Log {
     limit: Option<usize>,
     byte_limit: Option<usize>,
     dropped: u64,
+    /// The operator's record file, if any: every entry goes there too, unbounded.
+    record: Option<Record>,
 }
 
 impl Log {
@@ -327,7 +331,22 @@ impl Transcript {
 
     /// Appends one entry of any kind.
     pub fn record_entry(&self, direction: Direction, entry: Entry) {
-        self.lock().push(WireMessage { direction, entry });
+        let mut log = self.lock();
+        // Under the log's lock, so the file holds the entries in the transcript's order.
+        if let Some(record) = &log.record {
+            let direction = match direction {
+                Direction::In => "in",
+                Direction::Out => "out",
+            };
+            record.append(direction, &entry.to_json());
+        }
+        log.push(WireMessage { direction, entry });
+    }
+
+    /// Appends every entry recorded from now on to `record` as well (`--record FILE`), whatever
+    /// the limits drop.
+    pub fn set_record(&self, record: Record) {
+        self.lock().record = Some(record);
     }
 
     /// Who records this transcript.

@@ -9,17 +9,19 @@ use std::time::Duration;
 
 use mcp_testserver_core::artifact_files::{ARTIFACTS_VAR, check_directory};
 use mcp_testserver_core::http::Limits;
+use mcp_testserver_core::record::Record;
 use mcp_testserver_core::server::HistoryLimits;
 use mcp_testserver_core::server::mutants::{self, MUTANT_VAR, Mutant};
 
 const USAGE: &str = "\
 mcp-testserver: a spec-strict MCP test server
 usage: mcp-testserver [--transcript-limit N] [--transcript-bytes SIZE] [--artifacts DIR]
+                      [--record FILE]
                                        serve on stdio (one JSON-RPC message per line) until
                                        stdin closes, SIGTERM or SIGINT
        mcp-testserver --http ADDR [--allow-non-loopback] [--conformance] [--transcript-limit N]
                       [--transcript-bytes SIZE] [--artifacts DIR] [--read-timeout SECS]
-                      [--session-idle-timeout SECS] [--max-sessions N]
+                      [--session-idle-timeout SECS] [--max-sessions N] [--record FILE]
                                        serve Streamable HTTP on ADDR (e.g. 127.0.0.1:0) until
                                        SIGTERM, SIGINT, or a piped stdin closing;
                                        --conformance adds the conformance suite's fixtures
@@ -36,6 +38,11 @@ usage: mcp-testserver [--transcript-limit N] [--transcript-bytes SIZE] [--artifa
                          and its sequence diagram (11-sequence.svg) into DIR, as the snippet
                          harness does (the next free number when they exist); default: the
                          directory in $MDBOOK_SNIPPETS_ARTIFACTS, if set
+  --record FILE          append every transcript entry of every session and connection to
+                         FILE (created, or truncated, at start), one JSON line each:
+                         {\"at_ms\": <unix epoch ms>, \"direction\": \"in\"|\"out\", \"message\": ...},
+                         flushed per line; the operator's view, unbounded by --transcript-*,
+                         and no client can read it
   --mutant NAME          break one named rule on purpose (default: $MDBOOK_SNIPPETS_MUTANT,
                          if set); the transcript still records what was sent
   --list-mutants         print each mutant as NAME<TAB>the rule it breaks, and exit
@@ -57,6 +64,7 @@ struct Options {
     artifacts: Option<PathBuf>,
     mutant: Option<Mutant>,
     http_limits: Limits,
+    record: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -74,6 +82,13 @@ fn main() -> ExitCode {
         Ok(options) => options,
         Err(message) => {
             eprintln!("mcp-testserver: error: {message}; see --help");
+            return ExitCode::from(2);
+        }
+    };
+    let record = match options.record.as_deref().map(Record::create).transpose() {
+        Ok(record) => record,
+        Err(error) => {
+            eprintln!("mcp-testserver: error: --record: {error:#}");
             return ExitCode::from(2);
         }
     };
@@ -99,10 +114,12 @@ fn main() -> ExitCode {
             options.history,
             options.artifacts.as_deref(),
             options.http_limits,
+            record,
         )),
         None => runtime.block_on(mcp_testserver_core::serve_stdio(
             options.history,
             options.artifacts.as_deref(),
+            record,
         )),
     };
     // Handlers that ignore cancellation must not keep the process alive after stdin closed.
@@ -131,6 +148,7 @@ fn parse(
         artifacts: None,
         mutant: None,
         http_limits: Limits::default(),
+        record: None,
     };
     let mut mutant_flag = None;
     let mut allow_non_loopback = false;
@@ -163,6 +181,13 @@ fn parse(
                     return Err("--artifacts needs a directory, not an empty string".to_owned());
                 }
                 options.artifacts = Some(PathBuf::from(directory));
+            }
+            "--record" => {
+                let file = args.next().ok_or("--record needs a file")?;
+                if file.is_empty() {
+                    return Err("--record needs a file, not an empty string".to_owned());
+                }
+                options.record = Some(PathBuf::from(file));
             }
             "--transcript-limit" => {
                 let limit = args.next().ok_or("--transcript-limit needs a number")?;

@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use super::endpoint::{self, PATH};
 use super::limits::{self, Limits};
 use crate::artifact_files::write_at_end;
+use crate::record::Record;
 use crate::server::{Core, HistoryLimits};
 use crate::shutdown::{Termination, piped_stdin_closed, record_shutdown, report_violations};
 
@@ -92,13 +93,15 @@ pub async fn serve_with(
 /// reports the violations it saw on stderr and writes the artifacts into `artifacts` when given
 /// (see [`crate::artifact_files`]). The transcript and handler log keep what `history` allows
 /// (see [`HistoryLimits`]; a plain number is the message limit); `limits` bound connections
-/// and sessions. The transcript ends with the server's own shutdown and its reason.
+/// and sessions. The transcript ends with the server's own shutdown and its reason. With
+/// `record`, every transcript entry of every session also goes to that file (`--record`).
 pub async fn serve_address(
     address: SocketAddr,
     conformance_fixtures: bool,
     history: impl Into<HistoryLimits>,
     artifacts: Option<&Path>,
     limits: Limits,
+    record: Option<Record>,
 ) -> anyhow::Result<()> {
     let mut termination = Termination::listen()?;
     let listener = TcpListener::bind(address)
@@ -116,6 +119,9 @@ pub async fn serve_address(
         Core::default()
     });
     core.limit_history_to(history.into());
+    if let Some(record) = record {
+        core.transcript.set_record(record);
+    }
     let stop = CancellationToken::new();
     let server = tokio::spawn(serve_with(core.clone(), listener, stop.clone(), limits));
     eprintln!("mcp-testserver: listening on http://{bound}{PATH}");

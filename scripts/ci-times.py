@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Where a `.ci/run` log's time went: each step's wall time, and each `cargo test` binary's.
+
+    python3 scripts/ci-times.py LOG        # LOG: what `.ci/run` printed (it keeps target/ci-log.txt)
+
+Steps come from the `=== NAME (Ns)` headers `.ci/run` prints (N: seconds since the run began),
+so a step's time is the next header's N minus its own; the last step runs to the `done` header,
+or to the end of the log when the run stopped early (then marked "(stopped here)"). Test binaries
+come from cargo's `Running SOURCE (BINARY)` lines and libtest's `test result: ... finished in
+Ts` line that closes each one; the slowest tests from libtest's `has been running for over 60
+seconds` warnings. Both lists are sorted slowest first. Standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+STEP = re.compile(r"^=== (?P<name>.*) \((?P<seconds>\d+)s\)$")
+RUNNING = re.compile(r"^\s*Running (?P<source>.+?)(?: \((?P<binary>[^)]*)\))?$")
+DOC_TESTS = re.compile(r"^\s*Doc-tests (?P<name>\S+)")
+RESULT = re.compile(r"^test result: \w+\. (?P<passed>\d+) passed; (?P<failed>\d+) failed.*finished in (?P<seconds>[\d.]+)s")
+SLOW = re.compile(r"^test (?P<name>\S+) has been running for over 60 seconds")
+
+
+def steps(lines: list[str]) -> list[tuple[str, int, bool]]:
+    """Each step's (name, seconds, stopped): a step the log ends in is `stopped`."""
+    headers = [(m["name"], int(m["seconds"])) for m in map(STEP.match, lines) if m]
+    result = []
+    for (name, start), following in zip(headers, headers[1:] + [None]):
+        if name == "done":
+            continue
+        if following is None:
+            result.append((name, 0, True))
+        else:
+            result.append((name, following[1] - start, False))
+    return result
+
+
+def test_binaries(lines: list[str]) -> list[tuple[str, float, int]]:
+    """Each test binary's (source, seconds, tests run), in the order cargo ran them."""
+    result, current = [], None
+    for line in lines:
+        if m := RUNNING.match(line):
+            current = m["source"]
+        elif m := DOC_TESTS.match(line):
+            current = f"doc-tests {m['name']}"
+        elif (m := RESULT.match(line)) and current is not None:
+            result.append((current, float(m["seconds"]), int(m["passed"]) + int(m["failed"])))
+            current = None
+    return result
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    lines = Path(argv[1]).read_text(errors="replace").splitlines()
+    found = steps(lines)
+    if not found:
+        print(f"ci-times: no `=== STEP (Ns)` header in {argv[1]}", file=sys.stderr)
+        return 2
+    total = sum(seconds for _, seconds, _ in found)
+    print(f"where .ci/run's time went ({total} s in finished steps):")
+    for name, seconds, stopped in sorted(found, key=lambda step: -step[1]):
+        print(f"  {seconds:>6} s  {name}" + ("  (stopped here)" if stopped else ""))
+    binaries = test_binaries(lines)
+    if binaries:
+        print(f"cargo test, per test binary ({sum(s for _, s, _ in binaries):.0f} s in tests, builds not counted):")
+        for source, seconds, count in sorted(binaries, key=lambda binary: -binary[1]):
+            print(f"  {seconds:>8.1f} s  {count:>4} tests  {source}")
+    slow = [m["name"] for m in map(SLOW.match, lines) if m]
+    if slow:
+        print("tests running for over 60 s: " + ", ".join(slow))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
