@@ -121,7 +121,9 @@ async function main(adapter) {
         return 0;
     }
     const scenario = values.scenario;
-    if (!(scenario in adapter.stops)) {
+    // `not stopped` (every framework, not listed: the runner's baseline): the run is left alone.
+    const stops = { 'not stopped': 'none', ...adapter.stops };
+    if (!(scenario in stops)) {
         const why = adapter.unavailable?.[scenario];
         throw new Error(why ? `\`${scenario}\` is unavailable: ${why}` : `unknown scenario \`${scenario}\` (expected one of: ${Object.keys(adapter.stops).join(', ')})`);
     }
@@ -137,13 +139,13 @@ async function main(adapter) {
         process.exit(2);
     }, BOUND_MS).unref();
     const cell = { scenario, revision: values.revision, server: serverOf(values.transport, positionals) };
-    cell.toolTimeoutMs = adapter.stops[scenario] === 'timeout' ? TIMEOUT_MS : null;
+    cell.toolTimeoutMs = stops[scenario] === 'timeout' ? TIMEOUT_MS : null;
     let report;
-    if (adapter.stops[scenario] === 'exit') {
+    if (stops[scenario] === 'exit') {
         if (values.child) return childCell(adapter, cell);
         report = await parentCell(cell);
     } else {
-        report = await cellRun(adapter, cell);
+        report = await cellRun(adapter, cell, stops[scenario]);
     }
     console.log(JSON.stringify({ scenario, revision: values.revision, transport: values.transport, ...report, transcript: null }));
     return 0;
@@ -166,8 +168,7 @@ function describe(adapter) {
 }
 
 /** One cell in this process: open, run the slow call, stop it at 0.6 s, the next call, settle. */
-async function cellRun(adapter, cell) {
-    const stop = adapter.stops[cell.scenario];
+async function cellRun(adapter, cell, stop) {
     const fw = await adapter.open(cell);
     await adapter.run(fw, WARM_UP, { signal: new AbortController().signal, hook: () => {} });
     const controller = new AbortController();
@@ -182,7 +183,9 @@ async function cellRun(adapter, cell) {
     };
     const started = Date.now();
     let timer;
-    if (stop === 'timeout') {
+    if (stop === 'none') {
+        // nothing stops the run
+    } else if (stop === 'timeout') {
         // A lower bound: the timeout starts when the framework sends the call (the runner may use
         // the recorded tools/call + timeout_ms instead).
         report.stopped_at_ms = started + TIMEOUT_MS;
@@ -204,16 +207,16 @@ async function cellRun(adapter, cell) {
     );
     const hung = Symbol('hung');
     // The caller is hung when it has not returned HUNG_AFTER_MS after the stop (or after the due stop).
-    const deadline = sleep(STOP_AFTER_MS + HUNG_AFTER_MS + 100, hung, { ref: false });
+    const deadline = sleep(stop === 'none' ? SETTLE_MS + 1000 : STOP_AFTER_MS + HUNG_AFTER_MS + 100, hung, { ref: false });
     const saw = await Promise.race([outcome, deadline]);
     clearTimeout(timer);
     if (saw === hung) {
-        report.caller_saw = 'hung: the run had not returned 5 s after the stop';
+        report.caller_saw = stop === 'none' ? 'hung: the run had not returned 4.6 s after its start' : 'hung: the run had not returned 5 s after the stop';
         report.next_call = 'not tried: the caller never got control back';
     } else {
         report.returned_at_ms = Date.now();
         report.caller_saw = saw;
-        if (report.stopped_at_ms === null) report.caller_saw += ' (returned before any stop)';
+        if (report.stopped_at_ms === null && stop !== 'none') report.caller_saw += ' (returned before any stop)';
         report.next_call = await nextCall(adapter, fw);
     }
     await sleep(Math.max(0, started + SETTLE_MS - Date.now()));

@@ -26,6 +26,13 @@ test('--describe lists the implemented ways in book order and says why the other
     assert.deepEqual(described.unavailable, { 'tool timeout': 'the fake has none' });
 });
 
+test('not stopped (the runner baseline, in no list): the run completes, nothing is stopped', async () => {
+    const { report } = await cell('not stopped');
+    assert.equal(report.caller_saw, 'completed: final answer after the tool said: slow done');
+    assert.equal(report.stopped_at_ms, null);
+    assert.equal(report.next_call, 'ok');
+});
+
 test('run abort: stopped at 0.6 s, the caller returns at once, the next call works', async () => {
     const { report, started } = await cell('run abort');
     assert.equal(report.caller_saw, 'Error: aborted');
