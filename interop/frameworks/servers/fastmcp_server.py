@@ -6,7 +6,8 @@
 line each, `EPOCH_MS TEXT`: `started request_id=...`, `step N`, `interrupted by NAME` (an exception
 reached the tool), `returned`, and `middleware finally` from a middleware's `finally` (the place
 PrefectHQ/fastmcp#4354 says never runs when the client has gone). `whoami` returns
-`repr(ctx.request_id)`.
+`repr(ctx.request_id)`. `slow_sync`
+is `slow` as a plain `def` (FastMCP runs it in a worker thread).
 """
 
 import argparse
@@ -48,6 +49,17 @@ async def slow(steps: int, step_ms: int, ctx: Context) -> str:
     except BaseException as error:
         note(f"interrupted by {type(error).__name__}")
         raise
+    note("returned")
+    return f"done after {steps} steps"
+
+
+@server.tool
+def slow_sync(steps: int, step_ms: int, ctx: Context) -> str:
+    """The same work in a plain `def`: FastMCP runs it in a worker thread."""
+    note(f"started request_id={ctx.request_id!r}")
+    for step in range(steps):
+        time.sleep(step_ms / 1000)
+        note(f"step {step + 1}")
     note("returned")
     return f"done after {steps} steps"
 

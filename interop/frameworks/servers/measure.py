@@ -37,6 +37,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 CALL = {"name": "slow", "arguments": {"steps": 15, "step_ms": 200}}
 STOP_AT, WATCH_UNTIL = 0.6, 3.6
+SYNC = " (def tool)"  # the same scenario with the server's `sync_tool`, a plain `def` tool
 REVISIONS = ["2025-11-25", "2026-07-28"]
 SCENARIOS = {
     "stdio": ["cancel", "stdin close", "request id"],
@@ -65,11 +66,10 @@ INITIALIZE = {
 class Stdio:
     """The server as a child process speaking newline-delimited JSON-RPC on stdin/stdout."""
 
-    def __init__(self, argv: list[str], revision: str):
+    def __init__(self, argv: list[str], revision: str, env=None, stderr=subprocess.DEVNULL):
         self.revision = revision
         self.process = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            cwd=ROOT,
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env,
         )
         self.received: list[tuple[float, dict]] = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -99,12 +99,15 @@ class Stdio:
             self.send({"jsonrpc": "2.0", "id": -1, "method": "initialize", "params": INITIALIZE})
             self.response(-1)
             self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        self.call(0, {"name": "whoami", "arguments": {}})  # the server is up and serving
+        self.send_request(0, "tools/list", {})  # the server is up and serving
         self.response(0)
 
-    def call(self, request_id, params: dict) -> None:
+    def send_request(self, request_id, method: str, params: dict) -> None:
         params = stamped(self.revision, dict(params))
-        self.send({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params})
+        self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+
+    def call(self, request_id, params: dict) -> None:
+        self.send_request(request_id, "tools/call", params)
 
     def cancel(self, request_id) -> None:
         params = {"requestId": request_id, "reason": "user pressed stop"}
@@ -112,25 +115,44 @@ class Stdio:
 
     def close_stdin(self) -> None:
         self.process.stdin.close()
+        closed = time.time()
+
+        def wait() -> None:
+            self.process.wait()
+            self.exited_after = time.time() - closed
+
+        self.exited_after: float | None = None
+        threading.Thread(target=wait, daemon=True).start()
+
+    def exit_after_stdin_close(self, tool_ended_after: float | None) -> str:
+        """When the server exited after its stdin closed: at once, once the tool ended, never."""
+        deadline = time.monotonic() + 3
+        while self.exited_after is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if self.exited_after is None:
+            return "still running 3 s after the watch"
+        if self.exited_after < 0.5:
+            return "at once"
+        if tool_ended_after is not None and self.exited_after >= tool_ended_after:
+            return "after the tool ended"
+        return "late"
 
     def responses_after(self, request_id, since: float) -> list[dict]:
         return [m for t, m in self.received if t >= since and m.get("id") == request_id]
 
-    def stop(self) -> str:
-        exited = self.process.poll() is not None
+    def stop(self) -> None:
         self.process.kill()
         self.process.wait()
-        return "exited" if exited else "still running"
 
 
 class Http:
     """The server at http://127.0.0.1:PORT/mcp, one connection per POST (Streamable HTTP)."""
 
-    def __init__(self, argv: list[str], port: int, revision: str):
+    def __init__(self, argv: list[str], port: int, revision: str, env=None,
+                 stderr=subprocess.DEVNULL):
         self.revision, self.port = revision, port
         self.process = subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            cwd=ROOT,
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr, env=env,
         )
         self.session: str | None = None
         self.received: list[tuple[float, dict]] = []
@@ -197,13 +219,17 @@ class Http:
             self.post({"jsonrpc": "2.0", "id": -1, "method": "initialize", "params": INITIALIZE})
             self.response(-1)
             self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        self.call(0, {"name": "whoami", "arguments": {}})  # the server is up and serving
+        self.send_request(0, "tools/list", {})  # the server is up and serving
         self.response(0)
+
+    def send_request(self, request_id, method: str, params: dict) -> None:
+        params = stamped(self.revision, dict(params))
+        self.post({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
 
     def call(self, request_id, params: dict) -> None:
         params = stamped(self.revision, dict(params))
         message = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
-        self.post(message, wait=params["name"] != "slow")
+        self.post(message, wait=params["name"] == "whoami")
 
     def cancel(self, request_id) -> None:
         params = {"requestId": request_id, "reason": "user pressed stop"}
@@ -217,14 +243,13 @@ class Http:
     def responses_after(self, request_id, since: float) -> list[dict]:
         return [m for t, m in self.received if t >= since and m.get("id") == request_id]
 
-    def stop(self) -> str:
+    def stop(self) -> None:
         self.process.terminate()
         try:
             self.process.wait(5)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        return "n/a"
 
 
 def free_port() -> int:
@@ -285,7 +310,11 @@ def run_cell(server: dict, transport: str, revision: str, scenario: str) -> dict
                     reply = client.response(request_id)
                     seen[json.dumps(request_id)] = reply["result"]["content"][0]["text"]
                 return {"request_id": seen}
-            client.call(1, CALL)
+            call = dict(CALL)
+            if scenario.endswith(SYNC):
+                scenario = scenario.removesuffix(SYNC)
+                call["name"] = server["sync_tool"]
+            client.call(1, call)
             started = time.monotonic()
             while "started" not in events.read_text() and time.monotonic() < started + 5:
                 time.sleep(0.01)  # the clock starts when the tool does
@@ -305,9 +334,10 @@ def run_cell(server: dict, transport: str, revision: str, scenario: str) -> dict
                 facts["sent after the stop"] = "n/a (no stream)"
             else:
                 facts["sent after the stop"] = describe(late)
-            process = client.stop()
             if scenario == "stdin close":
-                facts["server after stdin close"] = process
+                ended = [at - stopped_at for at, text in read_events(events)
+                         if text in ("returned", "middleware finally")]
+                facts["server exit"] = client.exit_after_stdin_close(max(ended, default=None))
             if "middleware finally" not in server.get("records", []):
                 del facts["middleware finally"]
             return facts
@@ -320,9 +350,11 @@ def measure(servers: list[dict], verbose: bool) -> dict:
     for server in servers:
         for transport, scenarios in SCENARIOS.items():
             for revision in server.get("revisions", REVISIONS):
-                for scenario in scenarios:
+                extra = [f"{s}{SYNC}" for s in scenarios[:2]] if "sync_tool" in server else []
+                for scenario in scenarios + extra:
                     key = f"{transport} {revision} {scenario}"
-                    if scenario == "cancel" and transport == "http" and revision != "2025-11-25":
+                    if scenario.startswith("cancel") and transport == "http" \
+                            and revision != "2025-11-25":
                         continue  # under 2026-07-28 HTTP the cancel is the stream close
                     try:
                         facts = run_cell(server, transport, revision, scenario)
@@ -346,10 +378,12 @@ def main() -> int:
     if args.server:
         servers = [s for s in servers if s["name"] in args.server]
     for server in servers:
-        program = Path(server["command"][0].replace("{root}", str(ROOT)))
-        if not program.exists():
-            print(f"measure: error: {program} is missing: run {server['install']}", file=sys.stderr)
-            return 2
+        for part in server["command"] + server.get("needs", []):
+            path = Path(part.replace("{root}", str(ROOT)))
+            if "{root}" in part and not path.exists():
+                print(f"measure: error: {path} is missing: run {server['install']}",
+                      file=sys.stderr)
+                return 2
     results = measure(servers, args.verbose)
     expected_path = HERE / "expected.json"
     if args.bless:
