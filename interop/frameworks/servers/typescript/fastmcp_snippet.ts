@@ -8,7 +8,7 @@
 // The server listens on a free loopback port (Streamable HTTP, protocol 2025-11-25, the SDK v1's
 // newest). 0.6 s after the call: 'cancel' aborts the call's signal (the client sends
 // `notifications/cancelled`), 'close stream' closes the client transport (the response stream
-// goes, the session stays), 'end session' sends the session's DELETE first. Then it waits 3 s,
+// goes, the session stays), 'end session' sends the session's DELETE first. Then it waits 2.5 s,
 // prints what the client saw, and stops the server. The frameworks' own log lines (`[FastMCP
 // info] ...`, `[mcp-proxy] ...`, written with console.log/info/warn) are left out meanwhile.
 import { createServer } from 'node:net';
@@ -71,8 +71,8 @@ async function run(server: FastMCP, tool: string, stop: Stop): Promise<void> {
     if (stop === 'cancel') controller.abort('user pressed stop');
     if (stop === 'end session') await transport.terminateSession();
     if (stop !== 'cancel') await client.close();
-    const seen = await Promise.race([call, sleep(3_000).then(() => 'nothing yet')]);
-    await sleep(3_000);
+    await sleep(2_500);
+    const seen = await Promise.race([call, sleep(0).then(() => 'nothing yet')]);
     console.log(`the client saw: ${seen}`);
     if (stop === 'cancel') await client.close();
     await server.stop();
