@@ -31,7 +31,8 @@ async function freePort(): Promise<number> {
 
 /** Drops the frameworks' own log lines (console.log/info/warn/debug) until the returned undo. */
 function quietFrameworks(): () => void {
-    const saved = { log: console.log, info: console.info, warn: console.warn, debug: console.debug };
+    const { log, info, warn, debug } = console;
+    const saved = { log, info, warn, debug };
     for (const name of ['log', 'info', 'warn', 'debug'] as const) {
         console[name] = (...args: unknown[]) => {
             if (/^\[(FastMCP|mcp-proxy)/.test(String(args[0]))) return;
