@@ -10,7 +10,9 @@ sends `notifications/cancelled`, "stream close" closes the connection carrying t
 response, "stdin close" closes the server's stdin), watches until 2.5 s after the stop, and prints
 what the server wrote to its stderr (each line as `server: LINE`) and what it sent for the call
 after the stop. In the child, the same call serves and exits. The snippet's tools print to
-stderr: over stdio, stdout is the protocol. `ask(server, tool, ids)` calls `tool` once per JSON-RPC id in `ids` over stdio and prints each
+stderr: over stdio, stdout is the protocol.
+
+`ask(server, tool, ids)` calls `tool` once per JSON-RPC id in `ids` over stdio and prints each
 reply's text.
 """
 
