@@ -9,8 +9,8 @@
 #       target/interop/fastmcp-venv (PyPI `fastmcp`, pinned in interop/frameworks/servers/
 #       requirements.txt), the node_modules of interop/frameworks/servers/typescript (npm
 #       `fastmcp`) and interop/frameworks/snippets/typescript (npm `ai`, `@ai-sdk/mcp`), and the
-#       server; the python-fastmcp, ts-fastmcp and ts-agents languages' setup. About 70 s the
-#       first time (pip 24 s, npm 34 s and 12 s measured), a second each after.
+#       server; the python-fastmcp, ts-fastmcp and ts-agents languages' setup. About 75 s the
+#       first time (measured: 75 s with the server already built), 2 s after.
 #
 # - target/interop/venv: PyPI `mcp` pinned in interop/python/requirements.txt; recreated when the
 #   pins change (their hash is kept in the venv's `.pins`).
