@@ -1,5 +1,5 @@
 //! The command line as typed (clap): `mdbook-snippets test [BOOK_DIR] ...`,
-//! `mdbook-snippets supports RENDERER`, and no subcommand for the preprocessor. Turning these
+//! `mdbook-snippets supports RENDERER`, `mdbook-snippets llms` (a renderer), and no subcommand for the preprocessor. Turning these
 //! low-level arguments into what the program will do is [`TestArgs::apply`]'s job.
 
 use std::path::PathBuf;
@@ -22,6 +22,9 @@ pub(crate) enum Command {
     Supports { renderer: String },
     /// Compile, run and check every Rust snippet of a book.
     Test(TestArgs),
+    /// The mdBook renderer of `[output.llms] command = "mdbook-snippets llms"`: writes llms.txt
+    /// and llms-full.txt, the book as a reader sees it, from the context on stdin.
+    Llms,
     /// The sandbox launcher between the verifier and a snippet (`run/launcher.rs`): an
     /// interface of the verifier with itself, hidden.
     #[command(name = "__sandbox", hide = true)]

@@ -5,6 +5,7 @@
 mod build;
 mod cli;
 mod config;
+mod llms;
 mod mdbook;
 mod plan;
 mod preprocessor;
@@ -28,6 +29,7 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match cli.command {
         Some(cli::Command::Test(args)) => test_command::run(&args),
+        Some(cli::Command::Llms) => llms::run(),
         Some(cli::Command::Supports { renderer }) => {
             Ok(preprocessor::supports_exit_code(&renderer))
         }
