@@ -1,5 +1,6 @@
 //! The command line as typed (clap): `mdbook-snippets test [BOOK_DIR] ...`,
-//! `mdbook-snippets supports RENDERER`, and no subcommand for the preprocessor. Turning these
+//! `mdbook-snippets install [BOOK_DIR]`, `mdbook-snippets supports RENDERER`, and no subcommand
+//! for the preprocessor. Turning these
 //! low-level arguments into what the program will do is [`TestArgs::apply`]'s job.
 
 use std::path::PathBuf;
@@ -22,6 +23,16 @@ pub(crate) enum Command {
     Supports { renderer: String },
     /// Compile, run and check every Rust snippet of a book.
     Test(TestArgs),
+    /// Set a book up for the preprocessor: write mdbook-snippets.css beside its book.toml, and
+    /// add `[preprocessor.snippets]` and the stylesheet to book.toml (the rest kept as written).
+    Install {
+        /// The directory holding book.toml.
+        #[arg(default_value = ".")]
+        book_dir: PathBuf,
+        /// Only print what would change.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// The sandbox launcher between the verifier and a snippet (`run/launcher.rs`): an
     /// interface of the verifier with itself, hidden.
     #[command(name = "__sandbox", hide = true)]

@@ -236,3 +236,20 @@ fn a_chapter_edited_during_the_run_is_not_overwritten() {
         "{blessed}"
     );
 }
+
+/// What the comparison ignores is not written: no space at a line's end, no blank line at the
+/// block's end (a table padded with spaces, a trailing `println!()`).
+#[test]
+fn writes_no_trailing_whitespace() {
+    check(
+        "```text,output\nold\n```\n",
+        &[(1, "| a   | b   |\n   \nvalue  \t\n\n\n")],
+        expect![[r#"
+            ```text,output
+            | a   | b   |
+
+            value
+            ```
+        "#]],
+    );
+}

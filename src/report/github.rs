@@ -1,38 +1,66 @@
 //! A [`Report`] as GitHub workflow annotations (`--format github`): one `::error` line per
 //! failed snippet, chapter not verified and survived mutant, at its Markdown position, control
 //! characters escaped as in the terminal report (the workflow log renders escape sequences).
+//!
+//! GitHub resolves an annotation's `file=` from the repository's root, so the paths are the
+//! book's (`src/ch1.md`) with the book's directory in front: relative to `GITHUB_WORKSPACE` (the
+//! checkout) when it is set and holds the book, else to the current directory (where a local
+//! run is started), else the book's absolute path ([`annotation_prefix`]).
 
 use std::fmt::Write;
+use std::path::{Path, PathBuf};
 
 use crate::report::terminal::{escape_controls, kind_name, survived, survivors};
 use crate::snippet::{Outcome, SourceSpan};
 use crate::verify::Report;
 
-/// `::error file=...,line=...::message` lines for GitHub Actions.
-pub(crate) fn github_annotations(report: &Report) -> String {
+/// `::error file=...,line=...::message` lines for GitHub Actions, each path (relative to the
+/// book root) with `prefix` in front: the book's directory as the workflow names it.
+pub(crate) fn github_annotations(report: &Report, prefix: &Path) -> String {
     let mut out = String::new();
     for failure in &report.chapter_failures {
         let title = "chapter not verified";
-        annotation(&mut out, &failure.span, title, &failure.message);
+        annotation(&mut out, prefix, &failure.span, title, &failure.message);
     }
     for result in &report.results {
         if let Outcome::Failed(failure) = &result.outcome {
             let title = format!("snippet {}", kind_name(failure.kind));
-            annotation(&mut out, &failure.span, &title, &failure.message);
+            annotation(&mut out, prefix, &failure.span, &title, &failure.message);
         }
     }
     for (mutant, why) in survivors(report) {
-        annotation(&mut out, &mutant.span, &survived(mutant), why);
+        annotation(&mut out, prefix, &mutant.span, &survived(mutant), why);
     }
     out
 }
 
+/// The book's directory (`book_root`, canonical) as annotations name it, from this process's
+/// `GITHUB_WORKSPACE` and current directory: see the module docs.
+pub(crate) fn annotation_prefix(book_root: &Path) -> PathBuf {
+    let workspace = std::env::var_os("GITHUB_WORKSPACE")
+        .filter(|value| !value.is_empty())
+        .and_then(|value| std::fs::canonicalize(value).ok());
+    let current = std::env::current_dir().and_then(std::fs::canonicalize).ok();
+    prefix_from(book_root, workspace.as_deref(), current.as_deref())
+}
+
+/// [`annotation_prefix`] without the environment: the book root relative to the first base
+/// that holds it (`""` for the base itself), else the book root as it is.
+fn prefix_from(book_root: &Path, workspace: Option<&Path>, current: Option<&Path>) -> PathBuf {
+    [workspace, current]
+        .into_iter()
+        .flatten()
+        .find_map(|base| book_root.strip_prefix(base).ok())
+        .unwrap_or(book_root)
+        .to_path_buf()
+}
+
 /// Appends one `::error` line pointing at `span`.
-fn annotation(out: &mut String, span: &SourceSpan, title: &str, message: &str) {
+fn annotation(out: &mut String, prefix: &Path, span: &SourceSpan, title: &str, message: &str) {
     writeln!(
         out,
         "::error file={},line={},col={},title={}::{}",
-        escape_property(&span.path.display().to_string()),
+        escape_property(&prefix.join(&span.path).display().to_string()),
         span.line,
         span.column,
         escape_property(title),
@@ -51,3 +79,7 @@ fn escape_data(text: &str) -> String {
 fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
+
+#[cfg(test)]
+#[path = "github_tests.rs"]
+mod tests;

@@ -201,9 +201,10 @@ fn diff(expected: &[&str], actual: &[&str]) -> String {
             DiffTag::Equal => new.for_each(|j| show(&mut out, ' ', actual[j])),
             DiffTag::Insert => new.for_each(|j| show(&mut out, '+', actual[j])),
             DiffTag::Delete => old.for_each(|i| show(&mut out, '-', expected[i])),
+            // As the label reads, and as `diff -u` prints: what was expected, then what came.
             DiffTag::Replace => {
-                new.for_each(|j| show(&mut out, '+', actual[j]));
                 old.for_each(|i| show(&mut out, '-', expected[i]));
+                new.for_each(|j| show(&mut out, '+', actual[j]));
             }
         }
     }
