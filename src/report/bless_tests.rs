@@ -84,7 +84,7 @@ fn crlf_bom_and_containers_are_kept() {
     ];
     assert_eq!(
         bless_text(text, &blessings).unwrap(),
-        "\u{feff}```text,output\r\none\r\n```\r\n\r\n- item\r\n\r\n  ```output\r\n  two\r\n\r\n  three\r\n  ```\r\n> ```output\r\n> four\r\n>\r\n> ```\r\n"
+        "\u{feff}```text,output\r\none\r\n```\r\n\r\n- item\r\n\r\n  ```output\r\n  two\r\n\r\n  three\r\n  ```\r\n> ```output\r\n> four\r\n> ```\r\n"
     );
 }
 

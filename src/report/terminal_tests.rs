@@ -70,7 +70,7 @@ fn human_report_with_markdown_excerpt() {
            --> src/ch1.md:8:9
 
         failures:
-            src/ch1.md:8 (does not compile, src_ch1_md_2)
+            src/ch1.md:7 (does not compile, src_ch1_md_2, error at line 8)
 
         finished in 1.50s
         1 passed, 1 failed, 1 skipped
@@ -199,7 +199,7 @@ fn a_run_time_failure_says_its_headline_once() {
           index out of bounds
 
         failures:
-            src/ch1.md:3 (failed at run time, src_ch1_md_1)
+            src/ch1.md:1 (failed at run time, src_ch1_md_1, error at line 3)
 
         finished in 1.50s
         0 passed, 1 failed
