@@ -11,8 +11,8 @@ use toml_edit::{Array, DocumentMut, Item, Table, Value};
 /// the book root).
 pub(crate) const CSS_FILE: &str = "mdbook-snippets.css";
 
-/// A `book.toml` after [`edit`]: its new text and what changed (`added ...`), or what was left
-/// out and why (`left ...`).
+/// A `book.toml` after [`edit`]: its new text and the changes, each said as what to do
+/// (`add ...`).
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Edited {
     pub text: String,
@@ -29,20 +29,14 @@ pub(crate) fn edit(text: &str) -> anyhow::Result<Edited> {
     let mut changes = Vec::new();
     let mut html = true;
     if add_preprocessor(&mut document)? {
-        changes.push("added [preprocessor.snippets] (command = \"mdbook-snippets\")".to_owned());
+        changes.push("add [preprocessor.snippets] (command = \"mdbook-snippets\")".to_owned());
     }
     match add_css(&mut document)? {
         Css::Added => changes.push(format!(
-            "added \"{CSS_FILE}\" to [output.html] additional-css"
+            "add \"{CSS_FILE}\" to [output.html] additional-css"
         )),
         Css::Present => {}
-        Css::NoHtml => {
-            html = false;
-            changes.push(format!(
-                "left [output.html] out: this book's [output] tables build no HTML, so \
-                 \"{CSS_FILE}\" is not needed"
-            ));
-        }
+        Css::NoHtml => html = false,
     }
     Ok(Edited {
         text: document.to_string(),

@@ -16,8 +16,8 @@ fn a_plain_book_gets_both_tables_at_its_end() {
     check(
         "[book]\ntitle = \"A book\"\n",
         expect![[r#"
-            added [preprocessor.snippets] (command = "mdbook-snippets")
-            added "mdbook-snippets.css" to [output.html] additional-css
+            add [preprocessor.snippets] (command = "mdbook-snippets")
+            add "mdbook-snippets.css" to [output.html] additional-css
             ---
             [book]
             title = "A book"
@@ -48,8 +48,8 @@ git-repository-url = "https://example.org/things"
 command = "mdbook-admonish"
 "#,
         expect![[r#"
-            added [preprocessor.snippets] (command = "mdbook-snippets")
-            added "mdbook-snippets.css" to [output.html] additional-css
+            add [preprocessor.snippets] (command = "mdbook-snippets")
+            add "mdbook-snippets.css" to [output.html] additional-css
             ---
             # The book of things.
             [book]
@@ -85,11 +85,11 @@ fn a_second_install_changes_nothing() {
 
 #[test]
 fn a_book_without_html_gets_no_html() {
+    assert!(!edit("[output.epub]\n").unwrap().html);
     check(
         "[book]\ntitle = \"x\"\n\n[output.epub]\n",
         expect![[r#"
-            added [preprocessor.snippets] (command = "mdbook-snippets")
-            left [output.html] out: this book's [output] tables build no HTML, so "mdbook-snippets.css" is not needed
+            add [preprocessor.snippets] (command = "mdbook-snippets")
             ---
             [book]
             title = "x"

@@ -32,9 +32,9 @@ pub(crate) fn run(book_dir: &Path, dry_run: bool) -> anyhow::Result<ExitCode> {
     let css_path = book_dir.join(CSS_FILE);
     let css_change = match std::fs::read(&css_path) {
         Ok(old) if old == CSS.as_bytes() => None,
-        Ok(_) => Some(format!("updated {CSS_FILE} to this version's stylesheet")),
+        Ok(_) => Some(format!("update {CSS_FILE} to this version's stylesheet")),
         Err(_) => Some(format!(
-            "wrote {CSS_FILE} (the style of the outputs in the pages)"
+            "write {CSS_FILE} (the style of the outputs in the pages)"
         )),
     };
     let css_change = css_change.filter(|_| edited.html);
@@ -52,9 +52,15 @@ pub(crate) fn run(book_dir: &Path, dry_run: bool) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let verb = if dry_run { "would have " } else { "" };
     for change in &changes {
-        println!("{verb}{change}");
+        if dry_run {
+            println!("would {change}");
+        } else {
+            println!("{}", past_tense(change));
+        }
+    }
+    if !edited.html {
+        println!("no stylesheet: this book's [output] tables build no HTML");
     }
     if dry_run {
         println!("dry run: nothing was written");
@@ -74,4 +80,16 @@ pub(crate) fn run(book_dir: &Path, dry_run: bool) -> anyhow::Result<ExitCode> {
         book_dir.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// `add ...` as done: `added ...`.
+fn past_tense(change: &str) -> String {
+    let (verb, rest) = change.split_once(' ').unwrap_or((change, ""));
+    let done = match verb {
+        "add" => "added",
+        "write" => "wrote",
+        "update" => "updated",
+        other => other,
+    };
+    format!("{done} {rest}")
 }
