@@ -23,8 +23,11 @@ pub(crate) enum Command {
     Supports { renderer: String },
     /// Compile, run and check every Rust snippet of a book.
     Test(TestArgs),
-    /// Set a book up for the preprocessor: write mdbook-snippets.css beside its book.toml, and
-    /// add `[preprocessor.snippets]` and the stylesheet to book.toml (the rest kept as written).
+    /// Set a book up: write mdbook-snippets.css and add the preprocessor to book.toml.
+    ///
+    /// Writes the stylesheet of the outputs beside book.toml, and adds `[preprocessor.snippets]`
+    /// and the stylesheet (`[output.html] additional-css`) to book.toml, the rest of it kept as
+    /// written. Running it again changes nothing.
     Install {
         /// The directory holding book.toml.
         #[arg(default_value = ".")]
@@ -62,7 +65,8 @@ pub(crate) struct TestArgs {
     /// refused.
     #[arg(long, short, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub jobs: Option<usize>,
-    /// Seconds a snippet may run (default: `timeout` in book.toml, else 60); 0 is refused.
+    /// Seconds a snippet may run unless its fence says `timeout=N` (default: `timeout` in
+    /// book.toml, else 60); 0 is refused.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
     /// Verify every snippet again, ignoring cached results.

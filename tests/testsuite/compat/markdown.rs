@@ -104,7 +104,7 @@ fn includes_and_playgrounds_expand_as_mdbook_expands_them() {
     // playground and the part's snippet pass.
     expect![[r#"
         failures:
-            src/a.md:8 (cannot include, src_a_md_2)
+            src/a.md:7 (cannot include, src_a_md_2, error at line 8)
 
         finished in [TIME]
         2 passed, 1 failed

@@ -345,7 +345,7 @@ fn included_code_fails_at_the_included_line() {
           RuntimeError: from the include
 
         failures:
-            src/inc.py:2 (failed at run time, src_a_md_1)
+            src/a.md:3 (failed at run time, src_a_md_1, error at src/inc.py:2)
 
         finished in [TIME]
         0 passed, 1 failed
