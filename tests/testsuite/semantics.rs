@@ -268,7 +268,7 @@ fn nested_fences_are_content_and_a_huge_snippet_is_fine() {
     ]);
     let output = book.test(&["--quiet"]);
     output.code(1);
-    output.stdout_contains("src/b.md:3002 (does not compile, src_b_md_1)");
+    output.stdout_contains("src/b.md:1 (does not compile, src_b_md_1, error at line 3002)");
     output.stdout_contains("0 passed, 1 failed\n");
 }
 
