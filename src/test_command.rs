@@ -4,6 +4,7 @@
 //! the last line a terminal or a CI log shows.
 
 use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -53,7 +54,7 @@ fn verify_and_report(args: &TestArgs) -> anyhow::Result<ExitCode> {
     };
     let mut out = terminal::human(&report, &config.book_root);
     if args.format() == Format::Github {
-        let prefix = github::annotation_prefix(&config.book_root);
+        let prefix = annotation_prefix(&config.book_root);
         out.push_str(&github::github_annotations(&report, &prefix));
     }
     say_containment();
@@ -82,13 +83,36 @@ fn verify_and_report(args: &TestArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(path) = &args.junit {
-        junit::write(&report, path)?;
+        write_junit(&junit::junit(&report)?, path)?;
     }
     Ok(if report.failed() == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The book's directory as GitHub annotations name it: from the repository's root
+/// (`GITHUB_WORKSPACE`), else from the current directory (`report/github.rs`).
+fn annotation_prefix(book_root: &Path) -> PathBuf {
+    let workspace = std::env::var_os("GITHUB_WORKSPACE")
+        .filter(|value| !value.is_empty())
+        .and_then(|value| std::fs::canonicalize(value).ok());
+    let current = std::env::current_dir().and_then(std::fs::canonicalize).ok();
+    github::book_prefix(book_root, workspace.as_deref(), current.as_deref())
+}
+
+/// Writes the JUnit document to `path`, creating its missing directories (a workspace's
+/// `target/` for a book in a subfolder, before anything was built there).
+fn write_junit(xml: &str, path: &Path) -> anyhow::Result<()> {
+    if let Some(parent) = path
+        .parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
+    }
+    std::fs::write(path, xml).with_context(|| format!("writing {}", path.display()))
 }
 
 /// Writes the report to stdout. A reader that went away (`mdbook-snippets test | head`) is not an

@@ -5,7 +5,8 @@
 //! GitHub resolves an annotation's `file=` from the repository's root, so the paths are the
 //! book's (`src/ch1.md`) with the book's directory in front: relative to `GITHUB_WORKSPACE` (the
 //! checkout) when it is set and holds the book, else to the current directory (where a local
-//! run is started), else the book's absolute path ([`annotation_prefix`]).
+//! run is started), else the book's absolute path ([`book_prefix`]; `test_command.rs` reads the
+//! environment).
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -34,19 +35,14 @@ pub(crate) fn github_annotations(report: &Report, prefix: &Path) -> String {
     out
 }
 
-/// The book's directory (`book_root`, canonical) as annotations name it, from this process's
-/// `GITHUB_WORKSPACE` and current directory: see the module docs.
-pub(crate) fn annotation_prefix(book_root: &Path) -> PathBuf {
-    let workspace = std::env::var_os("GITHUB_WORKSPACE")
-        .filter(|value| !value.is_empty())
-        .and_then(|value| std::fs::canonicalize(value).ok());
-    let current = std::env::current_dir().and_then(std::fs::canonicalize).ok();
-    prefix_from(book_root, workspace.as_deref(), current.as_deref())
-}
-
-/// [`annotation_prefix`] without the environment: the book root relative to the first base
-/// that holds it (`""` for the base itself), else the book root as it is.
-fn prefix_from(book_root: &Path, workspace: Option<&Path>, current: Option<&Path>) -> PathBuf {
+/// The book's directory (`book_root`) as annotations name it, given the canonical
+/// `GITHUB_WORKSPACE` and current directory: relative to the first of them that holds it (`""`
+/// for that directory itself), else the book root as it is.
+pub(crate) fn book_prefix(
+    book_root: &Path,
+    workspace: Option<&Path>,
+    current: Option<&Path>,
+) -> PathBuf {
     [workspace, current]
         .into_iter()
         .flatten()

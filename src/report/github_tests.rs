@@ -1,10 +1,10 @@
 use std::path::Path;
 
-use super::prefix_from;
+use super::book_prefix;
 
 /// The book's directory as annotations name it, from the workspace and the current directory.
 fn check(book_root: &str, workspace: Option<&str>, current: Option<&str>, expected: &str) {
-    let prefix = prefix_from(
+    let prefix = book_prefix(
         Path::new(book_root),
         workspace.map(Path::new),
         current.map(Path::new),

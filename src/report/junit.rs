@@ -9,20 +9,6 @@ use crate::report::terminal::{escape_controls, kind_name};
 use crate::snippet::{MutantResult, Outcome, Verdict};
 use crate::verify::Report;
 
-/// Writes [`junit`]'s document to `path`, creating its missing parent directories (the
-/// workspace's `target/` for a book in a subfolder, before anything was built there).
-pub(crate) fn write(report: &Report, path: &std::path::Path) -> anyhow::Result<()> {
-    let xml = junit(report)?;
-    if let Some(parent) = path
-        .parent()
-        .filter(|parent| !parent.as_os_str().is_empty())
-    {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("creating {}", parent.display()))?;
-    }
-    std::fs::write(path, xml).with_context(|| format!("writing {}", path.display()))
-}
-
 /// A JUnit XML document (written by `quick-junit`) with one test case per snippet, named
 /// `path:line`, and one per chapter that could not be verified.
 pub(crate) fn junit(report: &Report) -> anyhow::Result<String> {
