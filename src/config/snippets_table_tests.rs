@@ -77,7 +77,17 @@ fn unknown_key_is_named() {
     check(
         "[preprocessor.snippets]\nharnes = \"x\"\n",
         expect![
-            "error: unknown key `harnes` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`, `writable`, `mutants`)"
+            "error: unknown key `harnes` in [preprocessor.snippets]: did you mean `harness`? (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`, `writable`, `mutants`)"
+        ],
+    );
+}
+
+#[test]
+fn an_unknown_key_like_no_known_one_gets_no_guess() {
+    check(
+        "[preprocessor.snippets]\ncolour = \"never\"\n",
+        expect![
+            "error: unknown key `colour` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`, `writable`, `mutants`)"
         ],
     );
 }
@@ -87,7 +97,7 @@ fn malformed_dependencies_name_the_crate() {
     check(
         "[preprocessor.snippets.dependencies]\ntokio = { version = \"1\", featurs = [] }\n",
         expect![
-            "error: unknown key `featurs` in [preprocessor.snippets.dependencies] `tokio` (expected one of: `version`, `path`, `git`, `branch`, `tag`, `rev`, `features`, `default-features`, `default_features`, `package`, `registry`)"
+            "error: unknown key `featurs` in [preprocessor.snippets.dependencies] `tokio`: did you mean `features`? (expected one of: `version`, `path`, `git`, `branch`, `tag`, `rev`, `features`, `default-features`, `default_features`, `package`, `registry`)"
         ],
     );
     check(

@@ -1,5 +1,6 @@
 //! Presenting a [`Report`] on the terminal: each failure as a rustc-style excerpt of the
-//! Markdown source, then under `--mutants` `mutants: K killed, S survived`, then
+//! Markdown source, then the `failures:` list (each snippet at its opening fence, with the
+//! error's line beside it), then under `--mutants` `mutants: K killed, S survived`, then
 //! `N passed, M failed[, K skipped]`. A survived mutant is a failure of its own, at its
 //! snippet's fence. The other formats (`github`, `junit`) name failures as this one does.
 //!
@@ -35,6 +36,9 @@ pub(crate) fn human(report: &Report, book_root: &Path) -> String {
         .collect();
     for (result, failure) in &failures {
         out.push_str(&failure_text(result, failure, book_root));
+        if failure.kind == FailureKind::OutputMismatch {
+            out.push_str(BLESS_HELP);
+        }
         out.push('\n');
     }
     let survivors = survivors(report);
@@ -48,8 +52,7 @@ pub(crate) fn human(report: &Report, book_root: &Path) -> String {
             failure_line(&mut out, &failure.span, "chapter not verified");
         }
         for (result, failure) in &failures {
-            let note = format!("{}, {}", kind_name(failure.kind), result.id);
-            failure_line(&mut out, &failure.span, &note);
+            failure_line(&mut out, &result.span, &snippet_note(result, failure));
         }
         for (mutant, _) in &survivors {
             let note = format!("{}, {}", survived(mutant), mutant.snippet_id);
@@ -161,6 +164,24 @@ fn push_message_body(out: &mut String, message: &str) {
             writeln!(out, "  {line}").unwrap();
         }
     }
+}
+
+/// Said under each output that differs: the way to accept what the snippet printed.
+const BLESS_HELP: &str = "  help: if the new output is right, `mdbook-snippets test --bless` \
+                          writes it into the expected block\n";
+
+/// A failed snippet's note in the closing list, which names the snippet by its opening fence (as
+/// `mdbook test` does): the kind, the id, and where the error is when that is elsewhere (`error
+/// at line 5`, or `error at listings/bad.rs:2` in an included file).
+fn snippet_note(result: &SnippetResult, failure: &Failure) -> String {
+    let mut note = format!("{}, {}", kind_name(failure.kind), result.id);
+    let (fence, error) = (&result.span, &failure.span);
+    if error.path != fence.path {
+        write!(note, ", error at {}:{}", error.path.display(), error.line).unwrap();
+    } else if error.line != fence.line {
+        write!(note, ", error at line {}", error.line).unwrap();
+    }
+    note
 }
 
 /// Appends one `    path:line (note)` line of the closing `failures:` list.

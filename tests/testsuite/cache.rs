@@ -97,12 +97,12 @@ fn the_same_snippet_under_another_id_is_not_taken_from_the_cache() {
     first
         .test(&["--quiet"])
         .code(1)
-        .stdout_contains("src/a.md:3 (does not compile, src_a_md_1)");
+        .stdout_contains("src/a.md:1 (does not compile, src_a_md_1, error at line 3)");
     let second = book(&[("src/SUMMARY.md", "- [B](b.md)\n"), ("src/b.md", &broken)]);
     second
         .test(&["--quiet"])
         .code(1)
-        .stdout_contains("src/b.md:3 (does not compile, src_b_md_1)");
+        .stdout_contains("src/b.md:1 (does not compile, src_b_md_1, error at line 3)");
 }
 
 #[test]

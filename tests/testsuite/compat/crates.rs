@@ -68,7 +68,7 @@ fn never_runs() { panic!("no_run"); }
           note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
 
         failures:
-            src/a.md:14 (failed at run time, src_a_md_2)
+            src/a.md:8 (failed at run time, src_a_md_2, error at line 14)
 
         finished in [TIME]
         2 passed, 1 failed
@@ -160,7 +160,7 @@ fn main() { println!("merged, beside the others"); }
              |
 
         failures:
-            src/a.md:48 (does not compile, src_a_md_5)
+            src/a.md:47 (does not compile, src_a_md_5, error at line 48)
 
         finished in [TIME]
         5 passed, 1 failed
@@ -224,7 +224,7 @@ fn paths_in_book_toml_are_attributed_the_same_every_way() {
             |                  ++++++++++++
 
         failures:
-            src/a.md:5 (does not compile, src_a_md_1)
+            src/a.md:3 (does not compile, src_a_md_1, error at line 5)
 
         finished in [TIME]
         0 passed, 1 failed
@@ -376,10 +376,10 @@ fine
     output.code(1);
     expect![[r#"
         failures:
-            src/a.md:4 (does not compile, src_a_md_1)
-            src/a.md:8 (does not compile, src_a_md_2)
-            src/a.md:14 (does not compile, src_a_md_3)
-            src/a.md:21 (does not compile, src_a_md_4)
+            src/a.md:3 (does not compile, src_a_md_1, error at line 4)
+            src/a.md:7 (does not compile, src_a_md_2, error at line 8)
+            src/a.md:11 (does not compile, src_a_md_3, error at line 14)
+            src/a.md:18 (does not compile, src_a_md_4, error at line 21)
 
         finished in [TIME]
         1 passed, 4 failed
