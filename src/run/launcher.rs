@@ -59,6 +59,31 @@ pub(crate) struct LauncherArgs {
     /// A file or directory the program may write (with `--landlock`).
     #[arg(long, value_name = "PATH")]
     pub writable: Vec<PathBuf>,
+    /// A path the run needs that a private `/tmp` would hide (with `--namespaces`).
+    #[arg(long, value_name = "PATH")]
+    pub keep: Vec<PathBuf>,
+    /// A directory the program must not see (the cache): empty in a namespace, unreadable
+    /// under Landlock.
+    #[arg(long, value_name = "PATH")]
+    pub hide: Vec<PathBuf>,
+    /// A directory that gets a tmpfs of `--scratch-limit` bytes (with `--namespaces`).
+    #[arg(long, value_name = "PATH")]
+    pub bounded: Vec<PathBuf>,
+    /// The size of each private tmpfs, bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 30)]
+    pub scratch_limit: u64,
+    /// `RLIMIT_NPROC` of the program.
+    #[arg(long, value_name = "N")]
+    pub process_limit: Option<u64>,
+    /// `RLIMIT_AS` of the program, bytes.
+    #[arg(long, value_name = "BYTES")]
+    pub memory_limit: Option<u64>,
+    /// `RLIMIT_FSIZE` of the program, bytes.
+    #[arg(long, value_name = "BYTES")]
+    pub file_size_limit: Option<u64>,
+    /// Landlock: let the program write everywhere (but `--hide`): a setup.
+    #[arg(long)]
+    pub write_anywhere: bool,
     /// The program and its arguments.
     #[arg(last = true)]
     pub command: Vec<OsString>,
@@ -96,6 +121,8 @@ mod linux {
     use super::{LauncherArgs, SUBCOMMAND};
 
     pub(super) fn main(args: &LauncherArgs) -> ExitCode {
+        // First, before anything of the launcher's own is open (see `side_doors.rs`).
+        crate::run::side_doors::close_inherited_descriptors();
         if args.probe {
             return probe(args);
         }
@@ -139,6 +166,23 @@ mod linux {
         enter_user_namespace()?;
         let _ =
             rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
+        let program = args.command.first().map(Path::new);
+        let keep = args
+            .writable
+            .iter()
+            .chain(&args.keep)
+            .map(|path| path.as_path())
+            .chain(program)
+            .collect();
+        let cwd = std::env::current_dir().context("the working directory")?;
+        let mut keep: Vec<&Path> = keep;
+        keep.push(&cwd);
+        crate::run::side_doors::private_mounts(&crate::run::side_doors::Mounts {
+            keep,
+            hide: &args.hide,
+            bounded: &args.bounded,
+            size: args.scratch_limit,
+        })?;
         // The init lives while this pipe is open: while the launcher does.
         let (alive, held) = std::io::pipe().context("creating a pipe")?;
         let (mut init, program) = on_a_thread(|| {
@@ -334,13 +378,25 @@ mod linux {
             anyhow::bail!("no program to run");
         };
         if args.landlock {
-            crate::run::confine::restrict_thread(&args.writable)?;
+            crate::run::confine::restrict_thread(&crate::run::confine::Rules {
+                writable: &args.writable,
+                hidden: &args.hide,
+                write_anywhere: args.write_anywhere,
+            })?;
         }
         if fallback && rustix::process::geteuid().is_root() {
             crate::run::confine::drop_ptrace_capability()?;
         }
-        Command::new(program)
-            .args(arguments)
+        crate::run::side_doors::set_limits(&crate::run::side_doors::Limits {
+            // In the fallback the count is of every process of the user, not of the run's.
+            processes: args.process_limit.filter(|_| !fallback),
+            address_space: args.memory_limit,
+            file_size: args.file_size_limit,
+        })?;
+        let mut command = Command::new(program);
+        command.args(arguments);
+        crate::run::side_doors::new_session(&mut command);
+        command
             .spawn()
             .with_context(|| format!("starting {}", Path::new(program).display()))
     }
@@ -381,7 +437,13 @@ mod linux {
             }
         }
         if args.landlock {
-            let status = std::thread::spawn(|| crate::run::confine::restrict_thread(&[]))
+            let status = std::thread::spawn(|| {
+                crate::run::confine::restrict_thread(&crate::run::confine::Rules {
+                    writable: &[],
+                    hidden: &[],
+                    write_anywhere: false,
+                })
+            })
                 .join()
                 .unwrap_or_else(|_| Err(anyhow::anyhow!("the probe thread panicked")));
             match status {

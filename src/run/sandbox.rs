@@ -56,8 +56,39 @@ pub(crate) enum Access<'a> {
         scratch: &'a Path,
         writable: &'a [PathBuf],
     },
-    /// A language setup: no Landlock (it installs things); contained all the same.
+    /// A language setup or the `mutants` command: writes anywhere (it installs things, it
+    /// builds), but not the cache; contained all the same.
     Setup,
+}
+
+/// What every run of a verification shares (`verify` sets it before anything runs): the
+/// book's limits, the paths no run may see (the cache), the paths a private `/tmp` must keep
+/// (the book, the target directory).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Settings {
+    pub hidden: Vec<PathBuf>,
+    pub keep: Vec<PathBuf>,
+    /// `process-limit`, `memory-limit` (bytes), `file-size-limit` (bytes), `scratch-limit`
+    /// (bytes).
+    pub process_limit: Option<u64>,
+    pub memory_limit: Option<u64>,
+    pub file_size_limit: Option<u64>,
+    pub scratch_limit: Option<u64>,
+}
+
+static SETTINGS: std::sync::Mutex<Option<Settings>> = std::sync::Mutex::new(None);
+
+/// Sets what every later run shares (see [`Settings`]).
+pub(crate) fn configure(settings: Settings) {
+    *SETTINGS.lock().unwrap_or_else(|poison| poison.into_inner()) = Some(settings);
+}
+
+fn settings() -> Settings {
+    SETTINGS
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner())
+        .clone()
+        .unwrap_or_default()
 }
 
 /// Refuses a value of `MDBOOK_SNIPPETS_SANDBOX` it does not know (the tool's error, before
@@ -108,12 +139,38 @@ pub(crate) fn command(
     if containment.isolation == Isolation::Namespaces {
         command.arg("--namespaces");
     }
-    if let Access::Snippet { scratch, writable } = access
-        && containment.landlock
-    {
+    let settings = settings();
+    for (flag, value) in [
+        ("--process-limit", settings.process_limit),
+        ("--memory-limit", settings.memory_limit),
+        ("--file-size-limit", settings.file_size_limit),
+        ("--scratch-limit", settings.scratch_limit),
+    ] {
+        if let Some(value) = value {
+            command.arg(flag).arg(value.to_string());
+        }
+    }
+    for path in &settings.hidden {
+        command.arg("--hide").arg(path);
+    }
+    for path in &settings.keep {
+        command.arg("--keep").arg(path);
+    }
+    if containment.landlock {
         command.arg("--landlock");
-        for path in std::iter::once(scratch).chain(writable.iter().map(PathBuf::as_path)) {
-            command.arg("--writable").arg(path);
+    }
+    match access {
+        Access::Snippet { scratch, writable } => {
+            for path in std::iter::once(scratch).chain(writable.iter().map(PathBuf::as_path)) {
+                command.arg("--writable").arg(path);
+            }
+            // The snippet's working and temporary directories: a bounded tmpfs each.
+            for dir in ["work", "tmp"] {
+                command.arg("--bounded").arg(scratch.join(dir));
+            }
+        }
+        Access::Setup => {
+            command.arg("--write-anywhere");
         }
     }
     command.arg("--").arg(program).args(args);
