@@ -74,6 +74,10 @@ pub(crate) struct Settings {
     pub memory_limit: Option<u64>,
     pub file_size_limit: Option<u64>,
     pub scratch_limit: Option<u64>,
+    /// `pass-env`: what setups and the `mutants` command get besides the default variables.
+    pub pass_env: Vec<String>,
+    /// `backtrace = true`: snippets get `RUST_BACKTRACE=1`.
+    pub backtrace: bool,
 }
 
 static SETTINGS: std::sync::Mutex<Option<Settings>> = std::sync::Mutex::new(None);
@@ -83,7 +87,7 @@ pub(crate) fn configure(settings: Settings) {
     *SETTINGS.lock().unwrap_or_else(|poison| poison.into_inner()) = Some(settings);
 }
 
-fn settings() -> Settings {
+pub(crate) fn settings() -> Settings {
     SETTINGS
         .lock()
         .unwrap_or_else(|poison| poison.into_inner())

@@ -67,7 +67,11 @@ pub(super) fn decide(
     let book_edition = named_edition(book.config, harness).map(str::to_owned);
     let cache = Cache::new(
         workspace.cache_dir.clone(),
-        workspace.fingerprint.clone(),
+        format!(
+            "{}{}",
+            workspace.fingerprint,
+            super::sandbox_settings::verdict_inputs(book.config)
+        ),
         book.config.use_cache,
     );
     let (language_pending, rust_pending): (Vec<usize>, Vec<usize>) = pending

@@ -55,5 +55,39 @@ fn settings(config: &Config, hidden: Vec<PathBuf>, mut keep: Vec<PathBuf>) -> Se
         memory_limit: Some(limits.memory_mib.saturating_mul(MIB)),
         file_size_limit: Some(limits.file_size_mib.saturating_mul(MIB)),
         scratch_limit: Some(limits.scratch_mib.saturating_mul(MIB)),
+        pass_env: config.pass_env.clone(),
+        backtrace: config.backtrace,
     }
+}
+
+/// What can change a verdict besides the snippet and the build (`plan/workspace.rs` keys
+/// those), for every cache key: the containment (a verdict from a weaker one is never reused
+/// under a stronger), the limits, the output limit, `backtrace`, and the values (hashed) of the
+/// variables every snippet gets: `LANG`, `LANGUAGE`, `TZ`, `LC_*`, `MDBOOK_SNIPPETS_*`
+/// (`pass-env` is keyed with the workspace).
+pub(super) fn verdict_inputs(config: &Config) -> String {
+    let containment = crate::run::sandbox::containment()
+        .map(|containment| containment.summary.clone())
+        .unwrap_or_else(|error| format!("{error:#}"));
+    let mut inputs = format!(
+        "{containment}\nlimits {:?}\noutput-limit {}\nbacktrace {}\n",
+        config.limits, config.output_limit, config.backtrace
+    );
+    let mut passed: Vec<(String, String)> = std::env::vars_os()
+        .filter_map(|(name, value)| {
+            let name = name.into_string().ok()?;
+            let keyed = ["LANG", "LANGUAGE", "TZ"].contains(&name.as_str())
+                || name.starts_with("LC_")
+                || name.starts_with("MDBOOK_SNIPPETS_");
+            keyed.then(|| {
+                let value = crate::plan::cache::hash_str(&value.to_string_lossy());
+                (name, value)
+            })
+        })
+        .collect();
+    passed.sort();
+    for (name, value) in passed {
+        inputs.push_str(&format!("env {name} = {value}\n"));
+    }
+    inputs
 }
