@@ -57,6 +57,7 @@ fn settings(config: &Config, hidden: Vec<PathBuf>, mut keep: Vec<PathBuf>) -> Se
         scratch_limit: Some(limits.scratch_mib.saturating_mul(MIB)),
         pass_env: config.pass_env.clone(),
         backtrace: config.backtrace,
+        build_timeout: Some(config.build_timeout),
     }
 }
 
