@@ -149,7 +149,10 @@ pub(crate) fn judge_run(snippet: &Snippet, run: &RunRecord, remap: &Remap<'_>) -
 /// get a backtrace after a panic; empty when neither applies.
 pub(crate) fn limit_hint(stderr: &str, signal: Option<i32>) -> String {
     const SIGXFSZ: i32 = 25;
-    if signal == Some(SIGXFSZ) || stderr.contains("File too large") {
+    if signal == Some(SIGXFSZ)
+        || stderr.contains("File too large")
+        || stderr.contains("File size limit exceeded")
+    {
         return " (SIGXFSZ: a file reached the limit `file-size-limit` of [preprocessor.snippets])"
             .to_owned();
     }
