@@ -25,7 +25,18 @@ fn a_snippet_has_no_terminal_and_no_inherited_descriptor() {
         let chapter = "# A\n\n```sh\n\
              if (exec 4<>/dev/tty) 2>/dev/null; then echo tty; printf '\\033]0;owned\\007' > /dev/tty; else echo no-tty; fi\n\
              if { echo leaked >&3; } 2>/dev/null; then echo fd3; else echo no-fd3; fi\n\
-             python3 -c \"import fcntl, termios\nfor fd in (0, 1, 2):\n  try:\n    [fcntl.ioctl(fd, termios.TIOCSTI, bytes([c])) for c in b'echo INJ' + b'ECTED\\n']\n  except OSError: pass\" 2>/dev/null\n\
+             python3 - 2>/dev/null <<'PY'\n\
+             import fcntl, os, termios\n\
+             fds = [0, 1, 2]\n\
+             try:\n    fds.append(os.open('/dev/tty', os.O_RDWR))\n\
+             except OSError:\n    pass\n\
+             for fd in fds:\n\
+             \x20   try:\n\
+             \x20       for c in b'echo INJ' + b'ECTED\\n':\n\
+             \x20           fcntl.ioctl(fd, termios.TIOCSTI, bytes([c]))\n\
+             \x20   except OSError:\n\
+             \x20       pass\n\
+             PY\n\
              true\n```\n\n```text,output\nno-tty\nno-fd3\n```\n";
         let book = sh_book("", chapter);
         let verifier = format!(
