@@ -167,3 +167,32 @@ fn a_compile_that_never_ends_fails_at_the_build_timeout() {
         "the build was not stopped"
     );
 }
+
+/// The `mutants` command runs contained, as a setup does: without the verifier's secrets
+/// (only the snippets' clean environment), and a background child that keeps its stdout does
+/// not hold the run once the command exits.
+#[test]
+fn the_mutants_command_is_contained() {
+    let book = sh_book(
+        "mutants = [\"sh\", \"list.sh\"]\n",
+        "# A\n\n```sh,kills=m1\ntest -z \"$MDBOOK_SNIPPETS_MUTANT\"\n```\n",
+    );
+    book.write(
+        "list.sh",
+        "echo \"secret=$SECRET_TOKEN\" > env-seen\n(sleep 60 &)\nprintf 'm1\\trule\\n'\n",
+    );
+    let started = std::time::Instant::now();
+    let mut command = book.test_command(&["--mutants", "--no-cache"]);
+    command.env("SECRET_TOKEN", "hunter2");
+    let output = book.run(command);
+    output.code(0).stdout_contains("1 passed");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(40),
+        "a background child of the mutants command held the run"
+    );
+    assert_eq!(
+        std::fs::read_to_string(book.path().join("env-seen")).unwrap(),
+        "secret=\n",
+        "the mutants command saw the verifier's secret"
+    );
+}
