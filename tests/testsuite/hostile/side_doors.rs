@@ -196,3 +196,37 @@ fn the_mutants_command_is_contained() {
         "the mutants command saw the verifier's secret"
     );
 }
+
+/// A language's setup runs contained with the snippets' clean environment, and cannot read
+/// the cache's secret (the issue's forgery: a setup re-signed a `did not compile` entry).
+#[test]
+fn a_setup_gets_no_secret_and_no_cache_key() {
+    let target = tempfile::tempdir().unwrap();
+    let cache = target.path().join("mdbook-snippets").join("cache");
+    let toml = super::sh_book_toml("").replace(
+        "extension = \"sh\"\n",
+        &format!(
+            "extension = \"sh\"\nsetup = \"echo secret=$SECRET_TOKEN > setup-seen; \
+             if cat {}/mac-key > /dev/null 2>&1; then echo key-read >> setup-seen; \
+             else echo key-refused >> setup-seen; fi\"\n",
+            cache.display()
+        ),
+    );
+    let book = crate::support::book(&[
+        ("book.toml", &toml),
+        ("src/SUMMARY.md", "- [A](a.md)\n"),
+        ("src/a.md", "# A\n\n```sh\ntrue\n```\n"),
+    ]);
+    // The first run makes the secret; the setup of the second sees it on disk.
+    book.run_with_target_dir(book.test_command(&["--quiet"]), target.path());
+    std::fs::remove_file(book.path().join("setup-seen")).unwrap();
+    let _ = std::fs::remove_dir_all(target.path().join("mdbook-snippets").join("setup"));
+    assert!(cache.join("mac-key").is_file(), "no secret was made");
+    let mut command = book.test_command(&["--quiet", "--no-cache"]);
+    command.env("SECRET_TOKEN", "hunter2");
+    book.run_with_target_dir(command, target.path()).code(0);
+    assert_eq!(
+        std::fs::read_to_string(book.path().join("setup-seen")).unwrap(),
+        "secret=\nkey-refused\n"
+    );
+}
