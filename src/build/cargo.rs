@@ -147,11 +147,7 @@ pub(crate) fn build(
     let stopped = output
         .cargo_stderr
         .contains(crate::run::build_deadline::STOPPED);
-    if has_runnable
-        && !runnable_built
-        && broken.is_empty()
-        && output.errors.is_empty()
-        && !stopped
+    if has_runnable && !runnable_built && broken.is_empty() && output.errors.is_empty() && !stopped
     {
         bail!(
             "the generated crate at {} did not build, and no snippet is to blame:\n{}",

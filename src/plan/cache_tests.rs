@@ -229,7 +229,10 @@ fn an_entry_or_secret_that_is_not_a_regular_file_is_not_read() {
     cache.put(&key, &Record::Compiled).unwrap();
     let entry = cache.path(&key);
     std::fs::remove_file(&entry).unwrap();
-    let made = std::process::Command::new("mkfifo").arg(&entry).status().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&entry)
+        .status()
+        .unwrap();
     assert!(made.success());
     let (done, finished) = std::sync::mpsc::channel();
     let reader = Cache::new(dir.path().join("cache"), "env".to_owned(), true);
@@ -242,6 +245,8 @@ fn an_entry_or_secret_that_is_not_a_regular_file_is_not_read() {
     std::fs::remove_file(cache.secret_path()).unwrap();
     std::os::unix::fs::symlink("/dev/zero", cache.secret_path()).unwrap();
     let replaced = Cache::new(dir.path().join("cache"), "env".to_owned(), true);
-    replaced.put(&cache.key(&["other"]), &Record::Compiled).unwrap();
+    replaced
+        .put(&cache.key(&["other"]), &Record::Compiled)
+        .unwrap();
     assert_eq!(std::fs::read(cache.secret_path()).unwrap().len(), 32);
 }

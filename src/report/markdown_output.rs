@@ -45,16 +45,14 @@ fn fenced(content: &str, lines: &mut Vec<String>) {
         .unwrap_or(0);
     let fence = "`".repeat(longest_run.max(2) + 1);
     lines.push(format!("{fence}text"));
-    lines.extend(
-        content
+    lines.extend(content
             .split('\n')
             // No raw ESC or OSC 8 (a terminal hyperlink) reaches a text renderer's output: a
             // reader that prints `llms-full.txt` in a terminal would obey them.
             .map(|line| {
                 crate::report::terminal::escape_controls(line.strip_suffix('\r').unwrap_or(line))
                     .into_owned()
-            }),
-    );
+            }));
     lines.push(fence);
 }
 

@@ -164,6 +164,9 @@ fn escapes_in_output_are_shown_escaped() {
         Vec::new(),
     ));
     let text = lines.join("\n");
-    assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{text}");
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text}"
+    );
     assert!(text.contains("\\u{1b}[31mred"), "{text}");
 }

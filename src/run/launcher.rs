@@ -444,8 +444,8 @@ mod linux {
                     write_anywhere: false,
                 })
             })
-                .join()
-                .unwrap_or_else(|_| Err(anyhow::anyhow!("the probe thread panicked")));
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("the probe thread panicked")));
             match status {
                 Ok(status) => {
                     let abi = match status.landlock {

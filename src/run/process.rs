@@ -247,7 +247,9 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
 /// (and what cargo sets for a program it runs), the `MDBOOK_SNIPPETS_*` family, and the names
 /// the book lists in `pass-env`. Nothing else: what a snippet prints is published, and a
 /// book's build may run with tokens in its environment.
-pub(crate) fn passed_environment(pass_env: &[String]) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+pub(crate) fn passed_environment(
+    pass_env: &[String],
+) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
     std::env::vars_os()
         .filter(|(name, _)| {
             name.to_str()

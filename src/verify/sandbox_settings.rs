@@ -36,7 +36,11 @@ pub(super) fn with_workspace(
         .with_context(|| format!("creating {}", cache_dir.display()))?;
     let cache_dir = std::fs::canonicalize(cache_dir)
         .with_context(|| format!("resolving {}", cache_dir.display()))?;
-    Ok(settings(config, vec![cache_dir], vec![target_dir.to_owned()]))
+    Ok(settings(
+        config,
+        vec![cache_dir],
+        vec![target_dir.to_owned()],
+    ))
 }
 
 /// Where a target directory keeps the cache (`plan/workspace.rs`).

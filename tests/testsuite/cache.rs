@@ -110,13 +110,19 @@ fn the_containment_and_the_locale_are_part_of_the_cache_key() {
     let book = book(&[("src/a.md", &chapter())]);
     let run = |sandbox: &str, lang: &str| {
         let mut command = book.test_command(&[]);
-        command.env("MDBOOK_SNIPPETS_SANDBOX", sandbox).env("LANG", lang);
+        command
+            .env("MDBOOK_SNIPPETS_SANDBOX", sandbox)
+            .env("LANG", lang);
         book.run(command)
     };
-    run("off", "C").code(1).stderr_contains("building 2 snippet(s)");
+    run("off", "C")
+        .code(1)
+        .stderr_contains("building 2 snippet(s)");
     let warm = run("off", "C");
     assert!(!warm.stderr.contains("building"), "cargo ran again\n{warm}");
-    run("auto", "C").code(1).stderr_contains("building 2 snippet(s)");
+    run("auto", "C")
+        .code(1)
+        .stderr_contains("building 2 snippet(s)");
     run("auto", "C.UTF-8")
         .code(1)
         .stderr_contains("building 2 snippet(s)");

@@ -13,8 +13,7 @@ use crate::support::containment::Containment;
 /// every descriptor it has; the terminal shows nothing injected and the file stays empty.
 #[test]
 fn a_snippet_has_no_terminal_and_no_inherited_descriptor() {
-    if std::fs::read_to_string("/proc/sys/dev/tty/legacy_tiocsti").is_ok_and(|v| v.trim() == "0")
-    {
+    if std::fs::read_to_string("/proc/sys/dev/tty/legacy_tiocsti").is_ok_and(|v| v.trim() == "0") {
         eprintln!(
             "note: this kernel refuses TIOCSTI entirely (dev.tty.legacy_tiocsti = 0): the \
              injection half proves nothing here; /dev/tty and fd 3 are still checked"
@@ -133,10 +132,7 @@ fn the_output_limit_is_part_of_the_cache_key() {
     book.run(book.test_command(&["--quiet"]))
         .code(0)
         .stdout_contains("1 passed");
-    book.write(
-        "book.toml",
-        &super::sh_book_toml("output-limit = 100\n"),
-    );
+    book.write("book.toml", &super::sh_book_toml("output-limit = 100\n"));
     book.run(book.test_command(&["--quiet"]))
         .code(1)
         .stdout_contains("0 passed, 1 failed");
