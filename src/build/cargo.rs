@@ -146,7 +146,7 @@ pub(crate) fn build(
     // A build the deadline stopped fails its snippets, as a binary that did not build.
     let stopped = output
         .cargo_stderr
-        .contains(crate::run::build_deadline::STOPPED);
+        .contains(crate::build::deadline::STOPPED);
     if has_runnable && !runnable_built && broken.is_empty() && output.errors.is_empty() && !stopped
     {
         bail!(
@@ -352,7 +352,7 @@ pub(crate) fn cargo_build(
         .env(WRAPPER_MARKER, "1")
         .stdin(Stdio::null());
     // `build-timeout`: cargo and everything it started are stopped at the deadline.
-    let output = crate::run::build_deadline::output(&mut command).with_context(|| {
+    let output = crate::build::deadline::output(&mut command).with_context(|| {
         format!(
             "running {} build for {}",
             toolchain.cargo.display(),

@@ -5,8 +5,6 @@
 //! the process of a language's setup.
 
 pub(crate) mod artifacts;
-#[cfg(target_os = "linux")]
-pub(crate) mod build_deadline;
 pub(crate) mod compare;
 #[cfg(target_os = "linux")]
 pub(crate) mod confine;

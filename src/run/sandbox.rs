@@ -76,8 +76,6 @@ pub(crate) struct Settings {
     pub scratch_limit: Option<u64>,
     /// `pass-env`: what setups and the `mutants` command get besides the default variables.
     pub pass_env: Vec<String>,
-    /// `build-timeout`: how long cargo may build (`build_deadline.rs`).
-    pub build_timeout: Option<std::time::Duration>,
     /// `backtrace = true`: snippets get `RUST_BACKTRACE=1`.
     pub backtrace: bool,
 }

@@ -49,6 +49,8 @@ fn cache_dir(target: &Path) -> PathBuf {
 }
 
 fn settings(config: &Config, hidden: Vec<PathBuf>, mut keep: Vec<PathBuf>) -> Settings {
+    // The build's deadline is the build stage's own (`build/deadline.rs`).
+    crate::build::deadline::set_build_timeout(Some(config.build_timeout));
     const MIB: u64 = 1 << 20;
     keep.push(config.book_root.clone());
     let limits = &config.limits;
@@ -61,7 +63,6 @@ fn settings(config: &Config, hidden: Vec<PathBuf>, mut keep: Vec<PathBuf>) -> Se
         scratch_limit: Some(limits.scratch_mib.saturating_mul(MIB)),
         pass_env: config.pass_env.clone(),
         backtrace: config.backtrace,
-        build_timeout: Some(config.build_timeout),
     }
 }
 

@@ -2,12 +2,23 @@
 //! past the deadline it is stopped with every process it started (rustc, the wrapper, the
 //! linker: frozen with SIGSTOP first, so none starts another, then killed), so a compile that
 //! never ends (`const _: () = loop {};`) cannot hold the run. The snippets it held fail
-//! (`build/cargo.rs` sees the note this adds to cargo's stderr).
+//! (`cargo.rs` sees the note this adds to cargo's stderr). Linux (`/proc`).
 
 use std::collections::BTreeSet;
 use std::io::Read;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+/// `build-timeout` of the book being verified (`verify` sets it before the build); `None`: no
+/// deadline.
+static BUILD_TIMEOUT: std::sync::Mutex<Option<Duration>> = std::sync::Mutex::new(None);
+
+/// Sets the deadline of the builds that follow.
+pub(crate) fn set_build_timeout(timeout: Option<Duration>) {
+    *BUILD_TIMEOUT
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner()) = timeout;
+}
 
 /// The line added to cargo's stderr when the deadline stopped the build.
 pub(crate) const STOPPED: &str = "mdbook-snippets: the build ran past `build-timeout`";
@@ -15,7 +26,9 @@ pub(crate) const STOPPED: &str = "mdbook-snippets: the build ran past `build-tim
 /// Runs `command` to its end or to the book's `build-timeout`, with its stdout and stderr
 /// captured (stdin as the caller set it).
 pub(crate) fn output(command: &mut Command) -> std::io::Result<Output> {
-    let timeout = crate::run::sandbox::settings().build_timeout;
+    let timeout = *BUILD_TIMEOUT
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner());
     let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
