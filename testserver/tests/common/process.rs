@@ -32,6 +32,17 @@ pub(crate) async fn spawn_http(
     args: &[&str],
     stdin: Stdio,
 ) -> (tokio::process::Child, SocketAddr) {
+    spawn_http_with_env(prefix, args, stdin, &[]).await
+}
+
+/// [`spawn_http`] with `env` added to the server's environment (the memory tests fix glibc's
+/// mmap threshold).
+pub(crate) async fn spawn_http_with_env(
+    prefix: &[&str],
+    args: &[&str],
+    stdin: Stdio,
+    env: &[(&str, &str)],
+) -> (tokio::process::Child, SocketAddr) {
     let (program, prefix_args) = match prefix.split_first() {
         Some((program, rest)) => (*program, rest),
         None => (BINARY, &[][..]),
@@ -41,7 +52,10 @@ pub(crate) async fn spawn_http(
     if !prefix.is_empty() {
         command.arg(BINARY);
     }
-    command.args(["--http", "127.0.0.1:0"]).args(args);
+    command
+        .args(["--http", "127.0.0.1:0"])
+        .args(args)
+        .envs(env.iter().copied());
     let mut child = command
         .stdin(stdin)
         .stdout(Stdio::null())
