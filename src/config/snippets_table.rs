@@ -76,6 +76,9 @@ pub(crate) struct Config {
     /// `backtrace = true`: snippets run with `RUST_BACKTRACE=1` (default: 0, so panics print
     /// the same text on every machine).
     pub backtrace: bool,
+    /// `network = false`: snippets run in a network namespace with only a loopback, where
+    /// namespaces are allowed (default true: the machine's network).
+    pub network: bool,
 }
 
 /// The resource limits of `[preprocessor.snippets]`, with defaults every book tried passes.
@@ -161,6 +164,7 @@ struct Table {
     scratch_limit: Option<u64>,
     build_timeout: Option<u64>,
     backtrace: Option<bool>,
+    network: Option<bool>,
 }
 
 impl Config {
@@ -310,6 +314,7 @@ impl Config {
             limits,
             build_timeout,
             backtrace: table.backtrace.unwrap_or(false),
+            network: table.network.unwrap_or(true),
         })
     }
 }

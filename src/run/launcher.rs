@@ -81,6 +81,9 @@ pub(crate) struct LauncherArgs {
     /// `RLIMIT_FSIZE` of the program, bytes.
     #[arg(long, value_name = "BYTES")]
     pub file_size_limit: Option<u64>,
+    /// A network namespace with only a loopback (with `--namespaces`).
+    #[arg(long)]
+    pub no_network: bool,
     /// Landlock: let the program write everywhere (but `--hide`): a setup.
     #[arg(long)]
     pub write_anywhere: bool,
@@ -164,6 +167,9 @@ mod linux {
     /// which returns only when the namespace is empty.
     fn in_namespaces(args: &LauncherArgs) -> anyhow::Result<ExitStatus> {
         enter_user_namespace()?;
+        if args.no_network {
+            crate::run::side_doors::private_network()?;
+        }
         let _ =
             rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
         let program = args.command.first().map(Path::new);

@@ -76,6 +76,9 @@ pub(crate) struct Settings {
     pub scratch_limit: Option<u64>,
     /// `pass-env`: what setups and the `mutants` command get besides the default variables.
     pub pass_env: Vec<String>,
+    /// `network = false`: snippets get a network namespace with only a loopback (namespaces
+    /// only; setups and the `mutants` command keep the network: they install and build).
+    pub no_network: bool,
     /// `backtrace = true`: snippets get `RUST_BACKTRACE=1`.
     pub backtrace: bool,
 }
@@ -167,6 +170,9 @@ pub(crate) fn command(
         Access::Snippet { scratch, writable } => {
             for path in std::iter::once(scratch).chain(writable.iter().map(PathBuf::as_path)) {
                 command.arg("--writable").arg(path);
+            }
+            if settings.no_network {
+                command.arg("--no-network");
             }
             // The snippet's working and temporary directories: a bounded tmpfs each.
             for dir in ["work", "tmp"] {

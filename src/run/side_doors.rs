@@ -16,6 +16,8 @@
 //!   (`/run/user/UID`, `XDG_RUNTIME_DIR`: D-Bus, agents, sockets) and `/dev/pts` (a new
 //!   instance: the user's terminals are not there to write to), and an empty tmpfs over the
 //!   `--hide` paths (the cache: its secret and entries) ([`private_mounts`]).
+//! - The network, where the book asks (`network = false`; namespaces only): a network namespace
+//!   with its own loopback ([`private_network`]).
 
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
@@ -216,4 +218,47 @@ fn tmpfs(dir: &Path, options: &str, read_only: bool) -> anyhow::Result<()> {
     mount("tmpfs", dir, "tmpfs", flags, options.as_c_str())
         .with_context(|| format!("mounting a tmpfs on {}", dir.display()))?;
     Ok(())
+}
+
+/// `network = false`: a network namespace of the run's own, whose only interface is a loopback,
+/// brought up (a snippet can still start a server on `127.0.0.1` and talk to it; nothing of the
+/// machine's loopback or network is reachable). Namespaces only.
+pub(crate) fn private_network() -> anyhow::Result<()> {
+    use rustix::net::{AddressFamily, RecvFlags, SendFlags, SocketType};
+    nix::sched::unshare(nix::sched::CloneFlags::CLONE_NEWNET).context("unshare(CLONE_NEWNET)")?;
+    // RTM_NEWLINK on interface 1 (a new namespace's loopback) with IFF_UP, asking for an ack:
+    // an nlmsghdr then an ifinfomsg, as the kernel lays them out (native byte order).
+    const RTM_NEWLINK: u16 = 16;
+    const NLM_F_REQUEST_ACK: u16 = 1 | 4;
+    const IFF_UP: u32 = 1;
+    let mut message = Vec::with_capacity(32);
+    message.extend_from_slice(&32u32.to_ne_bytes());
+    message.extend_from_slice(&RTM_NEWLINK.to_ne_bytes());
+    message.extend_from_slice(&NLM_F_REQUEST_ACK.to_ne_bytes());
+    message.extend_from_slice(&1u32.to_ne_bytes()); // sequence
+    message.extend_from_slice(&0u32.to_ne_bytes()); // port id: the kernel assigns
+    message.extend_from_slice(&[0, 0, 0, 0]); // family AF_UNSPEC, padding, device type
+    message.extend_from_slice(&1i32.to_ne_bytes()); // interface index: lo
+    message.extend_from_slice(&IFF_UP.to_ne_bytes()); // flags
+    message.extend_from_slice(&IFF_UP.to_ne_bytes()); // change mask
+    // No protocol: NETLINK_ROUTE, the default.
+    let socket = rustix::net::socket(AddressFamily::NETLINK, SocketType::RAW, None)
+        .context("a netlink socket")?;
+    rustix::net::send(&socket, &message, SendFlags::empty()).context("asking for lo up")?;
+    let mut reply = [0u8; 256];
+    let (read, _) = rustix::net::recv(&socket, &mut reply, RecvFlags::empty())
+        .context("reading the netlink ack")?;
+    // An NLMSG_ERROR (type 2) whose error field (after the 16-byte header) is 0 is the ack.
+    let error = reply
+        .get(16..20)
+        .filter(|_| read >= 20)
+        .map(|bytes| i32::from_ne_bytes(bytes.try_into().expect("4 bytes")));
+    match error {
+        Some(0) => Ok(()),
+        Some(code) => anyhow::bail!(
+            "bringing up the loopback: {}",
+            std::io::Error::from_raw_os_error(-code)
+        ),
+        None => anyhow::bail!("bringing up the loopback: no ack"),
+    }
 }

@@ -63,6 +63,7 @@ fn settings(config: &Config, hidden: Vec<PathBuf>, mut keep: Vec<PathBuf>) -> Se
         scratch_limit: Some(limits.scratch_mib.saturating_mul(MIB)),
         pass_env: config.pass_env.clone(),
         backtrace: config.backtrace,
+        no_network: !config.network,
     }
 }
 
@@ -76,8 +77,8 @@ pub(super) fn verdict_inputs(config: &Config) -> String {
         .map(|containment| containment.summary.clone())
         .unwrap_or_else(|error| format!("{error:#}"));
     let mut inputs = format!(
-        "{containment}\nlimits {:?}\noutput-limit {}\nbacktrace {}\n",
-        config.limits, config.output_limit, config.backtrace
+        "{containment}\nlimits {:?}\noutput-limit {}\nbacktrace {}\nnetwork {}\n",
+        config.limits, config.output_limit, config.backtrace, config.network
     );
     let mut passed: Vec<(String, String)> = std::env::vars_os()
         .filter_map(|(name, value)| {

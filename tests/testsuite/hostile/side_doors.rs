@@ -226,3 +226,38 @@ fn a_setup_gets_no_secret_and_no_cache_key() {
         "secret=\nkey-refused\n"
     );
 }
+
+/// `network = false`: the machine's loopback (a listener of the test's) is out of reach, while
+/// the snippet's own loopback works; by default both are reachable. Namespaces only.
+#[test]
+fn network_false_gives_a_loopback_of_its_own() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let chapter = format!(
+        "# A\n\n```sh\n\
+         python3 - <<'PY'\n\
+         import socket\n\
+         def reach(port):\n    \
+             try:\n        socket.create_connection(('127.0.0.1', port), timeout=2).close(); return 'reached'\n    \
+             except OSError: return 'refused'\n\
+         own = socket.socket(); own.bind(('127.0.0.1', 0)); own.listen()\n\
+         print('machine', reach({port}))\n\
+         print('own', reach(own.getsockname()[1]))\n\
+         PY\n```\n"
+    );
+    for (extra, expected) in [
+        ("", "machine reached"),
+        ("network = false\n", "machine refused"),
+    ] {
+        let book = sh_book(
+            extra,
+            &format!("{chapter}\n```text,output\n{expected}\nown reached\n```\n"),
+        );
+        let output = book.run(book.test_command(&["--no-cache"]));
+        if !output.stderr().contains("pid namespace") {
+            eprintln!("note: no namespaces on this machine: `network = false` does nothing here");
+            return;
+        }
+        output.code(0).stdout_contains("1 passed");
+    }
+}
