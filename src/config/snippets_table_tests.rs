@@ -77,7 +77,7 @@ fn unknown_key_is_named() {
     check(
         "[preprocessor.snippets]\nharnes = \"x\"\n",
         expect![
-            "error: unknown key `harnes` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`, `writable`, `mutants`)"
+            "error: unknown key `harnes` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`, `writable`, `mutants`, `process-limit`, `memory-limit`, `file-size-limit`, `scratch-limit`, `build-timeout`, `backtrace`, `network`)"
         ],
     );
 }
