@@ -261,3 +261,23 @@ fn network_false_gives_a_loopback_of_its_own() {
         output.code(0).stdout_contains("1 passed");
     }
 }
+
+/// Issue 36: a failing `assert_eq!` says how to get a backtrace (`backtrace = true`), and with
+/// the key the snippet's stderr has one.
+#[test]
+fn backtrace_true_gives_a_panic_its_backtrace() {
+    let chapter = "# A\n\n```rust\nfn main() {\n    assert_eq!(1 + 1, 3);\n}\n```\n";
+    let toml = |extra: &str| format!("[book]\ntitle = \"bt\"\n\n[preprocessor.snippets]\n{extra}");
+    let book = book(&[
+        ("book.toml", &toml("")),
+        ("src/SUMMARY.md", "- [A](a.md)\n"),
+        ("src/a.md", chapter),
+    ]);
+    book.run(book.test_command(&["--no-cache"]))
+        .code(1)
+        .stdout_contains("for a backtrace: `backtrace = true` in [preprocessor.snippets]");
+    book.write("book.toml", &toml("backtrace = true\n"));
+    book.run(book.test_command(&["--no-cache"]))
+        .code(1)
+        .stdout_contains("stack backtrace:");
+}
