@@ -13,7 +13,8 @@
 # Usage: scripts/soak-verifier.sh [PATH-TO-mdbook-snippets]   (default: target/debug/, built
 # if missing). Bounded: every run has a `timeout`, snippets sleep at most 40 s and are expected
 # to be killed long before; nothing touches the network; everything lives in one temporary
-# directory, removed at the end. About 40-70 s on a quiet machine (a 2 GB input is hashed).
+# directory, removed at the end. About 60-90 s on a quiet machine (a 2 GB input is hashed; a
+# compile that never ends waits for its 10 s build-timeout).
 
 # The attack functions are called through `attack`, which shellcheck cannot follow.
 # shellcheck disable=SC2317
@@ -1148,6 +1149,33 @@ head -c 3000000 /dev/zero > big
     echo "a 3 MB file under file-size-limit = 1: failed, naming the limit"
 }
 
+# network = false: a listener on the machine's loopback is out of the snippet's reach.
+attack_machine_loopback() {
+    local name=$1 dir port pid
+    command -v python3 >/dev/null || skip "no python3 for a listener"
+    python3 -c 'import socket, time; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(60)' >"$WORK/port" &
+    pid=$!
+    for _ in $(seq 100); do [[ -s $WORK/port ]] && break; sleep 0.05; done
+    port=$(cat "$WORK/port")
+    dir=$(sh_book "$name" "network = false" "# A
+
+\`\`\`sh
+$(mark "$name" ran)
+python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", $port), timeout=2)' 2>/dev/null && echo reached || echo refused
+\`\`\`
+
+\`\`\`text,output
+refused
+\`\`\`
+")
+    verify "$dir" 60 --no-cache
+    kill "$pid" 2>/dev/null
+    grep -q "pid namespace" <<<"$ERR" || skip "no namespaces here: network = false does nothing"
+    ran "$dir/pids/ran"
+    verdicts "1 passed, 0 failed"
+    echo "network = false: the machine's loopback listener unreachable"
+}
+
 attack detached-child-holds-stdout attack_setsid_holding_stdout
 attack detached-child-closes-stdout attack_closed_stdout
 attack timeout-with-pipe-holder attack_deadline_with_pipe_holder
@@ -1192,5 +1220,6 @@ attack fifo-cache-entry attack_fifo_cache_entry
 attack never-ending-compile attack_never_ending_compile
 attack mutants-command-contained attack_mutants_and_setup
 attack file-size-limit attack_file_size_limit
+attack machine-loopback-with-network-false attack_machine_loopback
 
 exit $FAILED
