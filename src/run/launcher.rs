@@ -28,6 +28,11 @@
 //!   dumpable either) stays closed. (In a user namespace the program has no capability outside
 //!   it.)
 //!
+//! - Before the program starts (`side_doors.rs`): inherited descriptors above 2 closed, a new
+//!   session (no controlling terminal), the book's rlimits, and in the namespace private
+//!   size-bounded `/tmp`, `/dev/shm`, runtime directory and `/dev/pts`, the cache hidden, and
+//!   with `--no-network` a network namespace of its own.
+//!
 //! The launcher exits as the program did (its exit code, or killed by its signal); a launcher
 //! that could not start the program says why on stderr (the snippet's stderr) and exits 127.
 //! `--probe` tells the verifier what this kernel allows (`sandbox.rs` reads its stdout).

@@ -10,8 +10,9 @@
 //!   the verifier's marker scan (`containment.rs`) finds what a killed launcher left.
 //! - `landlock` (where the kernel has it, unless `MDBOOK_SNIPPETS_SANDBOX=off`): a snippet writes
 //!   only its scratch directory (working directory, `TMPDIR`, artifacts) and the book's
-//!   `writable` paths, and signals and traces nothing outside its domain. A setup gets no
-//!   Landlock: it installs things (a venv, `node_modules`, a release build) where it likes.
+//!   `writable` paths, and signals and traces nothing outside its domain. A setup and the
+//!   `mutants` command write where they like (a venv, `node_modules`, a release build), but
+//!   neither they nor a snippet read or write the cache directory (`Settings::hidden`).
 //! - `process group` (not Linux): a run's process group is killed, nothing more.
 
 use std::path::{Path, PathBuf};
