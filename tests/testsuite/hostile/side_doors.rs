@@ -13,10 +13,26 @@ use crate::support::containment::Containment;
 /// every descriptor it has; the terminal shows nothing injected and the file stays empty.
 #[test]
 fn a_snippet_has_no_terminal_and_no_inherited_descriptor() {
-    if std::fs::read_to_string("/proc/sys/dev/tty/legacy_tiocsti").is_ok_and(|v| v.trim() == "0") {
+    // Where the kernel refuses TIOCSTI to everyone (`dev.tty.legacy_tiocsti = 0`), the
+    // injection half proves nothing: said, and the refusal asserted on our own terminal.
+    let tiocsti_refused =
+        std::fs::read_to_string("/proc/sys/dev/tty/legacy_tiocsti").is_ok_and(|v| v.trim() == "0");
+    if tiocsti_refused {
+        let probe = std::process::Command::new("script")
+            .args([
+                "-qec",
+                "python3 -c \"import fcntl, os, termios\ntry:\n    fcntl.ioctl(os.open('/dev/tty', os.O_RDWR), termios.TIOCSTI, b' ')\n    print('allowed')\nexcept OSError:\n    print('refused')\"",
+                "/dev/null",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            String::from_utf8_lossy(&probe.stdout).contains("refused"),
+            "legacy_tiocsti = 0, yet TIOCSTI on our own terminal was not refused"
+        );
         eprintln!(
-            "note: this kernel refuses TIOCSTI entirely (dev.tty.legacy_tiocsti = 0): the \
-             injection half proves nothing here; /dev/tty and fd 3 are still checked"
+            "note: this kernel refuses TIOCSTI entirely (dev.tty.legacy_tiocsti = 0, refusal \
+             checked): the injection half proves nothing here; /dev/tty and fd 3 are still checked"
         );
     }
     for containment in Containment::ALL {
