@@ -67,8 +67,7 @@ pub(crate) struct LauncherArgs {
     /// A path the run needs that a private `/tmp` would hide (with `--namespaces`).
     #[arg(long, value_name = "PATH")]
     pub keep: Vec<PathBuf>,
-    /// A directory the program must not see (the cache): empty in a namespace, unreadable
-    /// under Landlock.
+    /// A directory the program must not see (the cache; see `side_doors.rs`, `confine.rs`).
     #[arg(long, value_name = "PATH")]
     pub hide: Vec<PathBuf>,
     /// A directory that gets a tmpfs of `--scratch-limit` bytes (with `--namespaces`).
@@ -178,16 +177,12 @@ mod linux {
         let _ =
             rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
         let program = args.command.first().map(Path::new);
-        let keep = args
-            .writable
-            .iter()
-            .chain(&args.keep)
+        let cwd = std::env::current_dir().context("the working directory")?;
+        let keep = (args.writable.iter().chain(&args.keep))
             .map(|path| path.as_path())
             .chain(program)
+            .chain([cwd.as_path()])
             .collect();
-        let cwd = std::env::current_dir().context("the working directory")?;
-        let mut keep: Vec<&Path> = keep;
-        keep.push(&cwd);
         crate::run::side_doors::private_mounts(&crate::run::side_doors::Mounts {
             keep,
             hide: &args.hide,
@@ -481,6 +476,14 @@ mod linux {
 
     fn probe_namespaces() -> anyhow::Result<()> {
         enter_user_namespace()?;
+        // The private mounts every run makes: a kernel that refuses them gets the fallback, not
+        // a failure of every snippet.
+        crate::run::side_doors::private_mounts(&crate::run::side_doors::Mounts {
+            keep: Vec::new(),
+            hide: &[],
+            bounded: &[],
+            size: 1 << 20,
+        })?;
         let (alive, held) = std::io::pipe().context("creating a pipe")?;
         let mut init = on_a_thread(|| start_init(alive))?;
         drop(held);
