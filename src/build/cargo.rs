@@ -143,7 +143,12 @@ pub(crate) fn build(
     let has_runnable = snippets
         .iter()
         .any(|snippet| snippet.placement != Placement::CompileFail);
-    if has_runnable && !runnable_built && broken.is_empty() && output.errors.is_empty() {
+    // A build the deadline stopped fails its snippets, as a binary that did not build.
+    let stopped = output
+        .cargo_stderr
+        .contains(crate::build::deadline::STOPPED);
+    if has_runnable && !runnable_built && broken.is_empty() && output.errors.is_empty() && !stopped
+    {
         bail!(
             "the generated crate at {} did not build, and no snippet is to blame:\n{}",
             workspace.crate_dir.display(),
@@ -346,7 +351,8 @@ pub(crate) fn cargo_build(
         .env("RUSTC_WORKSPACE_WRAPPER", &wrapper)
         .env(WRAPPER_MARKER, "1")
         .stdin(Stdio::null());
-    let output = command.output().with_context(|| {
+    // `build-timeout`: cargo and everything it started are stopped at the deadline.
+    let output = crate::build::deadline::output(&mut command).with_context(|| {
         format!(
             "running {} build for {}",
             toolchain.cargo.display(),

@@ -4,6 +4,7 @@
 
 pub(crate) mod cargo;
 pub(crate) mod crate_files;
+pub(crate) mod deadline;
 pub(crate) mod generate;
 pub(crate) mod messages;
 pub(crate) mod rustc_wrapper;

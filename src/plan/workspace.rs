@@ -144,7 +144,12 @@ impl Workspace {
         let mut fingerprint = format!(
             "mdbook-snippets {} {}\n",
             env!("CARGO_PKG_VERSION"),
-            build_identity()
+            build_identity(
+                &target_dir
+                    .join("mdbook-snippets")
+                    .join("cache")
+                    .join("build-identity")
+            )
         );
         fingerprint.push_str(&toolchain.version);
         // What changes what rustc accepts or emits: the flags (cargo reads
@@ -400,17 +405,45 @@ fn cargo_target_dir(target_dir: &Path) -> PathBuf {
 }
 
 /// This build of the tool, so results recorded by another build (an upgrade, a rebuild from
-/// changed sources at the same version) are not taken for its own: the executable's size and
-/// modification time, which every build and install renews. Empty when the executable cannot
-/// be looked at (the version alone then keys the cache).
-fn build_identity() -> String {
-    let Some(metadata) = std::env::current_exe().and_then(std::fs::metadata).ok() else {
+/// changed sources at the same version) are not taken for its own: a SHA-256 of the
+/// executable's content, so a reinstall of the same build (a CI job that installs the tool on
+/// every run) keeps the cache. Hashing costs tens of milliseconds, so the hash is remembered in
+/// `memo` (in the cache directory, out of every sandboxed process's reach) beside the
+/// executable's size, modification time and inode, and made again only when one changed.
+/// Empty when the executable cannot be read (the version alone then keys the cache).
+fn build_identity(memo: &Path) -> String {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(executable) = std::env::current_exe() else {
         return String::new();
     };
-    let modified = metadata
-        .modified()
-        .ok()
-        .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |since| since.as_nanos());
-    format!("build {} {modified}", metadata.len())
+    let Ok(metadata) = std::fs::metadata(&executable) else {
+        return String::new();
+    };
+    let stamp = format!(
+        "{} {} {} {}",
+        metadata.len(),
+        metadata.mtime(),
+        metadata.mtime_nsec(),
+        metadata.ino()
+    );
+    if let Some(file) = cache::open_regular(memo, 4096) {
+        let mut text = String::new();
+        if std::io::Read::read_to_string(&mut std::io::Read::take(file, 4096), &mut text).is_ok()
+            && let Some((remembered, hash)) = text.trim_end().rsplit_once(' ')
+            && remembered == stamp
+        {
+            return format!("build {hash}");
+        }
+    }
+    let Ok(hash) = cache::hash_path(&executable) else {
+        return String::new();
+    };
+    if let Some(dir) = memo.parent()
+        && std::fs::create_dir_all(dir).is_ok()
+        && let Ok(mut partial) = tempfile::NamedTempFile::with_prefix_in(".partial-", dir)
+        && std::io::Write::write_all(&mut partial, format!("{stamp} {hash}\n").as_bytes()).is_ok()
+    {
+        let _ = partial.persist(memo);
+    }
+    format!("build {hash}")
 }

@@ -113,16 +113,20 @@ pub(crate) fn judge_run(snippet: &Snippet, run: &RunRecord, remap: &Remap<'_>) -
         // `Err` from `main`, `exit(3)`, `abort()`), and so do we.
         Exit::Code(_) | Exit::Signal(_) if snippet.attributes.should_panic => None,
         Exit::Code(code) => {
-            let headline = match panic_message(&stderr) {
+            let mut headline = match panic_message(&stderr) {
                 Some(message) => format!("panicked: {message}"),
                 None => format!("exited with code {code}"),
             };
+            headline.push_str(&limit_hint(&stderr, None));
             Some(fail(FailureKind::Run, panic_span, with_stderr(headline)))
         }
         Exit::Signal(signal) => Some(fail(
             FailureKind::Run,
             panic_span,
-            with_stderr(format!("killed by signal {signal}")),
+            with_stderr(format!(
+                "killed by signal {signal}{}",
+                limit_hint(&stderr, Some(signal))
+            )),
         )),
     };
     if let Some(failure) = unexpected_exit {
@@ -139,6 +143,37 @@ pub(crate) fn judge_run(snippet: &Snippet, run: &RunRecord, remap: &Remap<'_>) -
         },
         None => Outcome::Passed,
     }
+}
+
+/// What a failure says about the limit it most likely hit (`run/side_doors.rs`), or how to
+/// get a backtrace after a panic; empty when neither applies.
+pub(crate) fn limit_hint(stderr: &str, signal: Option<i32>) -> String {
+    const SIGXFSZ: i32 = 25;
+    if signal == Some(SIGXFSZ)
+        || stderr.contains("File too large")
+        || stderr.contains("File size limit exceeded")
+    {
+        return " (SIGXFSZ: a file reached the limit `file-size-limit` of [preprocessor.snippets])"
+            .to_owned();
+    }
+    if stderr.contains("memory allocation of") || stderr.contains("Cannot allocate memory") {
+        return " (out of memory: the limit `memory-limit` of [preprocessor.snippets], or the \
+                 machine's)"
+            .to_owned();
+    }
+    if stderr.contains("No space left on device") {
+        return " (a private tmpfs is full: the limit `scratch-limit` of \
+                 [preprocessor.snippets], or the disk)"
+            .to_owned();
+    }
+    if stderr.contains("Resource temporarily unavailable") && stderr.contains("fork") {
+        return " (no more processes: the limit `process-limit` of [preprocessor.snippets])"
+            .to_owned();
+    }
+    if stderr.contains("RUST_BACKTRACE=1") {
+        return " (for a backtrace: `backtrace = true` in [preprocessor.snippets])".to_owned();
+    }
+    String::new()
 }
 
 /// The first line of a panic message: `thread 'main' panicked at src/x.rs:1:1:\nMESSAGE`.

@@ -58,11 +58,20 @@ pub(super) fn decide(
     results: &mut [Option<SnippetResult>],
 ) -> anyhow::Result<Decided> {
     let workspace = Workspace::discover(book.config, toolchain)?;
+    crate::run::sandbox::configure(super::sandbox_settings::with_workspace(
+        book.config,
+        &workspace.cache_dir,
+        &workspace.target_dir,
+    )?);
     let harness = workspace.settings.harness_parts();
     let book_edition = named_edition(book.config, harness).map(str::to_owned);
     let cache = Cache::new(
         workspace.cache_dir.clone(),
-        workspace.fingerprint.clone(),
+        format!(
+            "{}{}",
+            workspace.fingerprint,
+            super::sandbox_settings::verdict_inputs(book.config)
+        ),
         book.config.use_cache,
     );
     let (language_pending, rust_pending): (Vec<usize>, Vec<usize>) = pending

@@ -35,7 +35,7 @@ fn unknown_key_is_named() {
     check_bad_config(
         "[preprocessor.snippets]\ntimeuot = 3\n",
         expect![[r#"
-            error: in [ROOT]/book.toml: unknown key `timeuot` in [preprocessor.snippets]: did you mean `timeout`? (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`, `writable`, `mutants`)
+            error: in [ROOT]/book.toml: unknown key `timeuot` in [preprocessor.snippets]: did you mean `timeout`? (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`, `writable`, `mutants`, `process-limit`, `memory-limit`, `file-size-limit`, `scratch-limit`, `build-timeout`, `backtrace`, `network`)
         "#]],
     );
 }
