@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 
-use crate::build::cargo::cargo_build;
+use crate::build::cargo::{BuildOutput, cargo_build};
 use crate::build::crate_files::{already_written, write_crate};
 use crate::build::disk::out_of_disk_space;
 use crate::build::generate::{Placement, PlannedSnippet, generate, module_file};
@@ -30,13 +30,22 @@ pub(crate) enum Built {
     Record(Record),
 }
 
-/// How many times one verification builds at most: the first build, and one per compiler phase
-/// whose errors can hide those of a later one.
+/// How many times one verification builds at most: the first build, one per compiler phase
+/// whose errors can hide those of a later one, and the last, where every merged snippet still
+/// in a binary that did not build is a binary of its own. The verdicts do not depend on how
+/// many snippets are broken: whatever the last merged build did not explain, the snippets'
+/// own binaries do, as rustdoc builds them.
 const MAX_BUILDS: usize = 5;
 
 /// Generates the crate for `snippets`, builds it, and while some merged snippets are broken,
 /// builds the others again without them (one broken module would otherwise keep its whole
-/// binary from linking). Returns one [`Built`] per snippet, in order.
+/// binary from linking). A merged snippet that defines a symbol another one defines too
+/// (rustc: "symbol `NAME` is already defined", whatever wrote it: `no_mangle` by hand or a
+/// crate's macro), and every merged snippet of a binary that failed with errors no snippet's
+/// file explains (a linker's), is moved to a binary of its own and built again; so is every
+/// merged snippet of a binary still failing at the last build but one. Returns one [`Built`]
+/// per snippet, in order, and leaves in `snippets` where each one was built
+/// (`PlannedSnippet::placement`), which names the files its errors are in.
 ///
 /// `incremental: false` builds a crate that does not exist yet without rustc's incremental
 /// state: writing it costs a third of a cold build, and it only pays off when the crate is
@@ -50,15 +59,18 @@ const MAX_BUILDS: usize = 5;
 /// packages), a broken merged snippet too, since the last build of a run left it out. A
 /// `CARGO_INCREMENTAL` the user set wins, as cargo lets it.
 pub(crate) fn build(
-    snippets: &[PlannedSnippet],
+    snippets: &mut [PlannedSnippet],
     workspace: &Workspace,
     incremental: bool,
 ) -> anyhow::Result<Vec<Built>> {
+    let planned_files: Vec<PathBuf> = snippets.iter().map(module_file).collect();
+    let snippets_placed = snippets;
     let mut broken: HashMap<usize, Vec<CompileError>> = HashMap::new();
     let incremental = incremental || workspace.crate_dir.join("Cargo.toml").is_file();
     let mut attempt = 0;
     let output = loop {
         attempt += 1;
+        let snippets: &[PlannedSnippet] = snippets_placed;
         let active: Vec<usize> = (0..snippets.len())
             .filter(|index| !broken.contains_key(index))
             .collect();
@@ -105,24 +117,86 @@ pub(crate) fn build(
             messages::for_the_book(error, snippet.map(|&index| snippets[index].code.as_str()));
         }
         let mut newly_broken = HashSet::new();
+        let mut to_own_binary = HashSet::new();
         for error in &output.errors {
             let Some(&index) = error.file.as_ref().and_then(|file| files.get(file)) else {
                 continue;
             };
+            let merged = snippets[index].placement == Placement::Merged;
+            // Alone in a binary, the snippet defines the symbol once: its own code compiles.
+            if merged && is_duplicate_symbol(error) {
+                to_own_binary.insert(index);
+                continue;
+            }
             // A snippet alone in its target breaks nothing else: no need to build again.
-            if snippets[index].placement == Placement::Merged {
+            if merged {
                 newly_broken.insert(index);
             }
             if snippets[index].placement != Placement::CompileFail {
                 broken.entry(index).or_default().push(error.clone());
             }
         }
+        for index in &to_own_binary {
+            newly_broken.remove(index);
+            broken.remove(index);
+        }
+        let merged_ids: HashSet<&str> = planned
+            .iter()
+            .filter(|snippet| snippet.placement == Placement::Merged)
+            .map(|snippet| snippet.id.as_str())
+            .collect();
+        let failed = failed_merged_targets(&generated, &merged_ids, &output);
+        let by_target = |target: &str| -> Vec<usize> {
+            generated
+                .modules
+                .iter()
+                .filter(|module| module.target == target)
+                .filter_map(|module| {
+                    active
+                        .iter()
+                        .copied()
+                        .find(|&index| snippets[index].id == module.id)
+                })
+                .filter(|index| !newly_broken.contains(index))
+                .collect()
+        };
+        let mut whole_binaries = Vec::new();
+        for target in &failed {
+            // Errors with no place in a snippet (a linker's "multiple definition"): which
+            // snippet is to blame is known only by building each alone.
+            let unexplained = output.errors.iter().any(|error| {
+                &error.target == target
+                    && error
+                        .file
+                        .as_ref()
+                        .and_then(|file| files.get(file))
+                        .is_none()
+            });
+            let explained = output.errors.iter().any(|error| {
+                &error.target == target
+                    && error
+                        .file
+                        .as_ref()
+                        .and_then(|file| files.get(file))
+                        .is_some()
+            });
+            let last_merged_build = attempt + 1 >= MAX_BUILDS && !newly_broken.is_empty();
+            if (unexplained && !explained) || last_merged_build {
+                whole_binaries.extend(by_target(target));
+            }
+        }
+        to_own_binary.extend(whole_binaries);
+        let snippets_mut: &mut [PlannedSnippet] = snippets_placed;
+        for &index in &to_own_binary {
+            snippets_mut[index].placement = Placement::OwnBinary;
+        }
         // rustc reports errors phase by phase (resolution, then types, then borrows, then
         // what only monomorphization finds), so dropping the broken snippets can reveal others.
-        if newly_broken.is_empty() || attempt == MAX_BUILDS {
+        if (newly_broken.is_empty() && to_own_binary.is_empty()) || attempt == MAX_BUILDS {
             break (output, generated, files);
         }
     };
+    let snippets: &[PlannedSnippet] = snippets_placed;
     let (output, generated, files) = output;
     let module_of: HashMap<&str, _> = generated
         .modules
@@ -218,7 +292,44 @@ pub(crate) fn build(
             },
         });
     }
+    // A record names the file the snippet was planned in, whatever file it was built in, so
+    // that it reads the same from the cache (judged with the plan) as it does now.
+    for ((record, snippet), planned_file) in built.iter_mut().zip(snippets).zip(&planned_files) {
+        let built_file = module_file(snippet);
+        if &built_file != planned_file
+            && let Built::Record(
+                Record::DidNotCompile { message, .. } | Record::BinaryFailed { message },
+            ) = record
+        {
+            let built_file = built_file.display().to_string();
+            *message = message.replace(&built_file, &planned_file.display().to_string());
+        }
+    }
     Ok(built)
+}
+
+/// rustc's error for a symbol two items of one binary define: `symbol `NAME` is already
+/// defined` (a `no_mangle` or `export_name` item, written out or expanded from a macro).
+fn is_duplicate_symbol(error: &CompileError) -> bool {
+    error.message.starts_with("symbol `") && error.message.ends_with("` is already defined")
+}
+
+/// The binaries holding merged snippets that cargo did not build.
+fn failed_merged_targets(
+    generated: &crate::build::generate::GeneratedCrate,
+    merged: &HashSet<&str>,
+    output: &BuildOutput,
+) -> Vec<String> {
+    let mut targets: Vec<String> = generated
+        .modules
+        .iter()
+        .filter(|module| merged.contains(module.id.as_str()))
+        .filter(|module| !output.executables.contains_key(&module.target))
+        .map(|module| module.target.clone())
+        .collect();
+    targets.sort();
+    targets.dedup();
+    targets
 }
 
 /// Whether every error of `target` is the linker's (and there is one).

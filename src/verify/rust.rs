@@ -45,11 +45,15 @@ pub(super) fn build_and_run(
         plans.len(),
         workspace.crate_dir.display()
     ));
-    let planned: Vec<_> = plans.iter().map(|plan| plan.planned.clone()).collect();
-    let built = strategy::build(&planned, workspace, !options.cold_build_without_incremental)?;
+    let mut planned: Vec<_> = plans.iter().map(|plan| plan.planned.clone()).collect();
+    let built = strategy::build(
+        &mut planned,
+        workspace,
+        !options.cold_build_without_incremental,
+    )?;
     let mut finished = Vec::new();
     let mut to_run = Vec::new();
-    for (plan, outcome) in plans.into_iter().zip(built) {
+    for ((mut plan, outcome), placed) in plans.into_iter().zip(built).zip(planned) {
         match outcome {
             strategy::Built::Record(record) => {
                 let result =
@@ -58,6 +62,9 @@ pub(super) fn build_and_run(
                 finished.push((plan, (record, result)));
             }
             strategy::Built::Executable { program, args, env } => {
+                // Where it was built (a merged snippet may have got a binary of its own) names
+                // the file its panics are in; a record names the planned one (the cache's).
+                plan.planned = placed;
                 to_run.push((plan, program, (args, env)));
             }
         }

@@ -7,6 +7,7 @@
 
 use crate::support::Output;
 
+mod broken;
 mod crates;
 mod markdown;
 mod messages;
