@@ -13,7 +13,7 @@ use cargo_metadata::Message;
 use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel, DiagnosticSpan};
 
 pub(crate) use crate::build::messages::CompileError;
-use crate::build::rustc_wrapper::WRAPPER_MARKER;
+use crate::build::rustc_wrapper::{PACKAGE_ENV, WRAPPER_MARKER};
 use crate::plan::Toolchain;
 
 /// What one `cargo build` produced.
@@ -43,11 +43,13 @@ pub(crate) struct DependencyError {
 ///
 /// The toolchain is `toolchain`'s (its `cargo`, `RUSTC` its `rustc`), and every rustc of the
 /// generated packages runs through this binary (`rustc_wrapper`), without the variables cargo
-/// sets.
+/// sets, and with `package_env` (Cargo's package variables of a book that uses a package or
+/// declares crates) instead.
 pub(crate) fn cargo_build(
     crate_dir: &Path,
     target_dir: &Path,
     toolchain: &Toolchain,
+    package_env: &[(String, String)],
 ) -> anyhow::Result<BuildOutput> {
     let manifest = crate_dir.join("Cargo.toml");
     // An executable replaced while it runs (a rebuild, an upgrade) reads as `PATH (deleted)`:
@@ -77,6 +79,10 @@ pub(crate) fn cargo_build(
         .env("RUSTC_WORKSPACE_WRAPPER", &wrapper)
         .env(WRAPPER_MARKER, "1")
         .stdin(Stdio::null());
+    if !package_env.is_empty() {
+        let json = serde_json::to_string(package_env).context("writing the package variables")?;
+        command.env(PACKAGE_ENV, json);
+    }
     let output = command.output().with_context(|| {
         format!(
             "running {} build for {}",

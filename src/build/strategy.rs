@@ -92,6 +92,7 @@ pub(crate) fn build(
             &workspace.crate_dir,
             &workspace.target_dir,
             &workspace.toolchain,
+            &workspace.settings.package_env,
         )?;
         // A full disk fails every snippet's build the same way: the tool's error, not theirs.
         if let Some(line) = out_of_disk_space(&output, &workspace.target_dir) {

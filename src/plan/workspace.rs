@@ -14,6 +14,7 @@ use anyhow::{Context, bail};
 use crate::config::Config;
 use crate::plan::cache;
 use crate::plan::package_book::library_less_dependencies;
+use crate::plan::package_env::{documented_env, package_env};
 use crate::plan::path_packages::{path_packages, workspace_root};
 use crate::plan::toolchain::Toolchain;
 
@@ -51,6 +52,12 @@ pub(crate) struct CrateSettings {
     /// Copied from the harness workspace (`[profile.*]` tables, as TOML text) so that shared
     /// dependencies are built once.
     pub profiles: String,
+    /// Cargo's package variables the snippets compile with (`package_env.rs`): none for a
+    /// plain book, as under `mdbook test`.
+    pub package_env: Vec<(String, String)>,
+    /// The edition of a book that is a package (`harness = "."`), for snippets when the book
+    /// names none.
+    pub package_edition: Option<String>,
 }
 
 /// The harness crate every snippet links, when the book has one; each part of its protocol is
@@ -185,6 +192,20 @@ impl Workspace {
             fingerprint.push_str(&format!("lock {}\n", cache::hash_str(&text)));
         }
 
+        // As `cargo test --doc` would see the book: the package's variables, or the
+        // documented ones for declared crates; none for a plain book.
+        let (package_env, package_edition) = match (&harness, &config.harness) {
+            (Some(harness), _) => (package_env(&harness.path)?.0, None),
+            (None, Some(package)) => package_env(package)?,
+            (None, None) if !config.dependencies.is_empty() => {
+                (documented_env(&config.book_root), None)
+            }
+            (None, None) => (Vec::new(), None),
+        };
+        for (name, value) in &package_env {
+            fingerprint.push_str(&format!("env {name}={value:?}\n"));
+        }
+
         let merged_binaries = merged_binaries(config, &dependencies, harness.as_ref());
         Ok(Workspace {
             cache_dir: target_dir.join("mdbook-snippets").join("cache"),
@@ -196,6 +217,8 @@ impl Workspace {
                 dependencies,
                 merged_binaries,
                 profiles,
+                package_env,
+                package_edition,
             },
             lock_file,
             fingerprint,

@@ -8,6 +8,7 @@
 use crate::support::Output;
 
 mod broken;
+mod cargo_env;
 mod crates;
 mod markdown;
 mod messages;
