@@ -99,3 +99,29 @@ fn a_package_book_takes_its_packages_edition_and_variables() {
     assert_eq!(ours, theirs, "{output}");
     expect![[r#"{3: "passed", 8: "passed", 13: "passed"}"#]].assert_eq(&format!("{ours:?}"));
 }
+
+/// A book that declares crates but names no package: the name rustdoc gives a doctest's crate,
+/// `rust_out`, at version 0.0.0, the manifest directory being the book's root.
+#[test]
+fn declared_crates_get_the_documented_package_variables() {
+    let chapter = "# Declared\n\n\
+        ```rust\nassert_eq!(env!(\"CARGO_PKG_NAME\"), \"rust_out\");\n\
+        assert_eq!(env!(\"CARGO_PKG_VERSION\"), \"0.0.0\");\n\
+        assert_eq!(helper::answer(), 42);\n```\n";
+    let book = book(&[
+        (
+            "book.toml",
+            "[book]\ntitle = \"t\"\n[rust]\nedition = \"2021\"\n\
+             [preprocessor.snippets.dependencies]\nhelper = { path = \"helper\" }\n",
+        ),
+        (
+            "helper/Cargo.toml",
+            "[package]\nname = \"helper\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("helper/src/lib.rs", "pub fn answer() -> u32 { 42 }\n"),
+        ("src/SUMMARY.md", "- [C](c.md)\n"),
+        ("src/c.md", chapter),
+    ]);
+    let output = book.test(&["--quiet"]);
+    output.code(0).stdout_contains("1 passed, 0 failed");
+}
