@@ -163,16 +163,9 @@ pub(crate) fn build(
         };
         let mut whole_binaries = Vec::new();
         for target in &failed {
-            // Errors with no place in a snippet (a linker's "multiple definition"): which
-            // snippet is to blame is known only by building each alone.
-            let unexplained = output.errors.iter().any(|error| {
-                &error.target == target
-                    && error
-                        .file
-                        .as_ref()
-                        .and_then(|file| files.get(file))
-                        .is_none()
-            });
+            // A failure no snippet's file explains (a linker's "multiple definition", rustc
+            // crashing on one snippet's code): which snippet is to blame is known only by
+            // building each alone.
             let explained = output.errors.iter().any(|error| {
                 &error.target == target
                     && error
@@ -182,7 +175,7 @@ pub(crate) fn build(
                         .is_some()
             });
             let last_merged_build = attempt + 1 >= MAX_BUILDS && !newly_broken.is_empty();
-            if (unexplained && !explained) || last_merged_build {
+            if !explained || last_merged_build {
                 whole_binaries.extend(by_target(target));
             }
         }
