@@ -121,7 +121,7 @@ pub(super) fn survived(mutant: &MutantResult) -> String {
 /// A survived mutant as the terminal report shows it: an excerpt at its snippet's fence.
 fn survivor_text(mutant: &MutantResult, why: &str, book_root: &Path) -> String {
     let title = format!("snippet {} {}", mutant.snippet_id, survived(mutant));
-    let mut out = excerpt_at(&mutant.span, &title, &survived(mutant), book_root);
+    let mut out = excerpt_at(&mutant.span, &title, &survived(mutant), None, book_root);
     out.push('\n');
     writeln!(out, "  {why}").unwrap();
     out
@@ -131,7 +131,7 @@ fn survivor_text(mutant: &MutantResult, why: &str, book_root: &Path) -> String {
 pub(crate) fn chapter_failure_text(failure: &ChapterFailure, book_root: &Path) -> String {
     let title = format!("chapter {} not verified", failure.chapter_path.display());
     let label = failure.message.lines().next().unwrap_or_default();
-    let mut out = excerpt_at(&failure.span, &title, label, book_root);
+    let mut out = excerpt_at(&failure.span, &title, label, None, book_root);
     out.push('\n');
     push_message_body(&mut out, &failure.message);
     out.push_str("  none of this chapter's snippets ran\n");
@@ -204,11 +204,35 @@ pub(super) fn kind_name(kind: FailureKind) -> &'static str {
 fn excerpt(result: &SnippetResult, failure: &Failure, book_root: &Path) -> String {
     let title = format!("snippet {} {}", result.id, kind_name(failure.kind));
     let label = failure.message.lines().next().unwrap_or_default();
-    excerpt_at(&failure.span, &title, label, book_root)
+    let width = caret_width(&failure.message, &failure.span);
+    excerpt_at(&failure.span, &title, label, width, book_root)
 }
 
-/// A rustc-style excerpt of the file around `span` (invalid UTF-8 shown as U+FFFD).
-fn excerpt_at(span: &SourceSpan, title: &str, label: &str, book_root: &Path) -> String {
+/// How many characters rustc's own excerpt in `message` underlines on the line numbered
+/// `span.line`: its first `^` run (rustc's primary span; `-` marks the others). Its columns are
+/// the compiled code's, which can differ from the Markdown's (a hidden line's `# `, a list's
+/// indentation), so only the width is taken. `None` when it has none there.
+pub(super) fn caret_width(message: &str, span: &SourceSpan) -> Option<usize> {
+    let gutter = format!("{} |", span.line);
+    let lines: Vec<&str> = message.lines().collect();
+    let at = lines
+        .iter()
+        .position(|line| line.trim_start().starts_with(&gutter))?;
+    let carets = lines.get(at + 1)?;
+    let (_, after_bar) = carets.split_once('|')?;
+    let from = &after_bar[after_bar.find('^')?..];
+    Some(from.chars().take_while(|c| *c == '^').count())
+}
+
+/// A rustc-style excerpt of the file around `span` (invalid UTF-8 shown as U+FFFD), underlined
+/// for `width` characters, else to the end of the line.
+fn excerpt_at(
+    span: &SourceSpan,
+    title: &str,
+    label: &str,
+    width: Option<usize>,
+    book_root: &Path,
+) -> String {
     let Ok(bytes) = std::fs::read(book_root.join(&span.path)) else {
         return format!(
             "error: {title}\n --> {}:{}:{}\n",
@@ -236,7 +260,14 @@ fn excerpt_at(span: &SourceSpan, title: &str, label: &str, book_root: &Path) -> 
         .find(|&index| line_text.is_char_boundary(index))
         .unwrap_or(0);
     let start = offset + column;
-    let end = (offset + line_text.len()).max(start);
+    let line_end = (offset + line_text.len()).max(start);
+    let end = match width {
+        Some(width) => line_text[column..]
+            .char_indices()
+            .nth(width)
+            .map_or(line_end, |(at, _)| start + at),
+        None => line_end,
+    };
     let path = span.path.display().to_string();
     let group = Level::ERROR.primary_title(title).element(
         Snippet::source(window.as_str())

@@ -63,8 +63,7 @@ pub(super) fn decide(
         &workspace.cache_dir,
         &workspace.target_dir,
     )?);
-    let harness = workspace.settings.harness_parts();
-    let book_edition = named_edition(book.config, harness).map(str::to_owned);
+    let book_edition = named_edition(book.config, &workspace.settings).map(str::to_owned);
     let cache = Cache::new(
         workspace.cache_dir.clone(),
         format!(
@@ -87,7 +86,15 @@ pub(super) fn decide(
     }
     let plans: Vec<Plan> = rust_pending
         .iter()
-        .map(|&index| plan(&book.located[index], index, book.config, harness, &cache))
+        .map(|&index| {
+            plan(
+                &book.located[index],
+                index,
+                book.config,
+                &workspace.settings,
+                &cache,
+            )
+        })
         .collect();
     book.progress.add(plans.len() + language_plans.len());
     let work = answer_from_cache(book, plans, language_plans, &cache, results);

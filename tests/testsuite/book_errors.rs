@@ -93,7 +93,7 @@ fn unterminated_fence() {
          8 | fn main() {}
          9 |
         10 | The rest of the chapter.
-           |     ^^^^^^^^^^^^^^^^^^^^ error: expected one of `!` or `::`, found `rest`
+           |     ^^^^ error: expected one of `!` or `::`, found `rest`
             --> src/a.md:10:5
              |
           10 | The rest of the chapter.

@@ -81,7 +81,7 @@ not even Rust
          6 |
          7 | ```rust,compile_fail,E0425
          8 | let n: u32 = "wrong type, E0308";
-           |              ^^^^^^^^^^^^^^^^^^^^ expected error ["E0425"], but rustc said:
+           |              ^^^^^^^^^^^^^^^^^^^ expected error ["E0425"], but rustc said:
          9 | ```
         10 |
            |

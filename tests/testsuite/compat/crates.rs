@@ -145,7 +145,7 @@ fn main() { println!("merged, beside the others"); }
         46 |
         47 | ```rust
         48 | use crate::missing::Thing;
-           |            ^^^^^^^^^^^^^^^ error[E0432]: unresolved import `crate::missing`
+           |            ^^^^^^^ error[E0432]: unresolved import `crate::missing`
         49 | fn main() {}
         50 | ```
            |
@@ -208,7 +208,7 @@ fn paths_in_book_toml_are_attributed_the_same_every_way() {
         3 | ```rust
         4 | let n: u32 = helper::answer();
         5 | let s: String = n;
-          |                 ^^ error[E0308]: mismatched types
+          |                 ^ error[E0308]: mismatched types
         6 | ```
           |
            --> src/a.md:5:17
