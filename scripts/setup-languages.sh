@@ -8,9 +8,11 @@
 #   scripts/setup-languages.sh --frameworks  only what book/frameworks.md's snippets run with:
 #       target/interop/fastmcp-venv (PyPI `fastmcp`, pinned in interop/frameworks/servers/
 #       requirements.txt), the node_modules of interop/frameworks/servers/typescript (npm
-#       `fastmcp`) and interop/frameworks/snippets/typescript (npm `ai`, `@ai-sdk/mcp`), and the
-#       server; the python-fastmcp, ts-fastmcp and ts-agents languages' setup. About 75 s the
-#       first time (measured: 75 s with the server already built), 2 s after.
+#       `fastmcp`) and interop/frameworks/snippets/typescript (npm `ai`, `@ai-sdk/mcp`),
+#       target/interop/agents-venv (PyPI langchain-mcp-adapters and LangGraph, pinned in
+#       interop/frameworks/snippets/python/requirements.txt), and the server; the setup of the
+#       python-fastmcp, ts-fastmcp, ts-agents and python-agents languages. About 2 minutes the
+#       first time (75 s measured before the agents venv, which took 41 s more), 2 s after.
 #
 # - target/interop/venv: PyPI `mcp` pinned in interop/python/requirements.txt; recreated when the
 #   pins change (their hash is kept in the venv's `.pins`).
@@ -73,6 +75,7 @@ node_modules() {
 }
 if [[ "${1:-}" == --frameworks ]]; then
     venv "$WORK/fastmcp-venv" interop/frameworks/servers/requirements.txt
+    venv "$WORK/agents-venv" interop/frameworks/snippets/python/requirements.txt
     node_modules interop/frameworks/servers/typescript
     node_modules interop/frameworks/snippets/typescript
     cargo build --quiet --release --locked -p mcp-testserver --bin mcp-testserver \
