@@ -166,7 +166,9 @@ EOF
     [[ -s $project/target/snippets.xml ]] || fail "--junit target/snippets.xml wrote nothing"
     (cd "$project" && run 0 "$project/mdbook.log" env PATH="$bin_dir:$PATH" mdbook build docs)
     expect_text "$project/docs/book/a.html" "mdbook-snippets-stdout"
-    [[ -s $project/docs/book/mdbook-snippets.css ]] || fail "mdbook build did not copy the stylesheet"
+    # mdBook 0.5 copies the stylesheet under a name with its hash, and links it from each page.
+    grep -q 'href="mdbook-snippets-[0-9a-f]*\.css"' "$project/docs/book/a.html" \
+        || fail "mdbook build did not link the stylesheet install added"
 }
 
 step "the guide's first steps with the binary from --path"
