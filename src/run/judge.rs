@@ -80,6 +80,8 @@ pub(crate) fn judge_run(snippet: &Snippet, run: &RunRecord, remap: &Remap<'_>) -
         } else {
             // Panics start with a blank line since Rust 1.92; it says nothing.
             let stderr = stderr.trim_start_matches(['\n', '\r']).trim_end();
+            // The panic's note names the variable the sandbox sets to 0; say what sets it.
+            let stderr = stderr.replace(RUST_NOTE, &format!("{RUST_NOTE}{BACKTRACE_HINT}"));
             format!("{headline}\nstderr:\n{stderr}")
         }
     };
@@ -145,8 +147,8 @@ pub(crate) fn judge_run(snippet: &Snippet, run: &RunRecord, remap: &Remap<'_>) -
     }
 }
 
-/// What a failure says about the limit it most likely hit (`run/side_doors.rs`), or how to
-/// get a backtrace after a panic; empty when neither applies.
+/// What a failure says about the limit it most likely hit (`run/side_doors.rs`); empty when
+/// none applies.
 pub(crate) fn limit_hint(stderr: &str, signal: Option<i32>) -> String {
     const SIGXFSZ: i32 = 25;
     if signal == Some(SIGXFSZ)
@@ -170,11 +172,14 @@ pub(crate) fn limit_hint(stderr: &str, signal: Option<i32>) -> String {
         return " (no more processes: the limit `process-limit` of [preprocessor.snippets])"
             .to_owned();
     }
-    if stderr.contains("RUST_BACKTRACE=1") {
-        return " (for a backtrace: `backtrace = true` in [preprocessor.snippets])".to_owned();
-    }
     String::new()
 }
+
+/// The note a Rust panic ends with, and what the report adds to it: snippets run with
+/// `RUST_BACKTRACE=0` unless the book sets `backtrace = true`.
+const RUST_NOTE: &str =
+    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace";
+const BACKTRACE_HINT: &str = " (here: `backtrace = true` in [preprocessor.snippets])";
 
 /// The first line of a panic message: `thread 'main' panicked at src/x.rs:1:1:\nMESSAGE`.
 fn panic_message(stderr: &str) -> Option<&str> {

@@ -190,7 +190,7 @@ println!("last");
           stderr:
           thread 'main' panicked at src/bad.md:16:27:
           an empty list
-          note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+          note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace (here: `backtrace = true` in [preprocessor.snippets])
 
         error: snippet src_bad_md_5 timed out
           --> src/bad.md:19:1

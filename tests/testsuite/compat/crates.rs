@@ -65,7 +65,7 @@ fn never_runs() { panic!("no_run"); }
           assertion `left == right` failed: subtraction is broken
             left: 2
            right: 1
-          note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+          note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace (here: `backtrace = true` in [preprocessor.snippets])
 
         failures:
             src/a.md:8 (failed at run time, src_a_md_2, error at line 14)

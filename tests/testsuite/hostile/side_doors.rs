@@ -291,7 +291,9 @@ fn backtrace_true_gives_a_panic_its_backtrace() {
     ]);
     book.run(book.test_command(&["--no-cache"]))
         .code(1)
-        .stdout_contains("for a backtrace: `backtrace = true` in [preprocessor.snippets]");
+        .stdout_contains(
+            "display a backtrace (here: `backtrace = true` in [preprocessor.snippets])",
+        );
     book.write("book.toml", &toml("backtrace = true\n"));
     book.run(book.test_command(&["--no-cache"]))
         .code(1)
