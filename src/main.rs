@@ -5,8 +5,8 @@
 mod build;
 mod cli;
 mod config;
-mod llms;
 mod install;
+mod llms;
 mod mdbook;
 mod plan;
 mod preprocessor;
