@@ -19,17 +19,11 @@ fn unchanged_book_does_not_invoke_cargo() {
     let book = book(&[("src/a.md", &chapter)]);
     let first = book.test(&[]);
     first.code(1).stderr_contains("building 2 snippet(s)");
-    let started = std::time::Instant::now();
     let second = book.test(&[]);
     second.code(1);
     assert!(
         !second.stderr.contains("building"),
         "cargo ran again\n{second}"
-    );
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
     );
     assert_eq!(first.stdout(), second.stdout());
 
@@ -192,15 +186,9 @@ fn a_change_to_a_transitive_path_dependency_is_built_again() {
         .stderr_contains("building 1 snippet(s)")
         .stdout_contains("1 passed, 0 failed");
 
-    let started = std::time::Instant::now();
     let warm = book.test(&[]);
     warm.code(0).stdout_contains("1 passed, 0 failed");
     assert!(!warm.stderr.contains("building"), "cargo ran again\n{warm}");
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
-    );
 }
 
 #[test]

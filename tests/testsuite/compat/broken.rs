@@ -55,17 +55,12 @@ fn many_broken_blocks_fail_alone_and_their_verdicts_are_cached() {
         "{output}"
     );
 
-    // Every verdict, the failures too, is in the cache: the next run builds nothing.
-    let started = std::time::Instant::now();
-    let again = book.test(&["--quiet"]);
+    // Every verdict, the failures too, is in the cache: the next run builds nothing (the
+    // progress lines on stderr would say `building`; `--quiet` would hide them).
+    let again = book.test(&[]);
     assert!(
         !again.stderr.contains("building"),
         "cargo ran again\n{again}"
-    );
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
     );
     assert_eq!(again.stdout(), output.stdout());
 }
