@@ -22,8 +22,7 @@ pub(crate) enum Command {
     Supports { renderer: String },
     /// Compile, run and check every Rust snippet of a book.
     Test(TestArgs),
-    /// The mdBook renderer of `[output.llms] command = "mdbook-snippets llms"`: writes llms.txt
-    /// and llms-full.txt, the book as a reader sees it, from the context on stdin.
+    /// Write llms.txt and llms-full.txt, the book as a reader sees it (an mdBook renderer)
     Llms,
     /// The sandbox launcher between the verifier and a snippet (`run/launcher.rs`): an
     /// interface of the verifier with itself, hidden.
