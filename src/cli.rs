@@ -23,8 +23,7 @@ pub(crate) enum Command {
     Supports { renderer: String },
     /// Compile, run and check every Rust snippet of a book.
     Test(TestArgs),
-    /// The mdBook renderer of `[output.llms] command = "mdbook-snippets llms"`: writes llms.txt
-    /// and llms-full.txt, the book as a reader sees it, from the context on stdin.
+    /// Write llms.txt and llms-full.txt, the book as a reader sees it (an mdBook renderer)
     Llms,
     /// Set a book up: write mdbook-snippets.css and add the preprocessor to book.toml.
     ///

@@ -212,13 +212,19 @@ fn html_to_markdown(text: &str) -> String {
             .unwrap()
     });
     let text = CONTROLS.replace_all(text, "");
+    // Nor does an element a page hides (`hidden`, as the picker's box is until a script shows it).
+    static HIDDEN: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?s)<(div|p|span|section)\b[^>]*\shidden\b[^>]*>.*?</(div|p|span|section)>")
+            .unwrap()
+    });
+    let text = HIDDEN.replace_all(&text, "");
     // A table row is one line of Markdown, whatever lines its HTML spans.
     static ROW: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?s)<tr\b.*?</tr>").unwrap());
     static NEWLINE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\s*\n\s*").unwrap());
     let text = ROW.replace_all(&text, |row: &Captures<'_>| {
         NEWLINE.replace_all(&row[0], " ").into_owned()
     });
-    let mut hrefs: Vec<String> = Vec::new();
+    let mut hrefs: Vec<Option<String>> = Vec::new();
     let mut row_cells = 0usize;
     let mut rows = 0usize;
     let converted = TAG.replace_all(&text, |captures: &Captures<'_>| {
@@ -233,12 +239,17 @@ fn html_to_markdown(text: &str) -> String {
                 let href = HREF
                     .captures(attributes)
                     .and_then(|c| c.get(1).or(c.get(2)));
-                hrefs.push(href.map(|m| m.as_str().to_owned()).unwrap_or_default());
-                "[".to_owned()
+                // An anchor without a link (`<a id=..>`) is a place, not text: nothing.
+                let href = href
+                    .map(|m| m.as_str().to_owned())
+                    .filter(|href| !href.is_empty());
+                let opening = if href.is_some() { "[" } else { "" };
+                hrefs.push(href);
+                opening.to_owned()
             }
             ("a", true) => match hrefs.pop() {
-                Some(href) if !href.is_empty() => format!("]({href})"),
-                _ => "]".to_owned(),
+                Some(Some(href)) => format!("]({href})"),
+                _ => String::new(),
             },
             ("code", _) => "`".to_owned(),
             ("strong" | "b", _) => "**".to_owned(),
@@ -290,7 +301,11 @@ fn html_to_markdown(text: &str) -> String {
     }
     // Table rows lose the indentation their HTML had.
     static ROW_SPACE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)^[ \t]+\|").unwrap());
-    ROW_SPACE.replace_all(&text, "|").into_owned()
+    let text = ROW_SPACE.replace_all(&text, "|");
+    // Nor blank lines between them (a `</thead>` and its `<tbody>`), which would end the table.
+    static BETWEEN_ROWS: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?m)^(\|.*\|)[ \t]*\n(?:[ \t]*\n)+(\|)").unwrap());
+    BETWEEN_ROWS.replace_all(&text, "$1\n$2").into_owned()
 }
 
 /// `](target)` links relative to the chapter -> links to the pages under `base`.

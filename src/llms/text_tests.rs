@@ -17,7 +17,7 @@ fn hidden_lines_go_and_info_strings_keep_the_language() {
 #[test]
 fn html_becomes_markdown_or_text() {
     check(
-        "<div class=\"snippet-tabs\"></div>\n\nSince <span class=\"sdk-mark\" data-since=\"3.6\">3.6</span>, see <a href=\"other.md#x\">there</a>; `Vec<u8>` stays.\n\n<small>Proves: <a href=\"claims.md#a\">a</a>.</small>\n",
+        "<a id=\"here\"></a>\n<div class=\"snippet-tabs\"></div>\n\nSince <span class=\"sdk-mark\" data-since=\"3.6\">3.6</span>, see <a href=\"other.md#x\">there</a>; `Vec<u8>` stays.\n\n<small>Proves: <a href=\"claims.md#a\">a</a>.</small>\n",
         "\n\nSince 3.6, see [there](/site/part/other.html#x); `Vec<u8>` stays.\n\nProves: [a](/site/part/claims.html#a).\n",
     );
 }
@@ -25,8 +25,8 @@ fn html_becomes_markdown_or_text() {
 #[test]
 fn a_table_becomes_a_markdown_table() {
     check(
-        "<table>\n  <tr><th>SDK</th><th>stdio</th></tr>\n  <tr><td><code>rmcp</code></td><td>sent<br>late</td></tr>\n</table>\n",
-        "\n| SDK | stdio |\n|---|---|\n| `rmcp` | sent; late |\n\n",
+        "<div class=\"picker\" hidden><p>Choose</p></div>\n<table>\n<thead>\n  <tr><th>SDK</th><th>stdio</th></tr>\n</thead>\n\n<tbody>\n  <tr><td><code>rmcp</code></td><td>sent<br>late</td></tr>\n</tbody>\n</table>\n",
+        "\n\n| SDK | stdio |\n|---|---|\n| `rmcp` | sent; late |\n\n",
     );
 }
 

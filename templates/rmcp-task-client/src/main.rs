@@ -32,7 +32,10 @@ async fn follow_task(
             last_message = got.task.task.status_message.clone();
             eprintln!("  {}", last_message.as_deref().unwrap_or(""));
         }
-        if !matches!(got.task.payload, TaskPayload::Working | TaskPayload::InputRequired { .. }) {
+        if !matches!(
+            got.task.payload,
+            TaskPayload::Working | TaskPayload::InputRequired { .. }
+        ) {
             return Ok(got.task.payload);
         }
         tokio::select! {

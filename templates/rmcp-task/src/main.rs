@@ -26,7 +26,10 @@ struct Exporter {
 #[tool_router]
 impl Exporter {
     #[tool(description = "Export the archive, as a task of five parts")]
-    async fn export(&self, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+    async fn export(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
         // Refuse before any work starts: a task the client cannot name is work nobody can cancel.
         let declared = context.client_capabilities();
         if !declared.is_some_and(|capabilities| capabilities.supports_tasks()) {
