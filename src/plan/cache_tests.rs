@@ -188,6 +188,9 @@ fn failed_runs_are_cached_but_for_a_kill_from_outside() {
         artifact_failure: None,
     });
     assert!(!killed.is_cacheable(false));
+    // A mutant that survived runs again; one killed is kept.
+    assert!(!ran(0, "").is_cacheable_mutant(false));
+    assert!(ran(1, "").is_cacheable_mutant(true));
 }
 
 /// Inputs are hashed as a stream; a FIFO or a device is refused at once, naming it.
