@@ -275,13 +275,31 @@ pub(crate) fn build(
                     .filter(|error| error.target == target)
                     .collect();
                 let message = if others.is_empty() {
-                    tail(&output.cargo_stderr, 20)
+                    // Cargo's progress lines name the generated crate: not the author's.
+                    let stderr: String = output
+                        .cargo_stderr
+                        .lines()
+                        .filter(|line| !line.trim_start().starts_with("Compiling "))
+                        .map(|line| format!("{line}\n"))
+                        .collect();
+                    tail(&stderr, 20)
                 } else {
                     others.iter().map(|error| error.rendered.as_str()).collect()
                 };
-                Built::Record(Record::BinaryFailed {
-                    message: format!("the binary holding this snippet did not build:\n{message}"),
-                })
+                if snippet.placement == Placement::Merged {
+                    Built::Record(Record::BinaryFailed {
+                        message: format!(
+                            "the binary holding this snippet did not build:\n{message}"
+                        ),
+                    })
+                } else {
+                    // Alone in its binary, the failure is the snippet's own (rustdoc fails a
+                    // doctest whose link fails, or on which rustc crashes): a verdict, cached.
+                    Built::Record(Record::DidNotCompile {
+                        codes: Vec::new(),
+                        message: format!("this snippet's binary did not build:\n{message}"),
+                    })
+                }
             }
             (false, Some(_)) if snippet.no_run => Built::Record(Record::Compiled),
             (false, Some(executable)) => Built::Executable {

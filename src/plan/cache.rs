@@ -34,19 +34,34 @@ pub(crate) enum Record {
     Compiled,
     /// It did not build, with these errors (rustc's rendering) and error codes.
     DidNotCompile { codes: Vec<String>, message: String },
-    /// Its binary did not build for a reason outside any snippet (a linker error, say); never
-    /// cached.
+    /// The merged binary holding it did not build for a reason outside any snippet; never
+    /// cached (the build strategy builds such snippets alone, where a failure is theirs:
+    /// `DidNotCompile`).
     BinaryFailed { message: String },
 }
 
 impl Record {
-    /// Whether the record would be the same on every run with the same key: compile results
-    /// are, a run is trusted once it passed, and so is a timeout (the timeout is part of the
-    /// key), so that a never-ending snippet does not cost its whole timeout on every run.
+    /// Whether a snippet's record would be the same on every run with the same key: compile
+    /// results are, a run that passed is, and so is one that failed by itself (an exit code: a
+    /// panic, an `Err` from `main`), a timeout (the timeout is part of the key: a never-ending
+    /// snippet does not cost its whole timeout on every run) and output past the limit, so that
+    /// a book where most blocks fail is as fast warm as one where all pass. A run killed by a
+    /// signal from outside (the verifier stopped, the OOM killer) is no verdict on the code;
+    /// `--no-cache` runs everything again.
     pub(crate) fn is_cacheable(&self, passed: bool) -> bool {
         match self {
             Record::Compiled | Record::DidNotCompile { .. } => true,
-            Record::Ran(run) => passed || matches!(run.exit, Exit::TimedOut(_)),
+            Record::Ran(run) => passed || !matches!(run.exit, Exit::Signal(_)),
+            Record::BinaryFailed { .. } => false,
+        }
+    }
+
+    /// Whether a mutant's record is kept: a kill is (`killed`), and so is a timeout; a survivor
+    /// runs again, so that a fixed snippet kills it.
+    pub(crate) fn is_cacheable_mutant(&self, killed: bool) -> bool {
+        match self {
+            Record::Compiled | Record::DidNotCompile { .. } => true,
+            Record::Ran(run) => killed || matches!(run.exit, Exit::TimedOut(_)),
             Record::BinaryFailed { .. } => false,
         }
     }

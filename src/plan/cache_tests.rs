@@ -169,7 +169,7 @@ fn the_secret_is_readable_by_its_owner_only() {
 }
 
 #[test]
-fn timeouts_are_cached_other_failed_runs_are_not() {
+fn failed_runs_are_cached_but_for_a_kill_from_outside() {
     let timed_out = Record::Ran(RunRecord {
         exit: Exit::TimedOut(std::time::Duration::from_secs(3)),
         stdout: String::new(),
@@ -178,8 +178,19 @@ fn timeouts_are_cached_other_failed_runs_are_not() {
         artifact_failure: None,
     });
     assert!(timed_out.is_cacheable(false));
-    assert!(!ran(1, "").is_cacheable(false));
+    assert!(ran(1, "").is_cacheable(false));
     assert!(ran(0, "").is_cacheable(true));
+    let killed = Record::Ran(RunRecord {
+        exit: Exit::Signal(9),
+        stdout: String::new(),
+        stderr: String::new(),
+        artifacts: Vec::new(),
+        artifact_failure: None,
+    });
+    assert!(!killed.is_cacheable(false));
+    // A mutant that survived runs again; one killed is kept.
+    assert!(!ran(0, "").is_cacheable_mutant(false));
+    assert!(ran(1, "").is_cacheable_mutant(true));
 }
 
 /// Inputs are hashed as a stream; a FIFO or a device is refused at once, naming it.

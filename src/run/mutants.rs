@@ -104,7 +104,7 @@ pub(crate) fn run_mutants(
         })?);
         let result = judged(subject, name, &record);
         let killed = matches!(result.verdict, Verdict::Killed(_));
-        if record.is_cacheable(killed) {
+        if record.is_cacheable_mutant(killed) {
             cache.put(&key, &record)?;
         }
         results[slot] = Some(result);

@@ -204,18 +204,18 @@ fn chapter_of(book: &mdbook_preprocessor::book::Book, name: &str) -> String {
 #[test]
 fn a_tight_list_stays_tight_when_an_item_goes_on_after_its_block() {
     let chapter = "# List\n\n\
-        - one\n\
+        - item alpha\n\
         - two, for example:\n  ```rust\n  println!(\"two\");\n  ```\n  Here the item goes on.\n\
-        - three\n";
+        - item charlie\n";
     let dir = book("", &[("list.md", chapter)]);
     let page = built_page(&dir, "list.md");
-    let first = page.find("one").expect("the list's first item");
+    let first = page.find("item alpha").expect("the list's first item");
     let start = page[..first].rfind("<ul>").expect("its list");
     let end = first + page[first..].find("</ul>").expect("its end");
     let list = &page[start..end];
     assert!(!list.contains("<p>"), "the list turned loose:\n{list}");
-    assert!(list.contains("<li>one</li>"), "{list}");
-    assert!(list.contains("<li>three</li>"), "{list}");
+    assert!(list.contains("<li>item alpha</li>"), "{list}");
+    assert!(list.contains("<li>item charlie</li>"), "{list}");
     assert!(list.contains("Here the item goes on."), "{list}");
     assert!(
         list.contains(r#"<pre class="mdbook-snippets-stdout">two</pre>"#),
