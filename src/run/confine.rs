@@ -31,43 +31,30 @@ pub(crate) struct Rules<'a> {
     pub writable: &'a [PathBuf],
     /// Neither read nor written (the cache: its secret and entries); canonical paths.
     pub hidden: &'a [PathBuf],
-    /// Write everything but `hidden` (a setup, which installs things).
-    pub write_anywhere: bool,
 }
 
 /// Enters a Landlock domain on the calling thread: read and execute everything but `hidden`,
-/// write only under `writable` and [`WRITABLE_DEVICES`] (or everything but `hidden`), no
-/// signal or trace outside the domain.
+/// write only under `writable` and [`WRITABLE_DEVICES`], no signal or trace outside the
+/// domain.
 pub(crate) fn restrict_thread(rules: &Rules<'_>) -> anyhow::Result<landlock::RestrictionStatus> {
     use landlock::{
         Access, AccessFs, Ruleset, RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope,
         path_beneath_rules,
     };
     let visible = visible_roots(rules.hidden);
-    let everywhere = if rules.write_anywhere {
-        AccessFs::from_all(ABI)
-    } else {
-        AccessFs::from_read(ABI) | AccessFs::IoctlDev
-    };
+    let everywhere = AccessFs::from_read(ABI) | AccessFs::IoctlDev;
     let status = Ruleset::default()
         .handle_access(AccessFs::from_all(ABI))?
         .scope(Scope::from_all(ABI))?
         .create()?
         .add_rules(path_beneath_rules(&visible, everywhere))?
-        // The hidden paths' ancestors: listed (a snippet may `ls ..`), and, for a setup, made
-        // entries in (`.venv` in the book); never a hidden file read or written.
+        // The hidden paths' ancestors are listed (a snippet may `ls ..`); a hidden file is
+        // never read. (A setup, which writes new entries anywhere, cannot be given this: a
+        // directory it makes beside an ancestor would be covered by no rule. It gets no
+        // Landlock; in a namespace the cache is an empty tmpfs all the same.)
         .add_rules(path_beneath_rules(
             ancestors(rules.hidden),
-            if rules.write_anywhere {
-                AccessFs::from_all(ABI)
-                    & !(AccessFs::ReadFile
-                        | AccessFs::WriteFile
-                        | AccessFs::Execute
-                        | AccessFs::Truncate
-                        | AccessFs::IoctlDev)
-            } else {
-                AccessFs::ReadDir.into()
-            },
+            AccessFs::ReadDir,
         ))?
         .add_rules(path_beneath_rules(
             WRITABLE_DEVICES,

@@ -88,9 +88,6 @@ pub(crate) struct LauncherArgs {
     /// A network namespace with only a loopback (with `--namespaces`).
     #[arg(long)]
     pub no_network: bool,
-    /// Landlock: let the program write everywhere (but `--hide`): a setup.
-    #[arg(long)]
-    pub write_anywhere: bool,
     /// The program and its arguments.
     #[arg(last = true)]
     pub command: Vec<OsString>,
@@ -387,7 +384,6 @@ mod linux {
             crate::run::confine::restrict_thread(&crate::run::confine::Rules {
                 writable: &args.writable,
                 hidden: &args.hide,
-                write_anywhere: args.write_anywhere,
             })?;
         }
         if fallback && rustix::process::geteuid().is_root() {
@@ -447,7 +443,6 @@ mod linux {
                 crate::run::confine::restrict_thread(&crate::run::confine::Rules {
                     writable: &[],
                     hidden: &[],
-                    write_anywhere: false,
                 })
             })
             .join()
@@ -478,8 +473,9 @@ mod linux {
         enter_user_namespace()?;
         // The private mounts every run makes: a kernel that refuses them gets the fallback, not
         // a failure of every snippet.
+        let cwd = std::env::current_dir().context("the working directory")?;
         crate::run::side_doors::private_mounts(&crate::run::side_doors::Mounts {
-            keep: Vec::new(),
+            keep: vec![cwd.as_path()],
             hide: &[],
             bounded: &[],
             size: 1 << 20,

@@ -10,9 +10,10 @@
 //!   the verifier's marker scan (`containment.rs`) finds what a killed launcher left.
 //! - `landlock` (where the kernel has it, unless `MDBOOK_SNIPPETS_SANDBOX=off`): a snippet writes
 //!   only its scratch directory (working directory, `TMPDIR`, artifacts) and the book's
-//!   `writable` paths, and signals and traces nothing outside its domain. A setup and the
-//!   `mutants` command write where they like (a venv, `node_modules`, a release build), but
-//!   neither they nor a snippet read or write the cache directory (`Settings::hidden`).
+//!   `writable` paths, and signals and traces nothing outside its domain, nor reads the cache
+//!   directory (`Settings::hidden`). A setup and the `mutants` command get no Landlock: they
+//!   write where they like (a venv, `node_modules`, a release build); in a namespace the cache
+//!   is hidden from them by an empty tmpfs, in the fallback it is not.
 //! - `process group` (not Linux): a run's process group is killed, nothing more.
 
 use std::path::{Path, PathBuf};
@@ -57,8 +58,8 @@ pub(crate) enum Access<'a> {
         scratch: &'a Path,
         writable: &'a [PathBuf],
     },
-    /// A language setup or the `mutants` command: writes anywhere (it installs things, it
-    /// builds), but not the cache; contained all the same.
+    /// A language setup or the `mutants` command: no Landlock (it installs things, it builds);
+    /// contained all the same, and in a namespace the cache is hidden from it.
     Setup,
 }
 
@@ -164,11 +165,11 @@ pub(crate) fn command(
     for path in &settings.keep {
         command.arg("--keep").arg(path);
     }
-    if containment.landlock {
-        command.arg("--landlock");
-    }
     match access {
         Access::Snippet { scratch, writable } => {
+            if containment.landlock {
+                command.arg("--landlock");
+            }
             for path in std::iter::once(scratch).chain(writable.iter().map(PathBuf::as_path)) {
                 command.arg("--writable").arg(path);
             }
@@ -180,9 +181,10 @@ pub(crate) fn command(
                 command.arg("--bounded").arg(scratch.join(dir));
             }
         }
-        Access::Setup => {
-            command.arg("--write-anywhere");
-        }
+        // No Landlock: a setup writes new entries anywhere, which Landlock cannot allow while
+        // it keeps the cache below them unreadable (`confine.rs`); in a namespace the cache is
+        // an empty tmpfs for it all the same.
+        Access::Setup => {}
     }
     command.arg("--").arg(program).args(args);
     Ok(command)
