@@ -1,7 +1,30 @@
-// The command line both TypeScript scenario programs share (v1 in typescript/, v2 in
-// typescript-v2/): `--describe`, or `--scenario NAME --revision REV [--transport stdio|http]
-// -- SERVER_COMMAND_OR_URL`; one JSON report on stdout, exit 2 with a message on any error.
+// The one contract module of every TypeScript program that drives mcp-testserver: the SDK
+// scenario programs (v1 in typescript/, v2 in typescript-v2/) and the framework cells
+// (frameworks/typescript/contract.mjs builds on it). It holds the timeline's constants, the command
+// line `--describe`, or `--scenario NAME --revision REV [--transport stdio|http] --
+// SERVER_COMMAND_OR_URL` (one JSON report on stdout, exit 2 with a message on any error), the
+// scenarios every SDK program shares, the run around one SDK scenario, and the retyping relay.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+
+// The slow call every scenario stops: 15 steps of 200 ms, so 3 s if nobody stops it.
+export const SLOW = { name: 'slow', arguments: { steps: 15, step_ms: 200 } };
+// When an explicit stop (AbortController.abort()) happens, after the call started.
+export const STOP_AFTER_MS = 600;
+// The timeout of the timeout-based scenarios.
+export const TIMEOUT_MS = 700;
+// The maximum total time of the `maxTotalTimeout` scenarios.
+export const MAX_TOTAL_MS = 1100;
+// An idle timeout longer than the whole slow call.
+export const LONG_TIMEOUT_MS = 10_000;
+// The text of the `echo` call each program makes as soon as the caller has control back.
+export const RESUMED_MARKER = 'caller resumed';
+// How long after the call started the transcript is read: past the slow call's natural end.
+export const SETTLE_MS = 3600;
+// The revisions the matrix covers (the test server's two).
+export const REVISIONS = ['2025-11-25', '2026-07-28'];
+// A progress callback: the SDKs send a progress token only when one is given.
+export const onprogress = () => {};
 
 export function runCli({ scenarios, describe, run }) {
     main(scenarios, describe, run).then(
@@ -43,6 +66,47 @@ async function main(scenarios, describe, run) {
     const report = await run(values.scenario, values.revision, values.transport, positionals);
     clearTimeout(deadline);
     console.log(JSON.stringify(report));
+}
+
+/** The scenarios every SDK program has, in book order, as `callAndDescribe(client, options)` makes
+ *  the program's `slow` call with the SDK's request options and describes how it ended. */
+export function sdkScenarios(callAndDescribe) {
+    return {
+        'not stopped': client => callAndDescribe(client, { onprogress }),
+        'AbortSignal': client => {
+            const controller = new AbortController();
+            setTimeout(() => controller.abort(), STOP_AFTER_MS);
+            return callAndDescribe(client, { signal: controller.signal, onprogress });
+        },
+        'timeout': client => callAndDescribe(client, { timeout: TIMEOUT_MS, onprogress }),
+        'resetTimeoutOnProgress with onprogress': client =>
+            callAndDescribe(client, { timeout: TIMEOUT_MS, resetTimeoutOnProgress: true, onprogress }),
+        'resetTimeoutOnProgress without onprogress': client =>
+            callAndDescribe(client, { timeout: TIMEOUT_MS, resetTimeoutOnProgress: true }),
+        'maxTotalTimeout': client =>
+            callAndDescribe(client, { timeout: TIMEOUT_MS, resetTimeoutOnProgress: true, maxTotalTimeout: MAX_TOTAL_MS, onprogress }),
+        // The documented maximum with a timeout longer than the call and no progress to trigger it.
+        'maxTotalTimeout without onprogress': client =>
+            callAndDescribe(client, { timeout: LONG_TIMEOUT_MS, resetTimeoutOnProgress: true, maxTotalTimeout: MAX_TOTAL_MS })
+    };
+}
+
+/** One SDK scenario on a connected `client`, as both SDK programs run it: the relay, the scenario,
+ *  the `echo` marker, the wait past the call's natural end, then `transcript` and `violations`
+ *  read on the same connection. `callTool(client, params, options)` is the SDK's own call. */
+export async function runSdkScenario({ client, transport, callTool, scenarios, scenario, revision, transportName }) {
+    installRetyping(transport);
+    const report = { scenario, revision, transport: transportName };
+    const started = Date.now();
+    report.caller_saw = await scenarios[scenario](client);
+    // A marker in the transcript: whatever the SDK had written by now precedes it.
+    await callTool(client, { name: 'echo', arguments: { text: RESUMED_MARKER } }, { timeout: 10_000 });
+    await sleep(Math.max(0, SETTLE_MS - (Date.now() - started)));
+    const toolJson = async name => JSON.parse((await callTool(client, { name, arguments: {} }, { timeout: 10_000 })).content[0].text);
+    report.transcript = await toolJson('transcript');
+    report.violations = await toolJson('violations');
+    await client.close();
+    return report;
 }
 
 // Shared by the v1 and v2 programs. What the retyping relay turns into strings while a retyping scenario's call runs, and how many

@@ -15,6 +15,10 @@
 #    `mdbook test -L` of the dependencies' directory, against `mdbook-snippets test --no-cache`,
 #    in edition BENCH_L_EDITION (default 2024, merged by rustdoc per chapter; 2021 and older, as
 #    most public books, compile each block on its own).
+# 3. A broken book (issue 34): BENCH_BROKEN snippets (default 90, 10 a chapter, edition 2021)
+#    of which two thirds do not compile (type errors, unclosed delimiters, syntax errors,
+#    unknown names, mixed), against `mdbook test` (both exit non-zero, on the same blocks), cold
+#    and warm (every verdict, failures included, from the cache).
 #
 # Each figure is the median of BENCH_RUNS runs (default 3), the two sides of each comparison
 # back to back in alternating order; ratios are medians of per-run ratios. Each is given as wall
@@ -23,7 +27,8 @@
 #
 # Usage: scripts/bench-books.sh [N]
 #   BENCH_DIR    the work directory (default target/bench-books)
-#   BENCH_BOOKS  which books: `std deps` (default), `std` or `deps`
+#   BENCH_BOOKS  which books: `std deps broken` (default), or any of them
+#   BENCH_BROKEN the broken book's snippet count (default 90)
 #   BENCH_L_EDITION  the edition of the `mdbook test -L` book (default 2024)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,10 +36,12 @@ repo=$(pwd)
 count=${1:-300}
 runs=${BENCH_RUNS:-3}
 work=${BENCH_DIR:-$repo/target/bench-books}
-books=${BENCH_BOOKS:-std deps}
+books=${BENCH_BOOKS:-std deps broken}
+broken_count=${BENCH_BROKEN:-90}
 l_edition=${BENCH_L_EDITION:-2024}
 want() { [[ " $books " == *" $1 "* ]]; }
-want std || want deps || { echo "error: BENCH_BOOKS names neither std nor deps: '$books'" >&2; exit 2; }
+want std || want deps || want broken \
+    || { echo "error: BENCH_BOOKS names none of std, deps, broken: '$books'" >&2; exit 2; }
 export CARGO_TERM_COLOR=never
 export PATH="$HOME/.cargo/bin:$PATH"
 command -v mdbook >/dev/null || { echo "error: mdbook not found (scripts/install-mdbook.sh)" >&2; exit 2; }
@@ -46,7 +53,7 @@ tool=${CARGO_TARGET_DIR:-$repo/target}/release/mdbook-snippets
 export CARGO_TARGET_DIR=$work/target
 source "$repo/scripts/bench-common.sh"
 rm -rf "$work/std-book" "$work/deps-book" "$work/deps-doctests" "$work/deps-l-book" \
-    "$work/deps-l-mdbook"
+    "$work/deps-l-mdbook" "$work/broken-book"
 mkdir -p "$work"
 
 # std_snippet I: the I-th snippet of the std book, with its fence, and an expected block when
@@ -82,6 +89,52 @@ make_std_book() {
             printf 'use std::collections::HashMap;\nfn main() {\n    let mut m = HashMap::new();\n    m.insert("k", %d);\n    println!("{:?}", m.get("k"));\n}\n' "$i" >"$dir/listings/l$i.rs"
         fi
         { printf '\nSnippet %d.\n\n' "$i"; std_snippet "$i"; } >>"$dir/src/ch$chapter.md"
+    done
+}
+
+# broken_snippet I: the I-th snippet of the broken book: one in three compiles and runs.
+broken_snippet() {
+    local i=$1
+    case $((i % 6)) in
+    0 | 3) printf '```rust
+let kept: Vec<u32> = (0..%d).collect();
+assert_eq!(kept.len(), %d);
+```
+' "$i" "$i" ;;
+    1) printf '```rust
+let wrong: u32 = "snippet %d";
+```
+' "$i" ;;
+    2) printf '```rust
+fn f() {
+    let pair = (1, %d;
+}
+```
+' "$i" ;;
+    4) printf '```rust
+let missing = ;
+println!("%d");
+```
+' "$i" ;;
+    5) printf '```rust
+println!("{}", not_defined_%d);
+```
+' "$i" ;;
+    esac
+}
+
+make_broken_book() {
+    local dir=$1 chapter=0 i
+    mkdir -p "$dir/src"
+    printf '[book]\ntitle = "bench"\n\n[rust]\nedition = "2021"\n' >"$dir/book.toml"
+    printf '# Summary\n\n' >"$dir/src/SUMMARY.md"
+    for ((i = 1; i <= broken_count; i++)); do
+        if (((i - 1) % 10 == 0)); then
+            chapter=$((chapter + 1))
+            printf -- '- [Chapter %d](ch%d.md)\n' "$chapter" "$chapter" >>"$dir/src/SUMMARY.md"
+            printf '# Chapter %d\n' "$chapter" >"$dir/src/ch$chapter.md"
+        fi
+        { printf '\nSnippet %d.\n\n' "$i"; broken_snippet "$i"; } >>"$dir/src/ch$chapter.md"
     done
 }
 
@@ -179,6 +232,7 @@ make_std_book "$work/std-book"
 make_deps_book "$work/deps-book"
 make_deps_doctests "$work/deps-doctests"
 make_deps_l_book "$work/deps-l-book" "$work/deps-l-mdbook"
+make_broken_book "$work/broken-book"
 
 if want deps; then
     echo "warm-up: building dependencies, and the doctests' first run (not timed)" >&2
@@ -246,6 +300,22 @@ for ((run = 1; run <= runs; run++)); do
         record_ratio deps_l_ratio deps_l_cold deps_mdbook_l
         record_ratio deps_l_ratio_cpu deps_l_cold_cpu deps_mdbook_l_cpu
     fi
+
+    if want broken; then
+        # `mdbook test` exits 101 when a block fails, mdbook-snippets 1.
+        if ((run % 2)); then
+            time_it broken_mdbook 101 bash -c "cd '$work/broken-book' && mdbook test"
+            forget_generated
+            time_it broken_cold 1 "$tool" test --quiet --no-cache "$work/broken-book"
+        else
+            forget_generated
+            time_it broken_cold 1 "$tool" test --quiet --no-cache "$work/broken-book"
+            time_it broken_mdbook 101 bash -c "cd '$work/broken-book' && mdbook test"
+        fi
+        record_ratio broken_ratio broken_cold broken_mdbook
+        record_ratio broken_ratio_cpu broken_cold_cpu broken_mdbook_cpu
+        time_it broken_warm 1 "$tool" test --quiet "$work/broken-book"
+    fi
 done
 
 printf '\n%s; %s cores, load average %s at the end; %s; medians of %s runs\n' "$books" \
@@ -281,4 +351,15 @@ if want deps; then
         "$(median deps_mdbook_l_cpu)" ""
     row "the same: mdbook-snippets test, cold (no cache)" "$(median deps_l_cold)" \
         "$(median deps_l_cold_cpu)" "/ mdbook test -L: $(both deps_l_ratio) (<= 0.5)"
+fi
+if want broken; then
+    row "broken book ($broken_count, 2/3 fail): mdbook test" "$(median broken_mdbook)" \
+        "$(median broken_mdbook_cpu)" ""
+    row "broken book: mdbook-snippets test, cold (no cache)" "$(median broken_cold)" \
+        "$(median broken_cold_cpu)" "/ mdbook test: $(both broken_ratio) (<= 1.0)"
+    row "broken book: unchanged (warm)" "$(median broken_warm)" "$(median broken_warm_cpu)" \
+        "target < 1 s"
+    printf '\nbroken book: %s; mdbook test: %s\n' \
+        "$(grep -o '[0-9]* passed, [0-9]* failed.*' "$work/broken_cold.log" | tail -n 1)" \
+        "$(grep -o 'test result: .*' "$work/broken_mdbook.log" | awk '{ p += $4; f += $6 } END { print p " passed, " f " failed" }')"
 fi

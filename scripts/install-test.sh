@@ -3,7 +3,9 @@
 # `cargo install --git <repository> mdbook-snippets` (a local file:// repository), each
 # into its own root; then the guide's first steps (guide/src/first-book.md), followed with each
 # installed binary on a fresh book outside this repository, whose book.toml is the guide's
-# complete example (guide/src/configuration.md), so the guide cannot drift from what works.
+# complete example (guide/src/configuration.md), so the guide cannot drift from what works; and
+# `mdbook-snippets install` then the CI chapter's steps (guide/src/ci.md) on a plain mdBook in the
+# docs/ folder of a Cargo workspace.
 #
 #   scripts/install-test.sh
 #
@@ -124,7 +126,8 @@ EOF
     run 1 "$book/fail.log" "$tool" test "$book"
     expect_line "$book/fail.log" "2 passed, 1 failed"
     expect_text "$book/fail.log" "test src/chapter.md:5 ... FAILED"
-    expect_text "$book/fail.log" "src/chapter.md:11 (output differs"
+    expect_text "$book/fail.log" "src/chapter.md:5 (output differs, src_chapter_md_1, error at line 11)"
+    expect_text "$book/fail.log" "mdbook-snippets test --bless"
 
     # `--bless` rewrites the expected block (the run itself still reports the failure it fixed,
     # exit 1); the book passes again.
@@ -142,6 +145,30 @@ EOF
 
     # A tool error (no book there): exit 2.
     run 2 "$book/missing.log" "$tool" test "$book/no-such-book"
+
+    # `install` on a plain mdBook in docs/ of a Cargo workspace, then the CI chapter's steps from
+    # the workspace's root (guide/src/install.md, guide/src/ci.md).
+    local project=$book-project
+    mkdir -p "$project/docs/src"
+    printf '[workspace]\nmembers = []\n' >"$project/Cargo.toml"
+    printf '[book]\ntitle = "docs"  # a comment install keeps\n' >"$project/docs/book.toml"
+    printf '# Summary\n\n- [A](a.md)\n' >"$project/docs/src/SUMMARY.md"
+    printf '# A\n\n```rust\nprintln!("hi");\n```\n\n```text,output\nhi\n```\n' >"$project/docs/src/a.md"
+    run 0 "$project/dry-run.log" "$tool" install --dry-run "$project/docs"
+    [[ ! -e $project/docs/mdbook-snippets.css ]] || fail "install --dry-run wrote the stylesheet"
+    run 0 "$project/install.log" "$tool" install "$project/docs"
+    expect_text "$project/docs/book.toml" 'title = "docs"  # a comment install keeps'
+    expect_text "$project/docs/book.toml" 'additional-css = ["mdbook-snippets.css"]'
+    cmp -s "$project/docs/mdbook-snippets.css" "$repo/book/theme/snippets.css" || fail "install wrote another stylesheet"
+    run 0 "$project/again.log" "$tool" install "$project/docs"
+    expect_text "$project/again.log" "already has mdbook-snippets: nothing to do"
+    (cd "$project" && run 0 "$project/test.log" "$tool" test docs --junit target/snippets.xml)
+    [[ -s $project/target/snippets.xml ]] || fail "--junit target/snippets.xml wrote nothing"
+    (cd "$project" && run 0 "$project/mdbook.log" env PATH="$bin_dir:$PATH" mdbook build docs)
+    expect_text "$project/docs/book/a.html" "mdbook-snippets-stdout"
+    # mdBook 0.5 copies the stylesheet under a name with its hash, and links it from each page.
+    grep -q 'href="mdbook-snippets-[0-9a-f]*\.css"' "$project/docs/book/a.html" \
+        || fail "mdbook build did not link the stylesheet install added"
 }
 
 step "the guide's first steps with the binary from --path"

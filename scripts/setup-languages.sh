@@ -5,6 +5,14 @@
 #   scripts/setup-languages.sh            the venv, the snippet helper's and the SDK v1's
 #                                         node_modules, the server
 #   scripts/setup-languages.sh --matrix   the same, and the SDK matrix's v2 node_modules (interop/run.sh)
+#   scripts/setup-languages.sh --frameworks  only what book/frameworks.md's snippets run with:
+#       target/interop/fastmcp-venv (PyPI `fastmcp`, pinned in interop/frameworks/servers/
+#       requirements.txt), the node_modules of interop/frameworks/servers/typescript (npm
+#       `fastmcp`) and interop/frameworks/snippets/typescript (npm `ai`, `@ai-sdk/mcp`),
+#       target/interop/agents-venv (PyPI langchain-mcp-adapters and LangGraph, pinned in
+#       interop/frameworks/snippets/python/requirements.txt), and the server; the setup of the
+#       python-fastmcp, ts-fastmcp, ts-agents and python-agents languages. About 2 minutes the
+#       first time (75 s measured before the agents venv, which took 41 s more), 2 s after.
 #
 # - target/interop/venv: PyPI `mcp` pinned in interop/python/requirements.txt; recreated when the
 #   pins change (their hash is kept in the venv's `.pins`).
@@ -22,9 +30,10 @@ DIRS=(interop/typescript interop/snippets/typescript)
 case "${1:-}" in
     "") ;;
     --matrix) DIRS=(interop/typescript interop/typescript-v2 interop/snippets/typescript) ;;
-    *) echo "usage: scripts/setup-languages.sh [--matrix]" >&2; exit 2 ;;
+    --frameworks) ;;
+    *) echo "usage: scripts/setup-languages.sh [--matrix | --frameworks]" >&2; exit 2 ;;
 esac
-[[ $# -le 1 ]] || { echo "usage: scripts/setup-languages.sh [--matrix]" >&2; exit 2; }
+[[ $# -le 1 ]] || { echo "usage: scripts/setup-languages.sh [--matrix | --frameworks]" >&2; exit 2; }
 fail() { echo "setup-languages: error: $*" >&2; exit 2; }
 for tool in python3 node npm cargo sha256sum; do
     command -v "$tool" >/dev/null || fail "\`$tool\` is not on PATH"
@@ -38,6 +47,40 @@ mkdir -p "$WORK"
 if command -v flock >/dev/null; then
     exec 9>"$WORK/setup.lock"
     flock 9
+fi
+
+# venv DIR REQUIREMENTS: DIR holds exactly REQUIREMENTS (recreated when their hash changes).
+venv() {
+    local pins
+    pins=$(sha256sum "$2" | cut -d' ' -f1)
+    if [[ "$(cat "$1/.pins" 2>/dev/null)" != "$pins" || ! -x "$1/bin/python" ]]; then
+        echo "setup-languages: installing $2 into $1" >&2
+        rm -rf "$1"
+        python3 -m venv "$1" || fail "creating the venv ($1)"
+        timeout 600 "$1/bin/pip" install --quiet --disable-pip-version-check -r "$2" >&2 \
+            || fail "pip install -r $2"
+        echo "$pins" > "$1/.pins"
+    fi
+}
+# node_modules DIR: `npm ci` in DIR when its lock changed.
+node_modules() {
+    local lock
+    lock=$(sha256sum "$1/package-lock.json" | cut -d' ' -f1)
+    if [[ "$(cat "$1/node_modules/.lock-sha256" 2>/dev/null)" != "$lock" ]]; then
+        echo "setup-languages: installing $1/node_modules (npm ci)" >&2
+        (cd "$1" && timeout 600 npm ci --no-audit --no-fund --loglevel=error >&2) \
+            || fail "npm ci in $1"
+        echo "$lock" > "$1/node_modules/.lock-sha256"
+    fi
+}
+if [[ "${1:-}" == --frameworks ]]; then
+    venv "$WORK/fastmcp-venv" interop/frameworks/servers/requirements.txt
+    venv "$WORK/agents-venv" interop/frameworks/snippets/python/requirements.txt
+    node_modules interop/frameworks/servers/typescript
+    node_modules interop/frameworks/snippets/typescript
+    cargo build --quiet --release --locked -p mcp-testserver --bin mcp-testserver \
+        || fail "building target/release/mcp-testserver"
+    exit 0
 fi
 
 pins=$(sha256sum interop/python/requirements.txt | cut -d' ' -f1)

@@ -10,7 +10,7 @@
 # usage: scripts/soak-server.sh [PATH-TO-mcp-testserver]
 #   default: target/release/mcp-testserver, else target/debug/mcp-testserver (build one with
 #   `cargo build --release -p mcp-testserver --bin mcp-testserver`). Needs python3 (3.11,
-#   stdlib only) and `prlimit` (util-linux) for the file-descriptor attack. About 40 s.
+#   stdlib only) and `prlimit` (util-linux) for the file-descriptor attack. About 100 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary="${1:-}"
@@ -499,6 +499,142 @@ def _():
         victim.join(10)
         check("gate victim opened" in answers.get("victim", (0, 0, ""))[2], f"the call: {answers}")
     return "a POSTed cancel naming another client's id: 202 and dropped, its call ran on; a closed stream cancelled"
+
+
+def in_session(server, session, id, method, params, timeout=5):
+    """One 2025-11-25 request in `session`: its JSON-RPC answer (from JSON or an SSE body)."""
+    body = json.dumps({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+    status, _, text = server.post(body, {"mcp-session-id": session}, timeout)
+    data = next((line[6:] for line in text.splitlines() if line.startswith("data: ")), text)
+    check(status == 200, f"{method}: {status} {text[:200]}")
+    return json.loads(data)
+
+
+def slow_task(ttl=60000, steps=100, step_ms=100):
+    return {"name": "slow", "arguments": {"steps": steps, "step_ms": step_ms}, "task": {"ttl": ttl}}
+
+
+@attack("cross-session-tasks")
+def _():
+    with Server() as server:
+        a, b = server.initialize(), server.initialize()
+        task_id = in_session(server, a, 1, "tools/call", slow_task())["result"]["task"]["taskId"]
+        listed = in_session(server, b, 1, "tasks/list", {})["result"]["tasks"]
+        check(listed == [], f"B lists A's task: {listed}")
+        for id, method in enumerate(["tasks/get", "tasks/cancel", "tasks/result"], 2):
+            answer = in_session(server, b, id, method, {"taskId": task_id})
+            check(answer.get("error", {}).get("code") == -32602, f"B's {method} of A's task: {answer}")
+        # The control: A sees, and cancels, its own task.
+        check(in_session(server, a, 2, "tasks/get", {"taskId": task_id})["result"]["status"] == "working",
+              "A lost its task")
+        mine = in_session(server, a, 3, "tasks/list", {})["result"]["tasks"]
+        check([task["taskId"] for task in mine] == [task_id], f"A's list: {mine}")
+        check(in_session(server, a, 4, "tasks/cancel", {"taskId": task_id})["result"]["status"] == "cancelled",
+              "A could not cancel its task")
+    return "B's tasks/list empty, its get/cancel/result of A's task -32602 (unknown); A lists, gets, cancels it"
+
+
+@attack("task-ids")
+def _():
+    firsts = []
+    for _ in range(2):
+        with Server() as server:
+            session = server.initialize()
+            firsts.append(in_session(server, session, 1, "tools/call", slow_task())["result"]["task"]["taskId"])
+    check(all(re.fullmatch(r"tsk-[0-9a-f]{32}", id) for id in firsts), f"{firsts}")
+    check(firsts[0] != firsts[1], f"two servers' first task ids are the same: {firsts}")
+    return f"two servers' first task ids differ, 128 random bits each ({firsts[0]}, {firsts[1]})"
+
+
+@attack("cross-session-gates")
+def _():
+    with Server() as server:
+        a, b = server.initialize(), server.initialize()
+        answers = {}
+        waiter = threading.Thread(target=lambda: answers.setdefault(
+            "a", in_session(server, a, 1, "tools/call", {"name": "wait_gate", "arguments": {"gate": "g"}}, 30)))
+        waiter.start()
+        time.sleep(0.3)
+        in_session(server, b, 1, "tools/call", {"name": "open_gate", "arguments": {"gate": "g"}})
+        status, _, _ = server.post(modern_call(1, "open_gate", {"gate": "g"}), call_headers("open_gate"))
+        check(status == 200, f"a stateless open_gate answered {status}")
+        time.sleep(0.5)
+        check(waiter.is_alive(), f"B's (or a stateless) open_gate released A's wait_gate: {answers}")
+        # The control: A's own open_gate releases it.
+        in_session(server, a, 2, "tools/call", {"name": "open_gate", "arguments": {"gate": "g"}})
+        waiter.join(10)
+        check("gate g opened" in json.dumps(answers.get("a")), f"A's wait: {answers}")
+    return "B's and a stateless client's open_gate g left A's wait_gate g waiting; A's own released it"
+
+
+@attack("cross-session-transcript")
+def _():
+    with Server() as server:
+        c, d = server.initialize(), server.initialize()
+        in_session(server, c, 1, "tools/call", {"name": "echo", "arguments": {"text": "secret-of-c"}})
+        seen_by_d = json.dumps(in_session(server, d, 1, "tools/call", {"name": "transcript", "arguments": {}}))
+        check("secret-of-c" not in seen_by_d, "D's transcript shows C's messages")
+        status, _, stateless = server.post(modern_call(1, "transcript", {}), call_headers("transcript"))
+        check(status == 200 and "secret-of-c" not in stateless, "a stateless transcript shows C's messages")
+        # The control: C's own transcript holds them.
+        seen_by_c = json.dumps(in_session(server, c, 2, "tools/call", {"name": "transcript", "arguments": {}}))
+        check("secret-of-c" in seen_by_c, f"C's own transcript lacks its echo: {seen_by_c[:300]}")
+    return "D's and a stateless client's transcript hold none of C's messages; C's holds them"
+
+
+@attack("task-ttl")
+def _():
+    with Server() as server:
+        session = server.initialize()
+        task = slow_task(ttl=300, steps=1, step_ms=1)
+        task_id = in_session(server, session, 1, "tools/call", task)["result"]["task"]["taskId"]
+        time.sleep(0.1)
+        got = in_session(server, session, 2, "tasks/get", {"taskId": task_id})["result"]
+        check(got["status"] == "completed" and got["ttl"] == 300, f"before its ttl: {got}")
+        time.sleep(0.8)
+        listed = in_session(server, session, 3, "tasks/list", {})["result"]["tasks"]
+        check(listed == [], f"an expired task is listed: {listed}")
+        answer = in_session(server, session, 4, "tasks/get", {"taskId": task_id})
+        check(answer.get("error", {}).get("code") == -32602, f"an expired task: {answer}")
+        asked = slow_task(ttl=10 ** 12)
+        ttl = in_session(server, session, 5, "tools/call", asked)["result"]["task"]["ttl"]
+        check(ttl == 86_400_000, f"a ttl of 10^12 ms granted as {ttl}")
+    return "a finished task is found before its ttl (300 ms), neither listed nor found after; a ttl of 10^12 ms is cut to a day"
+
+
+@attack("finished-tasks-memory")
+def _():
+    # --transcript-limit 10, so the RSS is the tasks' (and each request id the session keeps),
+    # not the transcript's; each batch answered before the next, so no output piles up.
+    process = subprocess.Popen([BINARY, "--transcript-limit", "10"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        def rss_mib():
+            for line in open(f"/proc/{process.pid}/status"):
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) // 1024
+
+        def send(lines):
+            process.stdin.write(("\n".join(lines) + "\n").encode())
+            process.stdin.flush()
+
+        send([json.dumps(INITIALIZE), json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})])
+        process.stdout.readline()
+        before, count, batch = rss_mib(), 60_000, 200
+        deadline = time.monotonic() + 120
+        for start in range(0, count, batch):
+            send([json.dumps({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                              "params": slow_task(steps=1, step_ms=0)}) for id in range(start + 1, start + batch + 1)])
+            for _ in range(batch):
+                check(b"taskId" in process.stdout.readline(), "a task request not answered with a task")
+            check(time.monotonic() < deadline, f"only {start} tasks created in 120 s")
+        time.sleep(0.5)
+        after = rss_mib()
+        check(after - before < 40, f"RSS {before} -> {after} MiB after {count} finished tasks")
+    finally:
+        process.kill()
+        process.wait()
+    return f"60,000 finished tasks (stdio, --transcript-limit 10): RSS {before} -> {after} MiB"
 
 
 @attack("non-loopback-bind")

@@ -13,7 +13,8 @@
 # Usage: scripts/soak-verifier.sh [PATH-TO-mdbook-snippets]   (default: target/debug/, built
 # if missing). Bounded: every run has a `timeout`, snippets sleep at most 40 s and are expected
 # to be killed long before; nothing touches the network; everything lives in one temporary
-# directory, removed at the end. About 40-70 s on a quiet machine (a 2 GB input is hashed).
+# directory, removed at the end. About 60-90 s on a quiet machine (a 2 GB input is hashed; a
+# compile that never ends waits for its 10 s build-timeout).
 
 # The attack functions are called through `attack`, which shellcheck cannot follow.
 # shellcheck disable=SC2317
@@ -91,6 +92,10 @@ EOF
 verdicts() {
     grep -q "^$1\$" <<<"${2-$OUT}" || fail "expected \"$1\", got exit $CODE: $(tail -c 300 <<<"${2-$OUT}") $(tail -c 300 <<<"$ERR")"
 }
+
+# The line a snippet of book $1 runs to leave marker $2 (in the book's writable pids/), which
+# `ran` then checks: `$(mark "$name" started)` in a chapter, `ran "$dir/pids/started"` after.
+mark() { echo "touch $WORK/$1/pids/$2"; }
 
 # Fails the attack unless the snippet that writes marker file $1 ran.
 ran() {
@@ -305,7 +310,7 @@ attack_huge_timeouts() {
 \`\`\`sh,timeout=18446744073709551615
 sleep 1
 echo fine
-touch $WORK/$name/pids/ran-attribute
+$(mark "$name" ran-attribute)
 \`\`\`
 
 \`\`\`text,output
@@ -314,7 +319,7 @@ fine
 
 \`\`\`sh
 sleep 1
-touch $WORK/$name/pids/ran-default
+$(mark "$name" ran-default)
 \`\`\`
 
 \`\`\`sh
@@ -347,7 +352,7 @@ attack_zero_jobs_and_timeout() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-touch $WORK/$name/pids/ran
+$(mark "$name" ran)
 \`\`\`
 ")
     verify "$dir" 30 --jobs 0
@@ -368,7 +373,7 @@ attack_symlink_cycle() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-touch $WORK/$name/pids/ran-a
+$(mark "$name" ran-a)
 \`\`\`
 " nosummary)
     mkdir -p "$dir/src/part"
@@ -519,7 +524,7 @@ attack_full_disk_cache() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-touch $WORK/$name/pids/ran
+$(mark "$name" ran)
 echo one
 \`\`\`
 
@@ -766,7 +771,7 @@ attack_misspelt_kills() {
     dir=$(sh_book "$name" "mutants = [\"sh\", \"-c\", \"printf 'cancel-ignored\\\\trule\\\\n'\"]" "# A
 
 \`\`\`sh,kills=cancel-ignord
-touch $WORK/$name/pids/ran
+$(mark "$name" ran)
 case \"\${MDBOOK_SNIPPETS_MUTANT-}\" in
     '') echo stopped ;;
     cancel-ignored) echo 'still running' ;;
@@ -794,11 +799,11 @@ attack_kills_not_run() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh,no_run,kills=cancel-ignored
-touch $WORK/$name/pids/ran
+$(mark "$name" ran)
 \`\`\`
 
 \`\`\`sh,ignore,kills=cancel-ignored
-touch $WORK/$name/pids/ran
+$(mark "$name" ran)
 \`\`\`
 
 \`\`\`rust,compile_fail,kills=cancel-ignored
@@ -918,7 +923,7 @@ attack_inputs() {
     dir=$(sh_book "$name" "" "# A
 
 \`\`\`sh
-touch $WORK/$name/pids/ran
+$(mark "$name" ran)
 \`\`\`
 ")
     mkfifo "$dir/fifo"
@@ -971,7 +976,7 @@ old
 \`\`\`
 
 \`\`\`sh
-touch $WORK/$name/pids/started
+$(mark "$name" started)
 i=0; while [ ! -e $WORK/$name/go ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i+1)); done
 \`\`\`
 ")
@@ -991,6 +996,184 @@ i=0; while [ ! -e $WORK/$name/go ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i+1)
     cmp -s "$dir/src/a.md" "$dir/edited.md" || fail "the chapter was rewritten: $(head -c 300 "$dir/src/a.md")"
     grep -q "not blessed: the chapter changed during the run" "$WORK/err" || fail "no warning: $(cat "$WORK/err")"
     echo "the chapter edited during a --bless run: its hand-written block kept, the stale block refused with a warning"
+}
+
+# Issue 33's side doors, each under the full containment (the tests in
+# tests/testsuite/hostile/side_doors.rs run them under every one).
+
+# A snippet types into the terminal the verifier runs in (TIOCSTI through /dev/tty and its
+# descriptors) and writes through a descriptor the caller left open (fd 3).
+attack_terminal_and_descriptors() {
+    local name=$1 dir
+    command -v script >/dev/null || skip "no script(1) for a pseudo-terminal"
+    command -v python3 >/dev/null || skip "no python3 for TIOCSTI"
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh
+$(mark "$name" ran)
+echo leaked >&3 2>/dev/null
+python3 - 2>/dev/null <<'PY'
+import fcntl, os, termios
+fds = [0, 1, 2]
+try:
+    fds.append(os.open('/dev/tty', os.O_RDWR))
+except OSError:
+    pass
+for fd in fds:
+    try:
+        for c in b'echo INJ' + b'ECTED\\n':
+            fcntl.ioctl(fd, termios.TIOCSTI, bytes([c]))
+    except OSError:
+        pass
+PY
+true
+\`\`\`
+")
+    : >"$WORK/leak"
+    OUT=$(timeout -k 1 60 script -qec "exec 3>>$WORK/leak; $BIN test $dir --quiet --no-cache --target-dir $TARGET" /dev/null 2>&1)
+    CODE=$?
+    ran "$dir/pids/ran"
+    ! grep -q INJECTED <<<"$OUT" || fail "the terminal received the snippet's input: $(tail -c 200 <<<"$OUT")"
+    [[ ! -s $WORK/leak ]] || fail "the snippet wrote through fd 3"
+    echo "under a pseudo-terminal with fd 3 open: no input injected, nothing written through fd 3"
+}
+
+# /dev/shm and /tmp are the machine's: what a snippet leaves there must not outlive the run
+# (in a namespace), and the cache's secret must not be readable (under Landlock).
+attack_shared_places_and_key() {
+    local name=$1 dir tag
+    tag=$(token)
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh
+$(mark "$name" ran)
+echo x > /dev/shm/soak-$tag; echo x > /tmp/soak-$tag
+cat $TARGET/mdbook-snippets/cache/mac-key > $WORK/$name/pids/key 2>/dev/null
+true
+\`\`\`
+")
+    verify "$dir" 60
+    verify "$dir" 60 --no-cache
+    ran "$dir/pids/ran"
+    [[ ! -s $dir/pids/key ]] || fail "the snippet read the cache's secret"
+    if grep -q "pid namespace" <<<"$ERR"; then
+        [[ ! -e /dev/shm/soak-$tag && ! -e /tmp/soak-$tag ]] || fail "a file in /dev/shm or /tmp outlived the run"
+    fi
+    rm -f "/dev/shm/soak-$tag" "/tmp/soak-$tag"
+    echo "the cache's secret unreadable; /dev/shm and /tmp private in a namespace"
+}
+
+# output-limit = 100 after a pass with 2,000 bytes of output: the cached pass must not stand.
+attack_output_limit_key() {
+    local name=$1 dir
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh
+head -c 2000 /dev/zero | tr '\\\\0' x
+\`\`\`
+")
+    verify "$dir" 60
+    verdicts "1 passed, 0 failed"
+    sed -i 's/^\[preprocessor.snippets\]$/[preprocessor.snippets]\noutput-limit = 100/' "$dir/book.toml"
+    verify "$dir" 60
+    verdicts "0 passed, 1 failed"
+    echo "a pass with 2,000 bytes of output, then output-limit = 100: fails, cache or not"
+}
+
+# A FIFO at a cache entry's path must not hang the next run.
+attack_fifo_cache_entry() {
+    local name=$1 dir entry
+    dir=$(sh_book "$name" "" "# A
+
+\`\`\`sh
+echo fifo-entry-$name
+\`\`\`
+")
+    verify "$dir" 60
+    entry=$(grep -l "fifo-entry-$name" "$TARGET"/mdbook-snippets/cache/*.json | head -1)
+    [[ -n $entry ]] || fail "no cache entry was written"
+    rm -f "$entry" && mkfifo "$entry"
+    verify "$dir" 30
+    [[ $CODE != 124 && $CODE != 137 ]] || fail "a FIFO entry hung the run"
+    verdicts "1 passed, 0 failed"
+    rm -f "$entry"
+    echo "a FIFO in place of a cache entry: a miss, the snippet ran again"
+}
+
+# const _: () = loop {}; must fail at build-timeout, not hold the run.
+attack_never_ending_compile() {
+    local name=$1 dir
+    dir=$WORK/$name
+    mkdir -p "$dir/src"
+    printf '[book]\ntitle = "loop"\n\n[preprocessor.snippets]\nbuild-timeout = 10\n' >"$dir/book.toml"
+    echo "- [A](a.md)" >"$dir/src/SUMMARY.md"
+    printf '# A\n\n```rust\n#![allow(long_running_const_eval)]\nconst _: () = loop {};\nfn main() {}\n```\n' >"$dir/src/a.md"
+    verify "$dir" 240 --no-cache
+    [[ $CODE == 1 ]] || fail "exit $CODE after $SECONDS_TAKEN s: $(tail -c 300 <<<"$OUT")"
+    grep -q "build-timeout" <<<"$OUT" || fail "the failure does not name build-timeout: $(tail -c 300 <<<"$OUT")"
+    echo "a compile that never ends: failed at build-timeout = 10 s ($SECONDS_TAKEN s in all)"
+}
+
+# The mutants command gets no secret, and a background child that keeps its stdout does not
+# hold the run; a setup cannot read the cache's secret.
+attack_mutants_and_setup() {
+    local name=$1 dir
+    dir=$(sh_book "$name" "mutants = [\"sh\", \"$WORK/$name/list.sh\"]" "# A
+
+\`\`\`sh,kills=m1
+test -z \"\${MDBOOK_SNIPPETS_MUTANT-}\"
+\`\`\`
+")
+    printf 'echo "secret=$SOAK_SECRET" > %s/pids/seen\ncat %s/mdbook-snippets/cache/mac-key >> %s/pids/seen 2>/dev/null\n(sleep 40 &)\nprintf "m1\\trule\\n"\n' \
+        "$dir" "$TARGET" "$dir" >"$dir/list.sh"
+    VERIFIER_ENV="SOAK_SECRET=hunter2" verify "$dir" 30 --mutants --no-cache
+    [[ $CODE == 0 ]] || fail "exit $CODE after $SECONDS_TAKEN s: $(tail -c 300 <<<"$OUT") $(tail -c 300 <<<"$ERR")"
+    [[ $(cat "$dir/pids/seen") == "secret=" ]] || fail "the mutants command saw: $(head -c 100 "$dir/pids/seen")"
+    echo "the mutants command: no secret, no cache key, its background child held nothing ($SECONDS_TAKEN s)"
+}
+
+# file-size-limit = 1: a 3 MB file fails the snippet, naming the limit.
+attack_file_size_limit() {
+    local name=$1 dir
+    dir=$(sh_book "$name" "file-size-limit = 1" "# A
+
+\`\`\`sh
+$(mark "$name" ran)
+head -c 3000000 /dev/zero > big
+\`\`\`
+")
+    verify "$dir" 60 --no-cache
+    ran "$dir/pids/ran"
+    verdicts "0 passed, 1 failed"
+    grep -q "file-size-limit" <<<"$OUT" || fail "the failure does not name file-size-limit: $(tail -c 300 <<<"$OUT")"
+    echo "a 3 MB file under file-size-limit = 1: failed, naming the limit"
+}
+
+# network = false: a listener on the machine's loopback is out of the snippet's reach.
+attack_machine_loopback() {
+    local name=$1 dir port pid
+    command -v python3 >/dev/null || skip "no python3 for a listener"
+    python3 -c 'import socket, time; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(60)' >"$WORK/port" &
+    pid=$!
+    for _ in $(seq 100); do [[ -s $WORK/port ]] && break; sleep 0.05; done
+    port=$(cat "$WORK/port")
+    dir=$(sh_book "$name" "network = false" "# A
+
+\`\`\`sh
+$(mark "$name" ran)
+python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", $port), timeout=2)' 2>/dev/null && echo reached || echo refused
+\`\`\`
+
+\`\`\`text,output
+refused
+\`\`\`
+")
+    verify "$dir" 60 --no-cache
+    kill "$pid" 2>/dev/null
+    grep -q "pid namespace" <<<"$ERR" || skip "no namespaces here: network = false does nothing"
+    ran "$dir/pids/ran"
+    verdicts "1 passed, 0 failed"
+    echo "network = false: the machine's loopback listener unreachable"
 }
 
 attack detached-child-holds-stdout attack_setsid_holding_stdout
@@ -1030,5 +1213,13 @@ attack 300-mb-artifact attack_huge_artifact
 attack fifo-dev-zero-and-2-gb-inputs attack_inputs
 attack escape-sequences-in-output attack_escape_sequences
 attack bless-during-an-edit attack_bless_during_edit
+attack terminal-and-inherited-descriptors attack_terminal_and_descriptors
+attack shared-places-and-cache-key attack_shared_places_and_key
+attack output-limit-in-cache-key attack_output_limit_key
+attack fifo-cache-entry attack_fifo_cache_entry
+attack never-ending-compile attack_never_ending_compile
+attack mutants-command-contained attack_mutants_and_setup
+attack file-size-limit attack_file_size_limit
+attack machine-loopback-with-network-false attack_machine_loopback
 
 exit $FAILED

@@ -13,7 +13,8 @@ of each page's `<main>`, leaving out what a reader does not see at first glance:
 
 Visible code counts: what a reader reads in a block is part of the page. A word is a run of
 non-space characters with at least one letter or digit (`{`, `=>` and `|` alone are not words).
-The generated chapters (`sdk-matrix`, `claims`) are left out unless named.
+Every page SUMMARY.md links to counts, the generated ones (`sdk-matrix`, `claims`) too: readers
+open them.
 
     mdbook build && python3 scripts/word-count.py            # a table per page, then the total
     python3 scripts/word-count.py --max 26000                # exits 1 above the limit
@@ -27,8 +28,6 @@ import re
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
-
-GENERATED = {"sdk-matrix.md", "claims.md"}
 
 # Elements whose whole content a reader does not see at first glance.
 SKIPPED_TAGS = {"details", "script", "style", "svg", "img", "template", "noscript"}
@@ -116,8 +115,6 @@ def main():
                         "it beside another renderer's output, else target/book)")
     parser.add_argument("--summary", type=Path, default=root / "book" / "SUMMARY.md",
                         help="the book's SUMMARY.md (default: book/SUMMARY.md)")
-    parser.add_argument("--include-generated", action="store_true",
-                        help="count sdk-matrix and claims too")
     parser.add_argument("--max", type=int, help="exit 1 when the total is above this")
     arguments = parser.parse_args()
     if arguments.html is None:
@@ -127,8 +124,6 @@ def main():
     total = 0
     rows = []
     for name in chapters(arguments.summary):
-        if name in GENERATED and not arguments.include_generated:
-            continue
         page = arguments.html / (name[: -len(".md")] + ".html")
         try:
             html = page.read_text(encoding="utf-8")

@@ -1,5 +1,6 @@
 //! The command line as typed (clap): `mdbook-snippets test [BOOK_DIR] ...`,
-//! `mdbook-snippets supports RENDERER`, and no subcommand for the preprocessor. Turning these
+//! `mdbook-snippets install [BOOK_DIR]`, `mdbook-snippets supports RENDERER`, `mdbook-snippets llms`
+//! (a renderer), and no subcommand for the preprocessor. Turning these
 //! low-level arguments into what the program will do is [`TestArgs::apply`]'s job.
 
 use std::path::PathBuf;
@@ -22,6 +23,22 @@ pub(crate) enum Command {
     Supports { renderer: String },
     /// Compile, run and check every Rust snippet of a book.
     Test(TestArgs),
+    /// The mdBook renderer of `[output.llms] command = "mdbook-snippets llms"`: writes llms.txt
+    /// and llms-full.txt, the book as a reader sees it, from the context on stdin.
+    Llms,
+    /// Set a book up: write mdbook-snippets.css and add the preprocessor to book.toml.
+    ///
+    /// Writes the stylesheet of the outputs beside book.toml, and adds `[preprocessor.snippets]`
+    /// and the stylesheet (`[output.html] additional-css`) to book.toml, the rest of it kept as
+    /// written. Running it again changes nothing.
+    Install {
+        /// The directory holding book.toml.
+        #[arg(default_value = ".")]
+        book_dir: PathBuf,
+        /// Only print what would change.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// The sandbox launcher between the verifier and a snippet (`run/launcher.rs`): an
     /// interface of the verifier with itself, hidden.
     #[command(name = "__sandbox", hide = true)]
@@ -51,7 +68,8 @@ pub(crate) struct TestArgs {
     /// refused.
     #[arg(long, short, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub jobs: Option<usize>,
-    /// Seconds a snippet may run (default: `timeout` in book.toml, else 60); 0 is refused.
+    /// Seconds a snippet may run unless its fence says `timeout=N` (default: `timeout` in
+    /// book.toml, else 60); 0 is refused.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
     /// Verify every snippet again, ignoring cached results.

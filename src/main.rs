@@ -5,6 +5,8 @@
 mod build;
 mod cli;
 mod config;
+mod install;
+mod llms;
 mod mdbook;
 mod plan;
 mod preprocessor;
@@ -28,6 +30,8 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match cli.command {
         Some(cli::Command::Test(args)) => test_command::run(&args),
+        Some(cli::Command::Llms) => llms::run(),
+        Some(cli::Command::Install { book_dir, dry_run }) => install::run(&book_dir, dry_run),
         Some(cli::Command::Supports { renderer }) => {
             Ok(preprocessor::supports_exit_code(&renderer))
         }
@@ -35,10 +39,9 @@ fn main() -> ExitCode {
         None => preprocessor::run(),
     };
     run::containment::hold_exit_while_stopping();
-    // Which containment the run's snippets and setups had, whatever the outcome.
-    if let Some(containment) = run::containment_summary() {
-        eprintln!("mdbook-snippets: {containment}");
-    }
+    // Which containment the run's snippets and setups had, whatever the outcome (once: `test`
+    // says it before its report).
+    test_command::say_containment();
     match result {
         Ok(code) => code,
         Err(error) => {

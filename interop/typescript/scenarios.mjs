@@ -6,42 +6,25 @@
 // the call the scenario's way, waits until the call would have finished on its own, and then asks
 // the server (on the same connection) for its `transcript` and `violations`. It prints one JSON
 // object on stdout (interop/README.md, "client report"); interop/matrix.py turns the transcript
-// into facts. `--describe` prints what this SDK supports instead.
+// into facts. `--describe` prints what this SDK supports instead. The timeline, the shared
+// scenarios and the run around them are in ../scenario-cli.mjs; this file is only what is v1's own.
 
 import { readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 
-import { installRetyping, retypingScenarios, runCli } from '../scenario-cli.mjs';
+import { LONG_TIMEOUT_MS, REVISIONS, SLOW, TIMEOUT_MS, retypingScenarios, runCli, runSdkScenario, sdkScenarios } from '../scenario-cli.mjs';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 
-// The slow call every scenario stops: 15 steps of 200 ms, so 3 s if nobody stops it.
-const SLOW = { name: 'slow', arguments: { steps: 15, step_ms: 200 } };
-// When an explicit stop (AbortController.abort()) happens, after the call started.
-const STOP_AFTER_MS = 600;
-// The timeout of the timeout-based scenarios.
-const TIMEOUT_MS = 700;
-// The maximum total time of the `maxTotalTimeout` scenario.
-const MAX_TOTAL_MS = 1100;
-// An idle timeout longer than the whole slow call.
-const LONG_TIMEOUT_MS = 10_000;
-// The text of the `echo` call each program makes as soon as the caller has control back.
-const RESUMED_MARKER = 'caller resumed';
-// How long after the call started the transcript is read: past the slow call's natural end.
-const SETTLE_MS = 3600;
-// The revisions the matrix covers (the test server's two).
-const REVISIONS = ['2025-11-25', '2026-07-28'];
-
-// A progress callback: the SDK sends a progress token only when one is given.
-const onprogress = () => {};
+/** v1's `callTool` takes the result schema before the options. */
+const callTool = (client, params, options) => client.callTool(params, CallToolResultSchema, options);
 
 /** Runs `callTool` with `options` and describes how it ended, as the caller saw it. */
 async function callAndDescribe(client, options) {
     try {
-        const result = await client.callTool(SLOW, CallToolResultSchema, options);
+        const result = await callTool(client, SLOW, options);
         return `completed: ${result.content[0].text}`;
     } catch (error) {
         return `${error.constructor.name}: ${error.message}`;
@@ -49,22 +32,7 @@ async function callAndDescribe(client, options) {
 }
 
 const SCENARIOS = {
-    'not stopped': client => callAndDescribe(client, { onprogress }),
-    'AbortSignal': client => {
-        const controller = new AbortController();
-        setTimeout(() => controller.abort(), STOP_AFTER_MS);
-        return callAndDescribe(client, { signal: controller.signal, onprogress });
-    },
-    'timeout': client => callAndDescribe(client, { timeout: TIMEOUT_MS, onprogress }),
-    'resetTimeoutOnProgress with onprogress': client =>
-        callAndDescribe(client, { timeout: TIMEOUT_MS, resetTimeoutOnProgress: true, onprogress }),
-    'resetTimeoutOnProgress without onprogress': client =>
-        callAndDescribe(client, { timeout: TIMEOUT_MS, resetTimeoutOnProgress: true }),
-    'maxTotalTimeout': client =>
-        callAndDescribe(client, { timeout: TIMEOUT_MS, resetTimeoutOnProgress: true, maxTotalTimeout: MAX_TOTAL_MS, onprogress }),
-    // The documented maximum with a timeout longer than the call and no progress to trigger it.
-    'maxTotalTimeout without onprogress': client =>
-        callAndDescribe(client, { timeout: LONG_TIMEOUT_MS, resetTimeoutOnProgress: true, maxTotalTimeout: MAX_TOTAL_MS }),
+    ...sdkScenarios(callAndDescribe),
     ...retypingScenarios(callAndDescribe, { timeout: TIMEOUT_MS, longTimeout: LONG_TIMEOUT_MS })
 };
 
@@ -85,11 +53,6 @@ function describe() {
     };
 }
 
-async function toolJson(client, name) {
-    const result = await client.callTool({ name, arguments: {} }, CallToolResultSchema, { timeout: 10_000 });
-    return JSON.parse(result.content[0].text);
-}
-
 async function run(scenario, revision, transportName, server) {
     if (revision !== 'default' && !SUPPORTED_PROTOCOL_VERSIONS.includes(revision)) {
         throw new Error(`this SDK does not speak ${revision} (it supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
@@ -103,17 +66,7 @@ async function run(scenario, revision, transportName, server) {
     // The SDK offers no way to pick the revision: it proposes its latest and accepts what the
     // server answers, so a forced revision is checked after the handshake.
     await client.connect(transport, { timeout: 10_000 });
-    installRetyping(transport);
-    const report = { scenario, revision, transport: transportName };
-    const started = Date.now();
-    report.caller_saw = await SCENARIOS[scenario](client);
-    // A marker in the transcript: whatever the SDK had written by now precedes it.
-    await client.callTool({ name: 'echo', arguments: { text: RESUMED_MARKER } }, CallToolResultSchema, { timeout: 10_000 });
-    await sleep(Math.max(0, SETTLE_MS - (Date.now() - started)));
-    report.transcript = await toolJson(client, 'transcript');
-    report.violations = await toolJson(client, 'violations');
-    await client.close();
-    return report;
+    return runSdkScenario({ client, transport, callTool, scenarios: SCENARIOS, scenario, revision, transportName });
 }
 
 runCli({ scenarios: SCENARIOS, describe, run });

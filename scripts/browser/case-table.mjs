@@ -2,7 +2,9 @@
 // 1280 px: it is there, with every row of the Markdown table; no row and no cell reaches past the
 // text column, and its box never needs sideways scrolling; every cell is laid out (not hidden).
 // At 390 px the rows stack as cards, and each cell after the first is labelled with its column's
-// header, so a label that no longer matches the header fails too.
+// header, so a label that no longer matches the header fails too. At 1280x800 the first screen
+// holds the one-sentence answer (the chapter's first bold text) and the table's header and first
+// row, and no code span in a cell breaks inside a word (only at a <wbr>).
 
 import { widths } from './layout.mjs';
 
@@ -39,7 +41,34 @@ function inspect() {
         header: headers[i + 1],
       })))
     : [];
-  return { problems, rows: rows.length, stacked, labels, headers };
+  // The first screen: the bold answer, then the table's header and first row, above the fold.
+  const fold = window.innerHeight;
+  const answer = document.querySelector('main strong');
+  const firstScreen = {
+    answerBottom: answer ? Math.round(answer.getBoundingClientRect().bottom) : null,
+    tableTop: Math.round(table.getBoundingClientRect().top),
+    firstRowBottom: rows[0] ? Math.round(rows[0].getBoundingClientRect().bottom) : null,
+    rowsShown: rows.filter((row) => row.getBoundingClientRect().bottom <= fold).length,
+    fold,
+  };
+  // A code span broken across lines other than at a <wbr>: a line box that ends inside a word.
+  for (const code of table.querySelectorAll('td code')) {
+    const text = code.textContent;
+    const range = document.createRange();
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 1; i < node.length; i++) {
+        range.setStart(node, i - 1); range.setEnd(node, i);
+        const before = range.getBoundingClientRect();
+        range.setStart(node, i); range.setEnd(node, i + 1);
+        const after = range.getBoundingClientRect();
+        const wrapped = after.top > before.top + 1;
+        const allowed = /[\s]/.test(node.data[i - 1]) || /[\s]/.test(node.data[i]);
+        if (wrapped && !allowed) problems.push(`code "${text.slice(0, 40)}" breaks inside a word, before "${node.data.slice(i, i + 12)}"`);
+      }
+    }
+  }
+  return { problems, rows: rows.length, stacked, labels, headers, firstScreen };
 }
 
 // A page whose case table is too wide for a phone and has a stale label, so that a check that
@@ -86,7 +115,13 @@ export async function checkCaseTable(browser, base, name, fail) {
     if (found.rows < 8) problems.push(`only ${found.rows} rows (revision x transport x kind of request: 8 expected)`);
     if (width === widths[0] && !found.stacked) problems.push('the rows do not stack as cards on a phone');
     if (width === widths[1] && found.stacked) problems.push('the rows stack on a laptop');
+    const screen = found.firstScreen;
+    if (width === widths[1]) {
+      if (screen.answerBottom === null || screen.answerBottom > screen.fold) problems.push(`the bold one-sentence answer is not on the first screen (ends at ${screen.answerBottom} px of ${screen.fold})`);
+      if (screen.answerBottom !== null && screen.answerBottom > screen.tableTop) problems.push('the table comes before the one-sentence answer');
+      if (screen.firstRowBottom === null || screen.firstRowBottom > screen.fold) problems.push(`the table's first row is not on the first screen (ends at ${screen.firstRowBottom} px of ${screen.fold})`);
+    }
     for (const problem of problems) fail(`${name} case table at ${width} px: ${problem}`);
-    console.log(`case table at ${width} px: ${found.rows} rows, ${found.stacked ? 'stacked' : 'a table'}, ${problems.length} problems`);
+    console.log(`case table at ${width} px: ${found.rows} rows, ${found.stacked ? 'stacked' : 'a table'}, ${found.firstScreen.rowsShown} on the first screen (answer ends at ${found.firstScreen.answerBottom} px), ${problems.length} problems`);
   }
 }

@@ -1,289 +1,20 @@
-//! Builds the generated crate with `cargo build --message-format=json` (read with
-//! `cargo_metadata`) and turns cargo's messages into the executables built and the compile
-//! errors, each attributed to the file (so the snippet) it is in. Broken merged snippets are
-//! dropped and the rest built once more; an error in a dependency is the tool's error, naming
-//! the crate.
+//! Cargo's invocation: runs `cargo build --message-format=json` on the generated crate (read
+//! with `cargo_metadata`) and turns cargo's messages into the executables built and the compile
+//! errors, each attributed to the file (so the snippet) it is in; errors of other packages are
+//! dependency errors, naming the crate.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use cargo_metadata::Message;
 use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel, DiagnosticSpan};
 
-use crate::build::crate_files::{already_written, write_crate};
-use crate::build::generate::{Placement, PlannedSnippet, generate, module_file};
-use crate::build::messages;
 pub(crate) use crate::build::messages::CompileError;
-use crate::build::rustc_wrapper::WRAPPER_MARKER;
-use crate::plan::Record;
-use crate::plan::{Toolchain, Workspace};
-
-/// What building did for one snippet.
-#[derive(Debug)]
-pub(crate) enum Built {
-    /// Built; run it as `PROGRAM ARGS` with `env` set.
-    Executable {
-        program: PathBuf,
-        args: Vec<String>,
-        env: Vec<(String, String)>,
-    },
-    /// Nothing to run: a `no_run` snippet that compiled, a `compile_fail` snippet either way,
-    /// or a snippet that did not compile.
-    Record(Record),
-}
-
-/// How many times one verification builds at most: the first build, and one per compiler phase
-/// whose errors can hide those of a later one.
-const MAX_BUILDS: usize = 5;
-
-/// Generates the crate for `snippets`, builds it, and while some merged snippets are broken,
-/// builds the others again without them (one broken module would otherwise keep its whole
-/// binary from linking). Returns one [`Built`] per snippet, in order.
-///
-/// `incremental: false` builds a crate that does not exist yet without rustc's incremental
-/// state: writing it costs a third of a cold build, and it only pays off when the crate is
-/// built again with a small change (one snippet edited under `mdbook serve`, or by the next
-/// `test`, both of which build incrementally). It is the generated packages' own profile
-/// setting (`generate`), so a harness and every other dependency keep theirs. Cargo rebuilds a
-/// package whose `incremental` changed even when nothing else did (cargo 1.95 rebuilt all of
-/// the bench's `dependencies` book: a `--no-cache` run after a cold one took longer than the
-/// cold one), so a crate already on disk exactly as the other setting writes it keeps that
-/// setting. Any change to the crate switches it to incremental (one rebuild of the generated
-/// packages), a broken merged snippet too, since the last build of a run left it out. A
-/// `CARGO_INCREMENTAL` the user set wins, as cargo lets it.
-pub(crate) fn build(
-    snippets: &[PlannedSnippet],
-    workspace: &Workspace,
-    incremental: bool,
-) -> anyhow::Result<Vec<Built>> {
-    let mut broken: HashMap<usize, Vec<CompileError>> = HashMap::new();
-    let incremental = incremental || workspace.crate_dir.join("Cargo.toml").is_file();
-    let mut attempt = 0;
-    let output = loop {
-        attempt += 1;
-        let active: Vec<usize> = (0..snippets.len())
-            .filter(|index| !broken.contains_key(index))
-            .collect();
-        let planned: Vec<PlannedSnippet> = active
-            .iter()
-            .map(|&index| snippets[index].clone())
-            .collect();
-        let mut generated = generate(&planned, &workspace.settings, incremental);
-        let as_it_is = generate(&planned, &workspace.settings, !incremental);
-        if already_written(&workspace.crate_dir, &as_it_is) {
-            generated = as_it_is;
-        }
-        write_crate(
-            &workspace.crate_dir,
-            &generated,
-            workspace.lock_file.as_deref(),
-        )?;
-        let mut output = cargo_build(
-            &workspace.crate_dir,
-            &workspace.target_dir,
-            &workspace.toolchain,
-        )?;
-        // A full disk fails every snippet's build the same way: the tool's error, not theirs.
-        if let Some(line) = out_of_disk_space(&output, &workspace.target_dir) {
-            bail!(
-                "out of disk space while building the snippets in {}: {line}",
-                workspace.target_dir.display()
-            );
-        }
-        if let Some(error) = output.dependency_errors.first() {
-            bail!(
-                "the dependency `{}` of the snippets does not build (from `harness` or \
-                 [preprocessor.snippets.dependencies] in book.toml):\n{}",
-                error.crate_name,
-                error.rendered
-            );
-        }
-        let files: HashMap<PathBuf, usize> = active
-            .iter()
-            .map(|&index| (module_file(&snippets[index]), index))
-            .collect();
-        for error in &mut output.errors {
-            let snippet = error.file.as_ref().and_then(|file| files.get(file));
-            messages::for_the_book(error, snippet.map(|&index| snippets[index].code.as_str()));
-        }
-        let mut newly_broken = HashSet::new();
-        for error in &output.errors {
-            let Some(&index) = error.file.as_ref().and_then(|file| files.get(file)) else {
-                continue;
-            };
-            // A snippet alone in its target breaks nothing else: no need to build again.
-            if snippets[index].placement == Placement::Merged {
-                newly_broken.insert(index);
-            }
-            if snippets[index].placement != Placement::CompileFail {
-                broken.entry(index).or_default().push(error.clone());
-            }
-        }
-        // rustc reports errors phase by phase (resolution, then types, then borrows, then
-        // what only monomorphization finds), so dropping the broken snippets can reveal others.
-        if newly_broken.is_empty() || attempt == MAX_BUILDS {
-            break (output, generated, files);
-        }
-    };
-    let (output, generated, files) = output;
-    let module_of: HashMap<&str, _> = generated
-        .modules
-        .iter()
-        .map(|module| (module.id.as_str(), module))
-        .collect();
-
-    // A failed build that no snippet explains is the tool's problem (a harness that does not
-    // build, a dependency that cannot be resolved), not the book's.
-    let runnable_built = generated.modules.iter().any(|module| {
-        !module.target.starts_with("cf-") && output.executables.contains_key(&module.target)
-    });
-    let has_runnable = snippets
-        .iter()
-        .any(|snippet| snippet.placement != Placement::CompileFail);
-    if has_runnable && !runnable_built && broken.is_empty() && output.errors.is_empty() {
-        bail!(
-            "the generated crate at {} did not build, and no snippet is to blame:\n{}",
-            workspace.crate_dir.display(),
-            tail(&output.cargo_stderr, 40)
-        );
-    }
-
-    let mut built = Vec::new();
-    for (index, snippet) in snippets.iter().enumerate() {
-        let own_errors: Vec<CompileError> = output
-            .errors
-            .iter()
-            .filter(|error| error.file.as_ref().and_then(|file| files.get(file)) == Some(&index))
-            .cloned()
-            .collect();
-        if let Some(errors) = broken.get(&index) {
-            // Errors of the last build, when it saw the snippet again (a target of its own).
-            let errors = if own_errors.is_empty() {
-                errors
-            } else {
-                &own_errors
-            };
-            built.push(Built::Record(did_not_compile(errors)));
-            continue;
-        }
-        let module = module_of.get(snippet.id.as_str());
-        let target = module.map_or("", |module| module.target.as_str());
-        let executable = output.executables.get(target);
-        let compile_fail = snippet.placement == Placement::CompileFail;
-        // A `compile_fail` snippet is alone in its binary, so every error of that binary is
-        // its own, those with no place in the code too (`#![no_std]` and `#![no_main]` with a
-        // `#[panic_handler]`: "unwinding panics are not supported without std"), as rustdoc
-        // counts any error of the doctest's crate.
-        let target_errors: Vec<CompileError> = output
-            .errors
-            .iter()
-            .filter(|error| compile_fail && error.target == target)
-            .cloned()
-            .collect();
-        built.push(match (compile_fail, executable) {
-            (true, Some(_)) => Built::Record(Record::Compiled),
-            (true, None) if !own_errors.is_empty() => Built::Record(did_not_compile(&own_errors)),
-            (true, None) if !target_errors.is_empty() => {
-                Built::Record(did_not_compile(&target_errors))
-            }
-            // rustdoc does not link a `no_run` snippet (it stops at metadata), so a library
-            // only the reader's machine has (`#[link(name = "extlib")]`) does not fail it; a
-            // snippet alone in its binary is judged the same way.
-            (false, None)
-                if snippet.no_run
-                    && snippet.placement == Placement::OwnBinary
-                    && only_link_errors(&output.errors, target) =>
-            {
-                Built::Record(Record::Compiled)
-            }
-            (_, None) => {
-                // Its binary failed for a reason outside any snippet (a linker error, say).
-                let others: Vec<&CompileError> = output
-                    .errors
-                    .iter()
-                    .filter(|error| error.target == target)
-                    .collect();
-                let message = if others.is_empty() {
-                    tail(&output.cargo_stderr, 20)
-                } else {
-                    others.iter().map(|error| error.rendered.as_str()).collect()
-                };
-                Built::Record(Record::BinaryFailed {
-                    message: format!("the binary holding this snippet did not build:\n{message}"),
-                })
-            }
-            (false, Some(_)) if snippet.no_run => Built::Record(Record::Compiled),
-            (false, Some(executable)) => Built::Executable {
-                program: executable.clone(),
-                args: module.map(|module| module.args.clone()).unwrap_or_default(),
-                env: module.map(|module| module.env.clone()).unwrap_or_default(),
-            },
-        });
-    }
-    Ok(built)
-}
-
-/// What says the disk is full, if anything does: a line of cargo's, rustc's or the linker's
-/// output with `No space left on device` (ENOSPC), or a linker that crashed with a bus error
-/// (how ENOSPC reaches a linker writing its output through `mmap`, as lld does) while the
-/// target directory's file system has almost nothing free.
-fn out_of_disk_space(output: &BuildOutput, target_dir: &Path) -> Option<String> {
-    let rendered = output.errors.iter().map(|error| error.rendered.as_str());
-    let dependencies = output
-        .dependency_errors
-        .iter()
-        .map(|error| error.rendered.as_str());
-    let mut lines = std::iter::once(output.cargo_stderr.as_str())
-        .chain(rendered)
-        .chain(dependencies)
-        .flat_map(str::lines);
-    if let Some(line) = lines
-        .clone()
-        .find(|line| line.contains("No space left on device"))
-    {
-        return Some(line.trim().to_owned());
-    }
-    let crash = lines.find(|line| line.contains("terminated with signal 7"))?;
-    let stats = rustix::fs::statvfs(target_dir).ok()?;
-    let free = stats.f_bavail.saturating_mul(stats.f_frsize);
-    (free < ALMOST_FULL).then(|| {
-        format!(
-            "No space left on device: {} ({free} bytes free)",
-            crash.trim()
-        )
-    })
-}
-
-/// Free bytes under which a crashed linker is taken for a full disk.
-const ALMOST_FULL: u64 = 16 << 20;
-
-/// Whether every error of `target` is the linker's (and there is one).
-fn only_link_errors(errors: &[CompileError], target: &str) -> bool {
-    let mut of_target = errors
-        .iter()
-        .filter(|error| error.target == target)
-        .peekable();
-    of_target.peek().is_some()
-        && of_target.all(|error| error.file.is_none() && error.message.starts_with("linking with"))
-}
-
-fn did_not_compile(errors: &[CompileError]) -> Record {
-    Record::DidNotCompile {
-        codes: errors
-            .iter()
-            .filter_map(|error| error.code.clone())
-            .collect(),
-        message: errors.iter().map(|error| error.rendered.as_str()).collect(),
-    }
-}
-
-fn tail(text: &str, lines: usize) -> String {
-    let all: Vec<&str> = text.lines().collect();
-    all[all.len().saturating_sub(lines)..].join("\n")
-}
+use crate::build::rustc_wrapper::{PACKAGE_ENV, WRAPPER_MARKER};
+use crate::plan::Toolchain;
 
 /// What one `cargo build` produced.
 #[derive(Debug, Default)]
@@ -312,11 +43,13 @@ pub(crate) struct DependencyError {
 ///
 /// The toolchain is `toolchain`'s (its `cargo`, `RUSTC` its `rustc`), and every rustc of the
 /// generated packages runs through this binary (`rustc_wrapper`), without the variables cargo
-/// sets.
+/// sets, and with `package_env` (Cargo's package variables of a book that uses a package or
+/// declares crates) instead.
 pub(crate) fn cargo_build(
     crate_dir: &Path,
     target_dir: &Path,
     toolchain: &Toolchain,
+    package_env: &[(String, String)],
 ) -> anyhow::Result<BuildOutput> {
     let manifest = crate_dir.join("Cargo.toml");
     // An executable replaced while it runs (a rebuild, an upgrade) reads as `PATH (deleted)`:
@@ -346,7 +79,12 @@ pub(crate) fn cargo_build(
         .env("RUSTC_WORKSPACE_WRAPPER", &wrapper)
         .env(WRAPPER_MARKER, "1")
         .stdin(Stdio::null());
-    let output = command.output().with_context(|| {
+    if !package_env.is_empty() {
+        let json = serde_json::to_string(package_env).context("writing the package variables")?;
+        command.env(PACKAGE_ENV, json);
+    }
+    // `build-timeout`: cargo and everything it started are stopped at the deadline.
+    let output = crate::build::deadline::output(&mut command).with_context(|| {
         format!(
             "running {} build for {}",
             toolchain.cargo.display(),

@@ -66,7 +66,7 @@ pub(crate) fn module_file(snippet: &PlannedSnippet) -> PathBuf {
 }
 
 /// Generates the crate for `snippets`. `incremental` is the generated packages' own
-/// `incremental` profile setting (see `cargo::build` for which one and why); the packages they
+/// `incremental` profile setting (see `strategy::build` for which one and why); the packages they
 /// depend on keep the workspace's.
 pub(crate) fn generate(
     snippets: &[PlannedSnippet],

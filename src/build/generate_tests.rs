@@ -44,6 +44,8 @@ fn crate_layout() {
         .collect(),
         merged_binaries: 1,
         profiles: "[profile.dev]\ndebug = \"line-tables-only\"\n".to_owned(),
+        package_env: Vec::new(),
+        package_edition: None,
     };
     let generated = generate(&snippets, &settings, false);
     let mut out = String::new();
@@ -211,6 +213,8 @@ fn merged_snippets_spread_over_binaries() {
         dependencies: BTreeMap::new(),
         merged_binaries: 2,
         profiles: String::new(),
+        package_env: Vec::new(),
+        package_edition: None,
     };
     let generated = generate(&snippets, &settings, false);
     let targets: Vec<String> = generated
@@ -258,6 +262,8 @@ fn a_crate_name_attribute_names_the_binary() {
         dependencies: BTreeMap::new(),
         merged_binaries: 1,
         profiles: String::new(),
+        package_env: Vec::new(),
+        package_edition: None,
     };
     let generated = generate(
         &[
@@ -293,6 +299,8 @@ fn incremental_is_the_snippet_packages_own_setting() {
         dependencies: BTreeMap::new(),
         merged_binaries: 1,
         profiles: "[profile.dev]\nopt-level = 0\n".to_owned(),
+        package_env: Vec::new(),
+        package_edition: None,
     };
     let manifest = |incremental| {
         let generated = generate(std::slice::from_ref(&snippet), &settings, incremental);

@@ -4,11 +4,14 @@
 
 pub(crate) mod cargo;
 pub(crate) mod crate_files;
+pub(crate) mod deadline;
+pub(crate) mod disk;
 pub(crate) mod generate;
 pub(crate) mod messages;
 pub(crate) mod rustc_wrapper;
 pub(crate) mod setup;
 pub(crate) mod snippet_plan;
+pub(crate) mod strategy;
 pub(crate) mod wrap;
 
 // What the other stages use; inside the stage, files name each other directly.

@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::build::generate::{PlannedSnippet, module_file, snippet_file};
 use crate::config::Config;
 use crate::plan::placement::placement;
-use crate::plan::{Cache, HarnessParts};
+use crate::plan::{Cache, CrateSettings};
 use crate::source::{Located, merge_harness_attributes};
 
 /// What the pipeline needs to know about one snippet to build, run and cache it.
@@ -22,15 +22,17 @@ pub(crate) struct Plan {
 }
 
 /// The edition the book names for its snippets (`edition` in its table, else `[rust] edition`),
-/// else its harness crate's; `None` means mdBook's default, 2015.
+/// else its harness crate's, else that of the package the book is (`harness = "."`); `None`
+/// means mdBook's default, 2015.
 pub(crate) fn named_edition<'a>(
     config: &'a Config,
-    harness: Option<HarnessParts<'a>>,
+    settings: &'a CrateSettings,
 ) -> Option<&'a str> {
     config
         .edition
         .as_deref()
-        .or_else(|| harness.and_then(|harness| harness.edition))
+        .or_else(|| settings.harness_parts().and_then(|harness| harness.edition))
+        .or(settings.package_edition.as_deref())
 }
 
 /// Plans `located` (the `index`-th snippet of the book).
@@ -38,13 +40,14 @@ pub(crate) fn plan(
     located: &Located,
     index: usize,
     config: &Config,
-    harness: Option<HarnessParts<'_>>,
+    settings: &CrateSettings,
     cache: &Cache,
 ) -> Plan {
+    let harness = settings.harness_parts();
     let snippet = &located.snippet;
     let attributes = &snippet.attributes;
     let edition = attributes.edition.clone().unwrap_or_else(|| {
-        named_edition(config, harness)
+        named_edition(config, settings)
             .unwrap_or(crate::config::DEFAULT_EDITION)
             .to_owned()
     });

@@ -6,18 +6,33 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::bail;
 
 /// serde's message about `table`, with an unknown field called what it is to the user: an
-/// unknown key, named.
+/// unknown key, named, with the known key it most resembles when one is close (a typo).
 pub(crate) fn table_error(error: &toml::de::Error, table: &str) -> anyhow::Error {
     let message = error.message();
     match message
         .strip_prefix("unknown field ")
         .and_then(|rest| rest.split_once(", expected one of "))
     {
-        Some((key, expected)) => {
-            anyhow::anyhow!("unknown key {key} in {table} (expected one of: {expected})")
-        }
+        Some((key, expected)) => match closest_key(key, expected) {
+            Some(close) => anyhow::anyhow!(
+                "unknown key {key} in {table}: did you mean {close}? (expected one of: {expected})"
+            ),
+            None => anyhow::anyhow!("unknown key {key} in {table} (expected one of: {expected})"),
+        },
         None => anyhow::anyhow!("in {table}: {message}"),
     }
+}
+
+/// Of serde's `` `a`, `b` `` list, the key nearest to `key` (both quoted as serde quotes them),
+/// when it is near enough to be a typo of it: clap's measure for "a similar subcommand exists".
+fn closest_key<'list>(key: &str, expected: &'list str) -> Option<&'list str> {
+    let bare = key.trim_matches('`');
+    expected
+        .split(", ")
+        .map(|candidate| (strsim::jaro(bare, candidate.trim_matches('`')), candidate))
+        .filter(|(similarity, _)| *similarity > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| candidate)
 }
 
 /// `path` (relative to the book root, or absolute, maybe through symlinks) as a canonical

@@ -67,6 +67,44 @@ pub(crate) struct Config {
     /// under `test --mutants`. Without it `kills=` names are not checked
     /// (`run/mutant_list.rs`).
     pub mutants: Option<MutantsCommand>,
+    /// The resource limits of every process the verifier runs (`process-limit`,
+    /// `memory-limit`, `file-size-limit`, `scratch-limit`; `run/side_doors.rs`).
+    pub limits: ResourceLimits,
+    /// How long cargo may build the snippets (`build-timeout`, seconds; default 600): past it
+    /// the build is stopped and its snippets fail.
+    pub build_timeout: Duration,
+    /// `backtrace = true`: snippets run with `RUST_BACKTRACE=1` (default: 0, so panics print
+    /// the same text on every machine).
+    pub backtrace: bool,
+    /// `network = false`: snippets run in a network namespace with only a loopback, where
+    /// namespaces are allowed (default true: the machine's network).
+    pub network: bool,
+}
+
+/// The resource limits of `[preprocessor.snippets]`, with defaults every book tried passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct ResourceLimits {
+    /// `process-limit`: processes (threads) of a run (default 4096).
+    pub processes: u64,
+    /// `memory-limit`, MiB of address space per process (default 65536: virtual memory,
+    /// which runtimes such as V8 reserve by gigabytes).
+    pub memory_mib: u64,
+    /// `file-size-limit`, MiB per file written (default 1024).
+    pub file_size_mib: u64,
+    /// `scratch-limit`, MiB of each private tmpfs: the working directory, `TMPDIR`, `/tmp`,
+    /// `/dev/shm` (default 1024).
+    pub scratch_mib: u64,
+}
+
+impl Default for ResourceLimits {
+    fn default() -> ResourceLimits {
+        ResourceLimits {
+            processes: 4096,
+            memory_mib: 65536,
+            file_size_mib: 1024,
+            scratch_mib: 1024,
+        }
+    }
 }
 
 /// The `mutants` command.
@@ -120,6 +158,13 @@ struct Table {
     pass_env: Option<Vec<String>>,
     writable: Option<Vec<String>>,
     mutants: Option<Vec<String>>,
+    process_limit: Option<u64>,
+    memory_limit: Option<u64>,
+    file_size_limit: Option<u64>,
+    scratch_limit: Option<u64>,
+    build_timeout: Option<u64>,
+    backtrace: Option<bool>,
+    network: Option<bool>,
 }
 
 impl Config {
@@ -232,6 +277,19 @@ impl Config {
                 )
             })?);
         }
+        let defaults = ResourceLimits::default();
+        let limits = ResourceLimits {
+            processes: positive(table.process_limit, "process-limit")?
+                .unwrap_or(defaults.processes),
+            memory_mib: positive(table.memory_limit, "memory-limit")?
+                .unwrap_or(defaults.memory_mib),
+            file_size_mib: positive(table.file_size_limit, "file-size-limit")?
+                .unwrap_or(defaults.file_size_mib),
+            scratch_mib: positive(table.scratch_limit, "scratch-limit")?
+                .unwrap_or(defaults.scratch_mib),
+        };
+        let build_timeout =
+            Duration::from_secs(positive(table.build_timeout, "build-timeout")?.unwrap_or(600));
         let mutants = table
             .mutants
             .map(|command| mutants_command(&book_root, command))
@@ -253,6 +311,10 @@ impl Config {
             pass_env: table.pass_env.unwrap_or_default(),
             writable,
             mutants,
+            limits,
+            build_timeout,
+            backtrace: table.backtrace.unwrap_or(false),
+            network: table.network.unwrap_or(true),
         })
     }
 }

@@ -77,7 +77,17 @@ fn unknown_key_is_named() {
     check(
         "[preprocessor.snippets]\nharnes = \"x\"\n",
         expect![
-            "error: unknown key `harnes` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`, `writable`, `mutants`)"
+            "error: unknown key `harnes` in [preprocessor.snippets]: did you mean `harness`? (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`, `writable`, `mutants`, `process-limit`, `memory-limit`, `file-size-limit`, `scratch-limit`, `build-timeout`, `backtrace`, `network`)"
+        ],
+    );
+}
+
+#[test]
+fn an_unknown_key_like_no_known_one_gets_no_guess() {
+    check(
+        "[preprocessor.snippets]\ncolour = \"never\"\n",
+        expect![
+            "error: unknown key `colour` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`, `writable`, `mutants`, `process-limit`, `memory-limit`, `file-size-limit`, `scratch-limit`, `build-timeout`, `backtrace`, `network`)"
         ],
     );
 }
@@ -87,7 +97,7 @@ fn malformed_dependencies_name_the_crate() {
     check(
         "[preprocessor.snippets.dependencies]\ntokio = { version = \"1\", featurs = [] }\n",
         expect![
-            "error: unknown key `featurs` in [preprocessor.snippets.dependencies] `tokio` (expected one of: `version`, `path`, `git`, `branch`, `tag`, `rev`, `features`, `default-features`, `default_features`, `package`, `registry`)"
+            "error: unknown key `featurs` in [preprocessor.snippets.dependencies] `tokio`: did you mean `features`? (expected one of: `version`, `path`, `git`, `branch`, `tag`, `rev`, `features`, `default-features`, `default_features`, `package`, `registry`)"
         ],
     );
     check(
@@ -186,4 +196,44 @@ fn bad_values_are_errors() {
         "[preprocessor.snippets]\ntimeout = \"5\"\n",
         expect![[r#"error: in [preprocessor.snippets]: invalid type: string "5", expected u64"#]],
     );
+}
+
+/// The containment keys (issue 33) and `backtrace` (issue 36): defaults, values, 0 refused.
+#[test]
+fn limits_build_timeout_and_backtrace() {
+    let dir = tempfile::tempdir().unwrap();
+    let read = |text: &str| Config::from_book_toml_str(dir.path(), text);
+    let defaults = read("[book]\n").unwrap();
+    assert_eq!(defaults.limits, ResourceLimits::default());
+    assert_eq!(defaults.build_timeout, Duration::from_secs(600));
+    assert!(!defaults.backtrace);
+    let set = read(
+        "[preprocessor.snippets]\nprocess-limit = 64\nmemory-limit = 512\n\
+         file-size-limit = 8\nscratch-limit = 16\nbuild-timeout = 30\nbacktrace = true\n",
+    )
+    .unwrap();
+    assert_eq!(
+        set.limits,
+        ResourceLimits {
+            processes: 64,
+            memory_mib: 512,
+            file_size_mib: 8,
+            scratch_mib: 16,
+        }
+    );
+    assert_eq!(set.build_timeout, Duration::from_secs(30));
+    assert!(set.backtrace);
+    for key in [
+        "process-limit",
+        "memory-limit",
+        "file-size-limit",
+        "scratch-limit",
+        "build-timeout",
+    ] {
+        let error = read(&format!("[preprocessor.snippets]\n{key} = 0\n")).unwrap_err();
+        assert!(
+            format!("{error:#}").contains(&format!("`{key}` must be a positive integer")),
+            "{key}: {error:#}"
+        );
+    }
 }

@@ -113,7 +113,7 @@ impl Cache {
             return None;
         }
         let path = self.path(key);
-        let file = std::fs::File::open(&path).ok()?;
+        let file = open_regular(&path, MAX_ENTRY_BYTES)?;
         let mut text = String::new();
         let read = file.take(MAX_ENTRY_BYTES + 1).read_to_string(&mut text);
         // An unreadable entry (an older format, a torn write, a forgery) is a miss, never an
@@ -211,8 +211,24 @@ fn entry_mac(secret: &Secret, key: &str, json: &str) -> Hmac<Sha256> {
     mac
 }
 
+/// Opens `path` for reading if it is a regular file of at most `max` bytes: opened without
+/// blocking (a FIFO in its place does not hang the run), its type checked on the open file
+/// (a link to `/dev/zero` is not read until memory runs out).
+pub(crate) fn open_regular(path: &Path, max: u64) -> Option<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::File::options()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
+        .ok()?;
+    let metadata = file.metadata().ok()?;
+    (metadata.is_file() && metadata.len() <= max).then_some(file)
+}
+
 fn read_or_make_secret(path: &Path) -> std::io::Result<Secret> {
-    if let Ok(bytes) = std::fs::read(path)
+    let mut bytes = Vec::new();
+    if let Some(file) = open_regular(path, 32)
+        && file.take(33).read_to_end(&mut bytes).is_ok()
         && let Ok(secret) = Secret::try_from(bytes.as_slice())
     {
         return Ok(secret);
@@ -229,7 +245,11 @@ fn read_or_make_secret(path: &Path) -> std::io::Result<Secret> {
     match partial.persist_noclobber(path) {
         Ok(_) => Ok(secret),
         Err(error) if error.error.kind() == std::io::ErrorKind::AlreadyExists => {
-            match Secret::try_from(std::fs::read(path)?.as_slice()) {
+            let mut theirs = Vec::new();
+            if let Some(file) = open_regular(path, 32) {
+                file.take(33).read_to_end(&mut theirs)?;
+            }
+            match Secret::try_from(theirs.as_slice()) {
                 Ok(theirs) => Ok(theirs),
                 // Not a secret this tool wrote: replaced, which makes every entry a miss.
                 Err(_) => {

@@ -218,3 +218,35 @@ fn only_regular_files_and_directories_are_hashed() {
     std::fs::write(&file, "b").unwrap();
     assert_ne!(before, hash_path(&file).unwrap());
 }
+
+/// A FIFO at an entry's path is a miss at once (it would block a reader forever), and a
+/// secret that links to `/dev/zero` is replaced, not read until memory runs out.
+#[test]
+fn an_entry_or_secret_that_is_not_a_regular_file_is_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Cache::new(dir.path().join("cache"), "env".to_owned(), true);
+    let key = cache.key(&["snippet"]);
+    cache.put(&key, &Record::Compiled).unwrap();
+    let entry = cache.path(&key);
+    std::fs::remove_file(&entry).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&entry)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let (done, finished) = std::sync::mpsc::channel();
+    let reader = Cache::new(dir.path().join("cache"), "env".to_owned(), true);
+    std::thread::spawn(move || done.send(reader.get(&key)).unwrap());
+    let got = finished
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("reading a FIFO entry blocked");
+    assert_eq!(got, None);
+
+    std::fs::remove_file(cache.secret_path()).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", cache.secret_path()).unwrap();
+    let replaced = Cache::new(dir.path().join("cache"), "env".to_owned(), true);
+    replaced
+        .put(&cache.key(&["other"]), &Record::Compiled)
+        .unwrap();
+    assert_eq!(std::fs::read(cache.secret_path()).unwrap().len(), 32);
+}

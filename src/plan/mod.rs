@@ -5,6 +5,7 @@
 
 pub(crate) mod cache;
 pub(crate) mod package_book;
+pub(crate) mod package_env;
 pub(crate) mod path_packages;
 pub(crate) mod placement;
 pub(crate) mod select;

@@ -51,7 +51,7 @@ pub(crate) fn placement(
         Placement::CompileFail
     } else if test_harness {
         Placement::TestHarness
-    } else if needs_crate_root(code, edition) {
+    } else if needs_crate_root(code, edition) || !delimiters_balance(code) {
         Placement::OwnBinary
     } else {
         Placement::Merged
@@ -92,6 +92,18 @@ pub(crate) fn needs_crate_root(code: &str, edition: &str) -> bool {
                     || trimmed.starts_with("extern crate ")
                     || names_the_crate_root_2015(code)))
     })
+}
+
+/// Whether `code` (hidden lines included) splits into tokens: its delimiters close and its
+/// literals end. rustc stops at the first file of a crate that does not (an unclosed
+/// delimiter hides every later module's errors), so in a merged binary each build would reveal
+/// one such snippet; alone in its binary, each fails at once, with rustc's own message.
+pub(crate) fn delimiters_balance(code: &str) -> bool {
+    let unhidden: Vec<String> = code.lines().map(crate::source::unhide).collect();
+    unhidden
+        .join("\n")
+        .parse::<proc_macro2::TokenStream>()
+        .is_ok()
 }
 
 /// A 2015 path that starts with `::` (`::a::foo()`), which names an item of the crate root

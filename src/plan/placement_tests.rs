@@ -104,3 +104,20 @@ fn attributes_decide_first() {
         Placement::TestHarness
     );
 }
+
+#[test]
+fn snippets_whose_delimiters_do_not_close_get_a_binary_of_their_own() {
+    check(
+        &[
+            ("2021", "fn f() {\n    let x = (1, 2;\n}"),
+            ("2021", "let s = \"never ends;"),
+            ("2021", "# fn hidden() {\nlet fine = (1, 2);\n# }"),
+            ("2021", "let fine = [1, (2, 3)];"),
+        ],
+        expect![[r#"
+            OwnBinary: fn f() {
+            OwnBinary: let s = "never ends;
+            Merged: # fn hidden() {
+            Merged: let fine = [1, (2, 3)];"#]],
+    );
+}

@@ -14,6 +14,7 @@ use anyhow::{Context, bail};
 use crate::config::Config;
 use crate::plan::cache;
 use crate::plan::package_book::library_less_dependencies;
+use crate::plan::package_env::{documented_env, package_env};
 use crate::plan::path_packages::{path_packages, workspace_root};
 use crate::plan::toolchain::Toolchain;
 
@@ -51,6 +52,12 @@ pub(crate) struct CrateSettings {
     /// Copied from the harness workspace (`[profile.*]` tables, as TOML text) so that shared
     /// dependencies are built once.
     pub profiles: String,
+    /// Cargo's package variables the snippets compile with (`package_env.rs`): none for a
+    /// plain book, as under `mdbook test`.
+    pub package_env: Vec<(String, String)>,
+    /// The edition of a book that is a package (`harness = "."`), for snippets when the book
+    /// names none.
+    pub package_edition: Option<String>,
 }
 
 /// The harness crate every snippet links, when the book has one; each part of its protocol is
@@ -144,7 +151,12 @@ impl Workspace {
         let mut fingerprint = format!(
             "mdbook-snippets {} {}\n",
             env!("CARGO_PKG_VERSION"),
-            build_identity()
+            build_identity(
+                &target_dir
+                    .join("mdbook-snippets")
+                    .join("cache")
+                    .join("build-identity")
+            )
         );
         fingerprint.push_str(&toolchain.version);
         // What changes what rustc accepts or emits: the flags (cargo reads
@@ -185,6 +197,20 @@ impl Workspace {
             fingerprint.push_str(&format!("lock {}\n", cache::hash_str(&text)));
         }
 
+        // As `cargo test --doc` would see the book: the package's variables, or the
+        // documented ones for declared crates; none for a plain book.
+        let (package_env, package_edition) = match (&harness, &config.harness) {
+            (Some(harness), _) => (package_env(&harness.path)?.0, None),
+            (None, Some(package)) => package_env(package)?,
+            (None, None) if !config.dependencies.is_empty() => {
+                (documented_env(&config.book_root), None)
+            }
+            (None, None) => (Vec::new(), None),
+        };
+        for (name, value) in &package_env {
+            fingerprint.push_str(&format!("env {name}={value:?}\n"));
+        }
+
         let merged_binaries = merged_binaries(config, &dependencies, harness.as_ref());
         Ok(Workspace {
             cache_dir: target_dir.join("mdbook-snippets").join("cache"),
@@ -196,6 +222,8 @@ impl Workspace {
                 dependencies,
                 merged_binaries,
                 profiles,
+                package_env,
+                package_edition,
             },
             lock_file,
             fingerprint,
@@ -209,12 +237,15 @@ impl Workspace {
 /// runs on every core. On a book of 60 snippets that are programs of their own over external
 /// crates (`#[tokio::main] async fn main`, `json!`), the front end is 12% of the build and
 /// codegen 88% (`scripts/bench-phases.sh`); two binaries on two cores took 7% less wall time
-/// and 16% more CPU time than one (each crate instantiates the shared generics and links
-/// again), so they pay only while a core is idle. Snippets run by a harness's
-/// `snippet_main` instantiate the same large generic code in every binary instead, and splitting
-/// them measured 35% slower; std-only books gained nothing (their crate-root and
-/// `compile_fail` binaries already fill the cores). So: one binary per CPU only for a book with
-/// `dependencies` and no `snippet_main`.
+/// and 16% more CPU time than one (each crate loads the dependencies' metadata and instantiates
+/// the shared generics again, and links again), so they pay only while a core is idle: with
+/// other builds beside it (load average about 1 on 2 cores) the split book took 1.21x the wall
+/// time of one merged crate of doctests. Snippets run by a harness's `snippet_main`
+/// instantiate the same large generic code in every binary instead, and splitting them
+/// measured 35% slower; std-only books gained nothing (their crate-root and `compile_fail`
+/// binaries already fill the cores). So: one binary, but for a book with `dependencies` and no
+/// `snippet_main` one more for each core the machine has idle now (the cores less the
+/// one-minute load average, at most `jobs`, at most 4).
 fn merged_binaries(
     config: &Config,
     dependencies: &BTreeMap<String, toml::Value>,
@@ -224,8 +255,26 @@ fn merged_binaries(
     if dependencies.is_empty() || wraps_with_harness {
         1
     } else {
-        config.jobs.clamp(1, 4)
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        idle_cores(cores, load_average()).clamp(1, config.jobs.clamp(1, 4))
     }
+}
+
+/// The cores no process is waiting for: the cores less `load` (the one-minute load average),
+/// rounded (2 cores at load 0.3 are 2 idle, at load 1 one); one when the load is unknown.
+fn idle_cores(cores: usize, load: Option<f64>) -> usize {
+    match load {
+        // A float of at most a few hundred, not negative: the cast is exact.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Some(load) => (cores as f64 - load).max(0.0).round() as usize,
+        None => 1,
+    }
+}
+
+/// The one-minute load average (`/proc/loadavg`), where the system has one.
+fn load_average() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    text.split_whitespace().next()?.parse().ok()
 }
 
 /// An exclusive lock on a generated crate directory, held while the crate is written, built and
@@ -400,17 +449,49 @@ fn cargo_target_dir(target_dir: &Path) -> PathBuf {
 }
 
 /// This build of the tool, so results recorded by another build (an upgrade, a rebuild from
-/// changed sources at the same version) are not taken for its own: the executable's size and
-/// modification time, which every build and install renews. Empty when the executable cannot
-/// be looked at (the version alone then keys the cache).
-fn build_identity() -> String {
-    let Some(metadata) = std::env::current_exe().and_then(std::fs::metadata).ok() else {
+/// changed sources at the same version) are not taken for its own: a SHA-256 of the
+/// executable's content, so a reinstall of the same build (a CI job that installs the tool on
+/// every run) keeps the cache. Hashing costs tens of milliseconds, so the hash is remembered in
+/// `memo` (in the cache directory, out of every sandboxed process's reach) beside the
+/// executable's size, modification time and inode, and made again only when one changed.
+/// Empty when the executable cannot be read (the version alone then keys the cache).
+fn build_identity(memo: &Path) -> String {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(executable) = std::env::current_exe() else {
         return String::new();
     };
-    let modified = metadata
-        .modified()
-        .ok()
-        .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |since| since.as_nanos());
-    format!("build {} {modified}", metadata.len())
+    let Ok(metadata) = std::fs::metadata(&executable) else {
+        return String::new();
+    };
+    let stamp = format!(
+        "{} {} {} {}",
+        metadata.len(),
+        metadata.mtime(),
+        metadata.mtime_nsec(),
+        metadata.ino()
+    );
+    if let Some(file) = cache::open_regular(memo, 4096) {
+        let mut text = String::new();
+        if std::io::Read::read_to_string(&mut std::io::Read::take(file, 4096), &mut text).is_ok()
+            && let Some((remembered, hash)) = text.trim_end().rsplit_once(' ')
+            && remembered == stamp
+        {
+            return format!("build {hash}");
+        }
+    }
+    let Ok(hash) = cache::hash_path(&executable) else {
+        return String::new();
+    };
+    if let Some(dir) = memo.parent()
+        && std::fs::create_dir_all(dir).is_ok()
+        && let Ok(mut partial) = tempfile::NamedTempFile::with_prefix_in(".partial-", dir)
+        && std::io::Write::write_all(&mut partial, format!("{stamp} {hash}\n").as_bytes()).is_ok()
+    {
+        let _ = partial.persist(memo);
+    }
+    format!("build {hash}")
 }
+
+#[cfg(test)]
+#[path = "workspace_tests.rs"]
+mod tests;

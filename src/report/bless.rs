@@ -243,14 +243,16 @@ fn closes(line: &str, opening: &OpeningFence) -> bool {
         && stripped.chars().all(|c| c == opening.fence_char)
 }
 
+/// The block's new lines. Trailing whitespace (at the end of a line, blank lines at the end) is
+/// left out: the comparison ignores it (`run/compare.rs`), and editors and linters strip it.
 fn content_lines(output: &str, opening: &OpeningFence) -> Result<String, String> {
-    let output = output.strip_suffix('\n').unwrap_or(output);
+    let output = output.trim_end();
     let mut content = String::with_capacity(output.len() + 16);
     if output.is_empty() {
         return Ok(content);
     }
     for line in output.split('\n') {
-        let line = line.strip_suffix('\r').unwrap_or(line);
+        let line = line.trim_end();
         if closes(line, opening) {
             return Err(format!(
                 "the output line {line:?} would close the block's fence; lengthen the fence"

@@ -84,7 +84,7 @@ fn crlf_bom_and_containers_are_kept() {
     ];
     assert_eq!(
         bless_text(text, &blessings).unwrap(),
-        "\u{feff}```text,output\r\none\r\n```\r\n\r\n- item\r\n\r\n  ```output\r\n  two\r\n\r\n  three\r\n  ```\r\n> ```output\r\n> four\r\n>\r\n> ```\r\n"
+        "\u{feff}```text,output\r\none\r\n```\r\n\r\n- item\r\n\r\n  ```output\r\n  two\r\n\r\n  three\r\n  ```\r\n> ```output\r\n> four\r\n> ```\r\n"
     );
 }
 
@@ -234,5 +234,22 @@ fn a_chapter_edited_during_the_run_is_not_overwritten() {
     assert!(
         blessed.ends_with("---\nsrc/ch.md:16: not blessed: the chapter changed during the run, and this block is no longer the text that ran (nothing of it was touched; run --bless again)\n"),
         "{blessed}"
+    );
+}
+
+/// What the comparison ignores is not written: no space at a line's end, no blank line at the
+/// block's end (a table padded with spaces, a trailing `println!()`).
+#[test]
+fn writes_no_trailing_whitespace() {
+    check(
+        "```text,output\nold\n```\n",
+        &[(1, "| a   | b   |\n   \nvalue  \t\n\n\n")],
+        expect![[r#"
+            ```text,output
+            | a   | b   |
+
+            value
+            ```
+        "#]],
     );
 }

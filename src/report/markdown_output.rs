@@ -5,7 +5,7 @@
 //!
 //! A diagram (an SVG artifact) is left out: as text it is markup, and the transcript beside it
 //! says the same. Each fence is longer than any run of backticks in what it holds, so no output
-//! can close it early.
+//! can close it early. Control characters are escaped, as in the terminal report.
 
 use crate::snippet::{ArtifactKind, SnippetResult};
 
@@ -45,11 +45,14 @@ fn fenced(content: &str, lines: &mut Vec<String>) {
         .unwrap_or(0);
     let fence = "`".repeat(longest_run.max(2) + 1);
     lines.push(format!("{fence}text"));
-    lines.extend(
-        content
+    lines.extend(content
             .split('\n')
-            .map(|line| line.strip_suffix('\r').unwrap_or(line).to_owned()),
-    );
+            // No raw ESC or OSC 8 (a terminal hyperlink) reaches a text renderer's output: a
+            // reader that prints `llms-full.txt` in a terminal would obey them.
+            .map(|line| {
+                crate::report::terminal::escape_controls(line.strip_suffix('\r').unwrap_or(line))
+                    .into_owned()
+            }));
     lines.push(fence);
 }
 

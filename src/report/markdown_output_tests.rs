@@ -155,3 +155,18 @@ fn expected_block_is_replaced_and_a_list_keeps_its_output() {
         "#]],
     );
 }
+
+/// A snippet's escapes (colour, an OSC 8 hyperlink) reach a text renderer escaped, never raw.
+#[test]
+fn escapes_in_output_are_shown_escaped() {
+    let lines = output_markdown(&result(
+        "\u{1b}[31mred\u{1b}[0m \u{1b}]8;;https://example.invalid\u{7}link\u{1b}]8;;\u{7}\n",
+        Vec::new(),
+    ));
+    let text = lines.join("\n");
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text}"
+    );
+    assert!(text.contains("\\u{1b}[31mred"), "{text}");
+}

@@ -6,6 +6,7 @@ pub(crate) mod bless;
 pub(crate) mod github;
 pub(crate) mod junit;
 pub(crate) mod markdown_output;
+pub(crate) mod page_html;
 pub(crate) mod render;
 pub(crate) mod terminal;
 

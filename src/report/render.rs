@@ -22,10 +22,9 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use base64::Engine as _;
-
 use super::markdown_output::output_markdown;
-use crate::snippet::{ArtifactKind, Outcome, Snippet, SnippetResult};
+pub(crate) use super::page_html::{failure_html, output_html};
+use crate::snippet::{Outcome, Snippet, SnippetResult};
 
 /// Returns `text` with the output of every passed snippet of `verified` rendered under it, and
 /// under each failed snippet whose id is in `failure_reports` that report (as the terminal shows
@@ -85,95 +84,6 @@ impl Reader {
             Reader::Renderer
         }
     }
-}
-
-/// The box that shows a failure in the page: the report in a `<pre>`, styled inline so that it
-/// stands out whatever the book's theme. One element per line, no line blank.
-pub(crate) fn failure_html(report: &str) -> Vec<String> {
-    vec![
-        format!(
-            r#"<div class="mdbook-snippets-failure" role="alert" style="{FAILURE_BOX_STYLE}">"#
-        ),
-        format!(
-            r#"<p style="margin: 0 0 0.5em 0"><strong>mdbook-snippets: this failed.</strong> Shown only under <code>mdbook serve</code>; <code>mdbook build</code> and <code>mdbook test</code> fail on it.</p>"#
-        ),
-        format!(
-            r#"<pre style="{FAILURE_PRE_STYLE}">{}</pre>"#,
-            terminal_text_html(report.trim_end())
-        ),
-        "</div>".to_string(),
-    ]
-}
-
-/// A red frame on a pale background, readable in the light and the dark themes alike.
-const FAILURE_BOX_STYLE: &str = "border: 2px solid #c62828; border-radius: 4px; \
-    background: #fdecea; color: #3b0a0a; padding: 0.75em 1em; margin: 1em 0";
-const FAILURE_PRE_STYLE: &str = "margin: 0; padding: 0.5em; overflow-x: auto; \
-    background: #fff; color: #3b0a0a; font-size: 0.85em; white-space: pre";
-
-/// The HTML shown under a snippet: its stdout in a `<pre>`, each text artifact in a collapsible
-/// `<details>`, each SVG artifact as an `<img>` with a data URI. One element per line, no line
-/// blank; empty when there is nothing to show.
-pub(crate) fn output_html(result: &SnippetResult) -> Vec<String> {
-    let stdout = result.stdout.strip_suffix('\n').unwrap_or(&result.stdout);
-    let stdout = stdout.strip_suffix('\r').unwrap_or(stdout);
-    if stdout.is_empty() && result.artifacts.is_empty() {
-        return Vec::new();
-    }
-    let mut lines = vec![r#"<div class="mdbook-snippets-output">"#.to_string()];
-    if !stdout.is_empty() {
-        lines.push(format!(
-            r#"<pre class="mdbook-snippets-stdout">{}</pre>"#,
-            terminal_text_html(stdout)
-        ));
-    }
-    for artifact in &result.artifacts {
-        let title = escape_html(&artifact.title);
-        lines.push(match artifact.kind {
-            ArtifactKind::Text => format!(
-                r#"<details class="mdbook-snippets-artifact"><summary>{title}</summary><pre>{}</pre></details>"#,
-                terminal_text_html(artifact.content.strip_suffix('\n').unwrap_or(&artifact.content))
-            ),
-            ArtifactKind::Svg => format!(
-                r#"<img class="mdbook-snippets-artifact" alt="{title}" title="{title}" src="data:image/svg+xml;base64,{}">"#,
-                base64::engine::general_purpose::STANDARD.encode(&artifact.content)
-            ),
-        });
-    }
-    lines.push("</div>".to_string());
-    lines
-}
-
-/// What a program printed, as HTML: escaped, and its ANSI escape sequences (a coloured log
-/// line, `cargo`-style bold) rendered as the colours and styles they stand for, through
-/// `ansi-to-html` (which drops the sequences it has no HTML for), never published as raw bytes.
-/// Newlines are written as `&#10;` (see the module docs).
-pub(crate) fn terminal_text_html(text: &str) -> String {
-    if !text.contains('\u{1b}') {
-        return escape_html(text);
-    }
-    let converted = ansi_to_html::Converter::new()
-        .convert(text)
-        .unwrap_or_else(|_| escape_html(&text.replace('\u{1b}', "")));
-    converted.replace('\n', "&#10;").replace('\r', "&#13;")
-}
-
-/// Escapes text for HTML content and attribute values, newlines included (see the module docs).
-pub(crate) fn escape_html(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for character in text.chars() {
-        match character {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&#39;"),
-            '\n' => escaped.push_str("&#10;"),
-            '\r' => escaped.push_str("&#13;"),
-            other => escaped.push(other),
-        }
-    }
-    escaped
 }
 
 /// A replacement of `range` of the chapter text.
@@ -271,6 +181,22 @@ fn insertion(
     html: &[String],
     keep_lists_tight: bool,
 ) -> Edit {
+    let goes_on = !html.is_empty()
+        && !next_line_is_blank(text, range.end)
+        && continues_container(next_line(text, range.end), &opening.container);
+    // Text of the same list item or quote follows. A blank line would end the HTML block but
+    // make a tight list loose (a `<p>` in every `<li>`), so the HTML is one line that opens with
+    // a comment: CommonMark ends such a block on the line that holds `-->`.
+    if keep_lists_tight && goes_on && in_list_item(&opening.container) {
+        leading.push_str(&opening.container);
+        leading.push_str(ONE_LINE_BLOCK);
+        leading.push_str(&html.concat());
+        leading.push_str(opening.eol);
+        return Edit {
+            range,
+            replacement: leading,
+        };
+    }
     for line in html {
         // A blank line carries no trailing spaces: the container's indentation alone is not
         // needed to continue a list item or a quote.
@@ -299,6 +225,9 @@ fn insertion(
         replacement: leading,
     }
 }
+
+/// What opens an inserted HTML block written as one line, so that the line ends it.
+const ONE_LINE_BLOCK: &str = "<!-- mdbook-snippets -->";
 
 /// The opening fence line of a code block (shared with `bless`, which finds the closing fence).
 pub(crate) struct OpeningFence {
@@ -467,6 +396,14 @@ fn continues_container(line: &str, container: &str) -> bool {
         needed
     };
     indent_after_markers(line) >= needed
+}
+
+/// Whether a block whose lines start with `container` is in a list item: indentation beyond
+/// what a block quote's `> ` needs.
+fn in_list_item(container: &str) -> bool {
+    let after_markers = &container[container.rfind('>').map_or(0, |at| at + 1)..];
+    let quoted = container.contains('>');
+    after_markers.len() > usize::from(quoted)
 }
 
 fn next_line_is_blank(text: &str, position: usize) -> bool {

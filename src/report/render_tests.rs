@@ -1,7 +1,7 @@
 use expect_test::{Expect, expect};
 
 use super::*;
-use crate::snippet::{Artifact, SnippetResult};
+use crate::snippet::{Artifact, ArtifactKind, SnippetResult};
 use crate::source::extract::extract;
 
 /// Renders `chapter` as if its snippets, in order, had passed and printed `outputs`.
@@ -288,11 +288,7 @@ fn served_failures_show_their_report_in_a_box_under_the_block() {
           ```rust
           boom();
           ```
-          <div class="mdbook-snippets-failure" role="alert" style="border: 2px solid #c62828; border-radius: 4px; background: #fdecea; color: #3b0a0a; padding: 0.75em 1em; margin: 1em 0">
-          <p style="margin: 0 0 0.5em 0"><strong>mdbook-snippets: this failed.</strong> Shown only under <code>mdbook serve</code>; <code>mdbook build</code> and <code>mdbook test</code> fail on it.</p>
-          <pre style="margin: 0; padding: 0.5em; overflow-x: auto; background: #fff; color: #3b0a0a; font-size: 0.85em; white-space: pre">error: snippet 0 &lt;failed&gt;&#10;&#10;  line &amp; more</pre>
-          </div>
-
+          <!-- mdbook-snippets --><div class="mdbook-snippets-failure" role="alert" style="border: 2px solid #c62828; border-radius: 4px; background: #fdecea; color: #3b0a0a; padding: 0.75em 1em; margin: 1em 0"><p style="margin: 0 0 0.5em 0"><strong>mdbook-snippets: this failed.</strong> Shown only under <code>mdbook serve</code>; <code>mdbook build</code> and <code>mdbook test</code> fail on it.</p><pre style="margin: 0; padding: 0.5em; overflow-x: auto; background: #fff; color: #3b0a0a; font-size: 0.85em; white-space: pre">error: snippet 0 &lt;failed&gt;&#10;&#10;  line &amp; more</pre></div>
           after
 
         ```rust

@@ -1,5 +1,6 @@
 //! Presenting a [`Report`] on the terminal: each failure as a rustc-style excerpt of the
-//! Markdown source, then under `--mutants` `mutants: K killed, S survived`, then
+//! Markdown source, then the `failures:` list (each snippet at its opening fence, with the
+//! error's line beside it), then under `--mutants` `mutants: K killed, S survived`, then
 //! `N passed, M failed[, K skipped]`. A survived mutant is a failure of its own, at its
 //! snippet's fence. The other formats (`github`, `junit`) name failures as this one does.
 //!
@@ -35,6 +36,9 @@ pub(crate) fn human(report: &Report, book_root: &Path) -> String {
         .collect();
     for (result, failure) in &failures {
         out.push_str(&failure_text(result, failure, book_root));
+        if failure.kind == FailureKind::OutputMismatch {
+            out.push_str(BLESS_HELP);
+        }
         out.push('\n');
     }
     let survivors = survivors(report);
@@ -48,8 +52,7 @@ pub(crate) fn human(report: &Report, book_root: &Path) -> String {
             failure_line(&mut out, &failure.span, "chapter not verified");
         }
         for (result, failure) in &failures {
-            let note = format!("{}, {}", kind_name(failure.kind), result.id);
-            failure_line(&mut out, &failure.span, &note);
+            failure_line(&mut out, &result.span, &snippet_note(result, failure));
         }
         for (mutant, _) in &survivors {
             let note = format!("{}, {}", survived(mutant), mutant.snippet_id);
@@ -118,7 +121,7 @@ pub(super) fn survived(mutant: &MutantResult) -> String {
 /// A survived mutant as the terminal report shows it: an excerpt at its snippet's fence.
 fn survivor_text(mutant: &MutantResult, why: &str, book_root: &Path) -> String {
     let title = format!("snippet {} {}", mutant.snippet_id, survived(mutant));
-    let mut out = excerpt_at(&mutant.span, &title, &survived(mutant), book_root);
+    let mut out = excerpt_at(&mutant.span, &title, &survived(mutant), None, book_root);
     out.push('\n');
     writeln!(out, "  {why}").unwrap();
     out
@@ -128,7 +131,7 @@ fn survivor_text(mutant: &MutantResult, why: &str, book_root: &Path) -> String {
 pub(crate) fn chapter_failure_text(failure: &ChapterFailure, book_root: &Path) -> String {
     let title = format!("chapter {} not verified", failure.chapter_path.display());
     let label = failure.message.lines().next().unwrap_or_default();
-    let mut out = excerpt_at(&failure.span, &title, label, book_root);
+    let mut out = excerpt_at(&failure.span, &title, label, None, book_root);
     out.push('\n');
     push_message_body(&mut out, &failure.message);
     out.push_str("  none of this chapter's snippets ran\n");
@@ -163,6 +166,24 @@ fn push_message_body(out: &mut String, message: &str) {
     }
 }
 
+/// Said under each output that differs: the way to accept what the snippet printed.
+const BLESS_HELP: &str = "  help: if the new output is right, `mdbook-snippets test --bless` \
+                          writes it into the expected block\n";
+
+/// A failed snippet's note in the closing list, which names the snippet by its opening fence (as
+/// `mdbook test` does): the kind, the id, and where the error is when that is elsewhere (`error
+/// at line 5`, or `error at listings/bad.rs:2` in an included file).
+fn snippet_note(result: &SnippetResult, failure: &Failure) -> String {
+    let mut note = format!("{}, {}", kind_name(failure.kind), result.id);
+    let (fence, error) = (&result.span, &failure.span);
+    if error.path != fence.path {
+        write!(note, ", error at {}:{}", error.path.display(), error.line).unwrap();
+    } else if error.line != fence.line {
+        write!(note, ", error at line {}", error.line).unwrap();
+    }
+    note
+}
+
 /// Appends one `    path:line (note)` line of the closing `failures:` list.
 fn failure_line(out: &mut String, span: &SourceSpan, note: &str) {
     writeln!(out, "    {}:{} ({note})", span.path.display(), span.line).unwrap();
@@ -183,11 +204,35 @@ pub(super) fn kind_name(kind: FailureKind) -> &'static str {
 fn excerpt(result: &SnippetResult, failure: &Failure, book_root: &Path) -> String {
     let title = format!("snippet {} {}", result.id, kind_name(failure.kind));
     let label = failure.message.lines().next().unwrap_or_default();
-    excerpt_at(&failure.span, &title, label, book_root)
+    let width = caret_width(&failure.message, &failure.span);
+    excerpt_at(&failure.span, &title, label, width, book_root)
 }
 
-/// A rustc-style excerpt of the file around `span` (invalid UTF-8 shown as U+FFFD).
-fn excerpt_at(span: &SourceSpan, title: &str, label: &str, book_root: &Path) -> String {
+/// How many characters rustc's own excerpt in `message` underlines on the line numbered
+/// `span.line`: its first `^` run (rustc's primary span; `-` marks the others). Its columns are
+/// the compiled code's, which can differ from the Markdown's (a hidden line's `# `, a list's
+/// indentation), so only the width is taken. `None` when it has none there.
+pub(super) fn caret_width(message: &str, span: &SourceSpan) -> Option<usize> {
+    let gutter = format!("{} |", span.line);
+    let lines: Vec<&str> = message.lines().collect();
+    let at = lines
+        .iter()
+        .position(|line| line.trim_start().starts_with(&gutter))?;
+    let carets = lines.get(at + 1)?;
+    let (_, after_bar) = carets.split_once('|')?;
+    let from = &after_bar[after_bar.find('^')?..];
+    Some(from.chars().take_while(|c| *c == '^').count())
+}
+
+/// A rustc-style excerpt of the file around `span` (invalid UTF-8 shown as U+FFFD), underlined
+/// for `width` characters, else to the end of the line.
+fn excerpt_at(
+    span: &SourceSpan,
+    title: &str,
+    label: &str,
+    width: Option<usize>,
+    book_root: &Path,
+) -> String {
     let Ok(bytes) = std::fs::read(book_root.join(&span.path)) else {
         return format!(
             "error: {title}\n --> {}:{}:{}\n",
@@ -215,7 +260,14 @@ fn excerpt_at(span: &SourceSpan, title: &str, label: &str, book_root: &Path) -> 
         .find(|&index| line_text.is_char_boundary(index))
         .unwrap_or(0);
     let start = offset + column;
-    let end = (offset + line_text.len()).max(start);
+    let line_end = (offset + line_text.len()).max(start);
+    let end = match width {
+        Some(width) => line_text[column..]
+            .char_indices()
+            .nth(width)
+            .map_or(line_end, |(at, _)| start + at),
+        None => line_end,
+    };
     let path = span.path.display().to_string();
     let group = Level::ERROR.primary_title(title).element(
         Snippet::source(window.as_str())

@@ -70,7 +70,7 @@ fn human_report_with_markdown_excerpt() {
            --> src/ch1.md:8:9
 
         failures:
-            src/ch1.md:8 (does not compile, src_ch1_md_2)
+            src/ch1.md:7 (does not compile, src_ch1_md_2, error at line 8)
 
         finished in 1.50s
         1 passed, 1 failed, 1 skipped
@@ -83,7 +83,7 @@ fn github_and_junit() {
     expect![[r#"
         ::error file=src/ch1.md,line=8,col=9,title=snippet does not compile::error[E0425]: cannot find value `y` in this scope%0A --> src/ch1.md:8:9
     "#]]
-    .assert_eq(&github_annotations(&sample()));
+    .assert_eq(&github_annotations(&sample(), Path::new("")));
     expect![[r#"
         <?xml version="1.0" encoding="UTF-8"?>
         <testsuites name="mdbook-snippets" tests="3" skipped="1" failures="1" errors="0" time="1.500">
@@ -147,7 +147,7 @@ fn a_chapter_that_failed_is_one_failure_with_its_excerpt() {
     .assert_eq(&human(&report, book.path()));
     expect![[r#"
         ::error file=src/bad.md,line=3,col=6,title=chapter not verified::src/bad.md is not UTF-8 (invalid byte at offset 12)
-    "#]].assert_eq(&github_annotations(&report));
+    "#]].assert_eq(&github_annotations(&report, Path::new("")));
     expect![[r#"
         <?xml version="1.0" encoding="UTF-8"?>
         <testsuites name="mdbook-snippets" tests="2" skipped="0" failures="1" errors="0" time="1.500">
@@ -199,7 +199,7 @@ fn a_run_time_failure_says_its_headline_once() {
           index out of bounds
 
         failures:
-            src/ch1.md:3 (failed at run time, src_ch1_md_1)
+            src/ch1.md:1 (failed at run time, src_ch1_md_1, error at line 3)
 
         finished in 1.50s
         0 passed, 1 failed
@@ -290,7 +290,7 @@ fn a_survived_mutant_is_a_failure_at_its_snippet_and_counted_before_the_summary(
     expect![[r#"
         ::error file=src/ch1.md,line=3,col=1,title=mutant cancel-ignored survived::nothing noticed
     "#]]
-    .assert_eq(&github_annotations(&report));
+    .assert_eq(&github_annotations(&report, Path::new("")));
     expect![[r#"
         <?xml version="1.0" encoding="UTF-8"?>
         <testsuites name="mdbook-snippets" tests="3" skipped="0" failures="1" errors="0" time="1.500">
@@ -359,7 +359,7 @@ fn control_characters_from_snippets_are_shown_escaped() {
         "{terminal:?}"
     );
     assert_eq!(terminal.matches(escaped).count(), 2, "{terminal}");
-    let annotations = github_annotations(&report);
+    let annotations = github_annotations(&report, Path::new(""));
     assert!(!annotations.contains(['\x1b', '\r']), "{annotations:?}");
     assert!(annotations.contains(escaped), "{annotations}");
     let xml = junit(&report).unwrap();

@@ -195,18 +195,25 @@ fn diff(expected: &[&str], actual: &[&str]) -> String {
         out.push_str(line);
         out.push('\n');
     };
+    // In each run of changes, as the label reads and as `diff -u` prints them: the expected
+    // lines (`-`), then the actual ones (`+`); Myers may find the insertions first.
+    let mut added: Vec<usize> = Vec::new();
     for op in capture.ops() {
         let (tag, old, new) = op.as_tag_tuple();
         match tag {
-            DiffTag::Equal => new.for_each(|j| show(&mut out, ' ', actual[j])),
-            DiffTag::Insert => new.for_each(|j| show(&mut out, '+', actual[j])),
+            DiffTag::Equal => {
+                added.drain(..).for_each(|j| show(&mut out, '+', actual[j]));
+                new.for_each(|j| show(&mut out, ' ', actual[j]));
+            }
+            DiffTag::Insert => added.extend(new),
             DiffTag::Delete => old.for_each(|i| show(&mut out, '-', expected[i])),
             DiffTag::Replace => {
-                new.for_each(|j| show(&mut out, '+', actual[j]));
                 old.for_each(|i| show(&mut out, '-', expected[i]));
+                added.extend(new);
             }
         }
     }
+    added.drain(..).for_each(|j| show(&mut out, '+', actual[j]));
     if hidden > 0 {
         out.push_str(&format!("({hidden} more changed lines not shown)\n"));
     }

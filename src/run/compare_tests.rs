@@ -29,10 +29,10 @@ fn inline_wildcard() {
         "took [..] ms",
         "took 12 s",
         expect![[r#"
-                output differs from the expected block (-expected +actual):
-                + took 12 s
-                - took [..] ms
-            "#]],
+            output differs from the expected block (-expected +actual):
+            - took [..] ms
+            + took 12 s
+        "#]],
     );
 }
 
@@ -55,8 +55,8 @@ fn diff_shows_missing_and_extra_lines() {
         expect![[r#"
                 output differs from the expected block (-expected +actual):
                   one
-                + 2
                 - two
+                + 2
                   three
                 + four
             "#]],
@@ -87,7 +87,7 @@ fn megabyte_outputs_match_and_diff_in_linear_memory() {
         .lines()
         .filter(|line| line.starts_with(['+', '-']))
         .collect();
-    assert_eq!(changes, ["+ line fifty thousand", "- line 50000"]);
+    assert_eq!(changes, ["- line 50000", "+ line fifty thousand"]);
 
     // Nothing in common: the diff is cut short and says how much it left out.
     let other = numbered(count, |index| format!("other {index}"));

@@ -25,31 +25,113 @@ const WRITABLE_DEVICES: &[&str] = &[
 /// what it knows (best effort, reported by the probe).
 const ABI: landlock::ABI = landlock::ABI::V6;
 
-/// Enters a Landlock domain on the calling thread: read and execute everywhere, write only
-/// under `writable` and [`WRITABLE_DEVICES`], no signal or trace outside the domain.
-pub(crate) fn restrict_thread(writable: &[PathBuf]) -> anyhow::Result<landlock::RestrictionStatus> {
+/// What a Landlock domain allows.
+pub(crate) struct Rules<'a> {
+    /// Written besides [`WRITABLE_DEVICES`].
+    pub writable: &'a [PathBuf],
+    /// Neither read nor written (the cache: its secret and entries); canonical paths.
+    pub hidden: &'a [PathBuf],
+    /// Write everything but `hidden` (a setup, which installs things).
+    pub write_anywhere: bool,
+}
+
+/// Enters a Landlock domain on the calling thread: read and execute everything but `hidden`,
+/// write only under `writable` and [`WRITABLE_DEVICES`] (or everything but `hidden`), no
+/// signal or trace outside the domain.
+pub(crate) fn restrict_thread(rules: &Rules<'_>) -> anyhow::Result<landlock::RestrictionStatus> {
     use landlock::{
         Access, AccessFs, Ruleset, RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope,
         path_beneath_rules,
+    };
+    let visible = visible_roots(rules.hidden);
+    let everywhere = if rules.write_anywhere {
+        AccessFs::from_all(ABI)
+    } else {
+        AccessFs::from_read(ABI) | AccessFs::IoctlDev
     };
     let status = Ruleset::default()
         .handle_access(AccessFs::from_all(ABI))?
         .scope(Scope::from_all(ABI))?
         .create()?
+        .add_rules(path_beneath_rules(&visible, everywhere))?
+        // The hidden paths' ancestors: listed (a snippet may `ls ..`), and, for a setup, made
+        // entries in (`.venv` in the book); never a hidden file read or written.
         .add_rules(path_beneath_rules(
-            ["/"],
-            AccessFs::from_read(ABI) | AccessFs::IoctlDev,
+            ancestors(rules.hidden),
+            if rules.write_anywhere {
+                AccessFs::from_all(ABI)
+                    & !(AccessFs::ReadFile
+                        | AccessFs::WriteFile
+                        | AccessFs::Execute
+                        | AccessFs::Truncate
+                        | AccessFs::IoctlDev)
+            } else {
+                AccessFs::ReadDir.into()
+            },
         ))?
         .add_rules(path_beneath_rules(
             WRITABLE_DEVICES,
             AccessFs::from_all(ABI),
         ))?
-        .add_rules(path_beneath_rules(writable, AccessFs::from_all(ABI)))?
+        .add_rules(path_beneath_rules(rules.writable, AccessFs::from_all(ABI)))?
         .restrict_self()?;
     if status.ruleset == RulesetStatus::NotEnforced {
         anyhow::bail!("Landlock is not enforced by this kernel");
     }
     Ok(status)
+}
+
+/// The paths whose trees together are everything but `hidden`: `/`, or, for each hidden
+/// path, every sibling of it and of each of its ancestors (Landlock rules only grant, so what
+/// is not granted is refused). An entry made later beside an ancestor is not covered.
+pub(crate) fn visible_roots(hidden: &[PathBuf]) -> Vec<PathBuf> {
+    let mut roots = vec![PathBuf::from("/")];
+    for hidden in hidden {
+        let mut next = Vec::new();
+        for root in roots {
+            if hidden.starts_with(&root) {
+                split(&root, hidden, &mut next);
+            } else if !root.starts_with(hidden) {
+                next.push(root);
+            }
+        }
+        roots = next;
+    }
+    roots
+}
+
+/// The ancestors of the `hidden` paths (`/` included).
+fn ancestors(hidden: &[PathBuf]) -> Vec<&std::path::Path> {
+    let mut ancestors: Vec<&std::path::Path> = hidden
+        .iter()
+        .flat_map(|path| path.ancestors().skip(1))
+        .collect();
+    ancestors.sort();
+    ancestors.dedup();
+    ancestors
+}
+
+/// Pushes onto `roots` the entries under `root` (an ancestor of `hidden`, or itself) that
+/// are not `hidden` and not its ancestors, descending along `hidden`.
+fn split(root: &std::path::Path, hidden: &std::path::Path, roots: &mut Vec<PathBuf>) {
+    let Ok(rest) = hidden.strip_prefix(root) else {
+        return;
+    };
+    let Some(first) = rest.components().next() else {
+        return;
+    };
+    let toward = root.join(first);
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path == toward {
+            split(&toward, hidden, roots);
+        } else {
+            roots.push(path);
+        }
+    }
 }
 
 /// The capabilities that let root read a process that is not dumpable (its environment,

@@ -80,6 +80,8 @@ pub(crate) fn judge_run(snippet: &Snippet, run: &RunRecord, remap: &Remap<'_>) -
         } else {
             // Panics start with a blank line since Rust 1.92; it says nothing.
             let stderr = stderr.trim_start_matches(['\n', '\r']).trim_end();
+            // The panic's note names the variable the sandbox sets to 0; say what sets it.
+            let stderr = stderr.replace(RUST_NOTE, &format!("{RUST_NOTE}{BACKTRACE_HINT}"));
             format!("{headline}\nstderr:\n{stderr}")
         }
     };
@@ -113,16 +115,20 @@ pub(crate) fn judge_run(snippet: &Snippet, run: &RunRecord, remap: &Remap<'_>) -
         // `Err` from `main`, `exit(3)`, `abort()`), and so do we.
         Exit::Code(_) | Exit::Signal(_) if snippet.attributes.should_panic => None,
         Exit::Code(code) => {
-            let headline = match panic_message(&stderr) {
+            let mut headline = match panic_message(&stderr) {
                 Some(message) => format!("panicked: {message}"),
                 None => format!("exited with code {code}"),
             };
+            headline.push_str(&limit_hint(&stderr, None));
             Some(fail(FailureKind::Run, panic_span, with_stderr(headline)))
         }
         Exit::Signal(signal) => Some(fail(
             FailureKind::Run,
             panic_span,
-            with_stderr(format!("killed by signal {signal}")),
+            with_stderr(format!(
+                "killed by signal {signal}{}",
+                limit_hint(&stderr, Some(signal))
+            )),
         )),
     };
     if let Some(failure) = unexpected_exit {
@@ -140,6 +146,40 @@ pub(crate) fn judge_run(snippet: &Snippet, run: &RunRecord, remap: &Remap<'_>) -
         None => Outcome::Passed,
     }
 }
+
+/// What a failure says about the limit it most likely hit (`run/side_doors.rs`); empty when
+/// none applies.
+pub(crate) fn limit_hint(stderr: &str, signal: Option<i32>) -> String {
+    const SIGXFSZ: i32 = 25;
+    if signal == Some(SIGXFSZ)
+        || stderr.contains("File too large")
+        || stderr.contains("File size limit exceeded")
+    {
+        return " (SIGXFSZ: a file reached the limit `file-size-limit` of [preprocessor.snippets])"
+            .to_owned();
+    }
+    if stderr.contains("memory allocation of") || stderr.contains("Cannot allocate memory") {
+        return " (out of memory: the limit `memory-limit` of [preprocessor.snippets], or the \
+                 machine's)"
+            .to_owned();
+    }
+    if stderr.contains("No space left on device") {
+        return " (a private tmpfs is full: the limit `scratch-limit` of \
+                 [preprocessor.snippets], or the disk)"
+            .to_owned();
+    }
+    if stderr.contains("Resource temporarily unavailable") && stderr.contains("fork") {
+        return " (no more processes: the limit `process-limit` of [preprocessor.snippets])"
+            .to_owned();
+    }
+    String::new()
+}
+
+/// The note a Rust panic ends with, and what the report adds to it: snippets run with
+/// `RUST_BACKTRACE=0` unless the book sets `backtrace = true`.
+const RUST_NOTE: &str =
+    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace";
+const BACKTRACE_HINT: &str = " (here: `backtrace = true` in [preprocessor.snippets])";
 
 /// The first line of a panic message: `thread 'main' panicked at src/x.rs:1:1:\nMESSAGE`.
 fn panic_message(stderr: &str) -> Option<&str> {

@@ -120,3 +120,43 @@ fn exits_are_judged_by_the_attributes_and_only_then_the_output() {
         "#]]
     .assert_eq(&(table.join("\n") + "\n"));
 }
+
+/// A failure says which limit it most likely hit; a panic's note says how to get a backtrace.
+#[test]
+fn a_failure_names_the_limit_or_the_backtrace_key() {
+    assert!(limit_hint("", Some(25)).contains("`file-size-limit`"));
+    assert!(limit_hint("File size limit exceeded\n", None).contains("`file-size-limit`"));
+    assert!(
+        limit_hint("memory allocation of 8 bytes failed\n", Some(6)).contains("`memory-limit`")
+    );
+    assert!(
+        limit_hint(
+            "sh: 1: Cannot fork: Resource temporarily unavailable\n",
+            None
+        )
+        .contains("`process-limit`")
+    );
+    assert!(limit_hint("echo: No space left on device\n", None).contains("`scratch-limit`"));
+    let record = Record::Ran(RunRecord {
+        exit: Exit::Code(101),
+        stdout: String::new(),
+        stderr: "thread 'main' panicked at src/main.rs:1:1:\nx\nnote: run with `RUST_BACKTRACE=1` \
+                 environment variable to display a backtrace\n"
+            .to_owned(),
+        artifacts: Vec::new(),
+        artifact_failure: None,
+    });
+    let located = located("```rust\nfn main() {}\n```\n");
+    let Outcome::Failed(failure) = judge(&located, &record, Path::new("src/e2021/s.rs")).outcome
+    else {
+        panic!("a panic passed");
+    };
+    assert!(
+        failure
+            .message
+            .contains("display a backtrace (here: `backtrace = true` in [preprocessor.snippets])"),
+        "{}",
+        failure.message
+    );
+    assert_eq!(limit_hint("plain failure\n", Some(9)), "");
+}

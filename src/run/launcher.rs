@@ -28,6 +28,11 @@
 //!   dumpable either) stays closed. (In a user namespace the program has no capability outside
 //!   it.)
 //!
+//! - Before the program starts (`side_doors.rs`): inherited descriptors above 2 closed, a new
+//!   session (no controlling terminal), the book's rlimits, and in the namespace private
+//!   size-bounded `/tmp`, `/dev/shm`, runtime directory and `/dev/pts`, the cache hidden, and
+//!   with `--no-network` a network namespace of its own.
+//!
 //! The launcher exits as the program did (its exit code, or killed by its signal); a launcher
 //! that could not start the program says why on stderr (the snippet's stderr) and exits 127.
 //! `--probe` tells the verifier what this kernel allows (`sandbox.rs` reads its stdout).
@@ -59,6 +64,33 @@ pub(crate) struct LauncherArgs {
     /// A file or directory the program may write (with `--landlock`).
     #[arg(long, value_name = "PATH")]
     pub writable: Vec<PathBuf>,
+    /// A path the run needs that a private `/tmp` would hide (with `--namespaces`).
+    #[arg(long, value_name = "PATH")]
+    pub keep: Vec<PathBuf>,
+    /// A directory the program must not see (the cache; see `side_doors.rs`, `confine.rs`).
+    #[arg(long, value_name = "PATH")]
+    pub hide: Vec<PathBuf>,
+    /// A directory that gets a tmpfs of `--scratch-limit` bytes (with `--namespaces`).
+    #[arg(long, value_name = "PATH")]
+    pub bounded: Vec<PathBuf>,
+    /// The size of each private tmpfs, bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 30)]
+    pub scratch_limit: u64,
+    /// `RLIMIT_NPROC` of the program.
+    #[arg(long, value_name = "N")]
+    pub process_limit: Option<u64>,
+    /// `RLIMIT_AS` of the program, bytes.
+    #[arg(long, value_name = "BYTES")]
+    pub memory_limit: Option<u64>,
+    /// `RLIMIT_FSIZE` of the program, bytes.
+    #[arg(long, value_name = "BYTES")]
+    pub file_size_limit: Option<u64>,
+    /// A network namespace with only a loopback (with `--namespaces`).
+    #[arg(long)]
+    pub no_network: bool,
+    /// Landlock: let the program write everywhere (but `--hide`): a setup.
+    #[arg(long)]
+    pub write_anywhere: bool,
     /// The program and its arguments.
     #[arg(last = true)]
     pub command: Vec<OsString>,
@@ -96,6 +128,8 @@ mod linux {
     use super::{LauncherArgs, SUBCOMMAND};
 
     pub(super) fn main(args: &LauncherArgs) -> ExitCode {
+        // First, before anything of the launcher's own is open (see `side_doors.rs`).
+        crate::run::side_doors::close_inherited_descriptors();
         if args.probe {
             return probe(args);
         }
@@ -137,8 +171,24 @@ mod linux {
     /// which returns only when the namespace is empty.
     fn in_namespaces(args: &LauncherArgs) -> anyhow::Result<ExitStatus> {
         enter_user_namespace()?;
+        if args.no_network {
+            crate::run::side_doors::private_network()?;
+        }
         let _ =
             rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
+        let program = args.command.first().map(Path::new);
+        let cwd = std::env::current_dir().context("the working directory")?;
+        let keep = (args.writable.iter().chain(&args.keep))
+            .map(|path| path.as_path())
+            .chain(program)
+            .chain([cwd.as_path()])
+            .collect();
+        crate::run::side_doors::private_mounts(&crate::run::side_doors::Mounts {
+            keep,
+            hide: &args.hide,
+            bounded: &args.bounded,
+            size: args.scratch_limit,
+        })?;
         // The init lives while this pipe is open: while the launcher does.
         let (alive, held) = std::io::pipe().context("creating a pipe")?;
         let (mut init, program) = on_a_thread(|| {
@@ -334,13 +384,25 @@ mod linux {
             anyhow::bail!("no program to run");
         };
         if args.landlock {
-            crate::run::confine::restrict_thread(&args.writable)?;
+            crate::run::confine::restrict_thread(&crate::run::confine::Rules {
+                writable: &args.writable,
+                hidden: &args.hide,
+                write_anywhere: args.write_anywhere,
+            })?;
         }
         if fallback && rustix::process::geteuid().is_root() {
             crate::run::confine::drop_ptrace_capability()?;
         }
-        Command::new(program)
-            .args(arguments)
+        crate::run::side_doors::set_limits(&crate::run::side_doors::Limits {
+            // In the fallback the count is of every process of the user, not of the run's.
+            processes: args.process_limit.filter(|_| !fallback),
+            address_space: args.memory_limit,
+            file_size: args.file_size_limit,
+        })?;
+        let mut command = Command::new(program);
+        command.args(arguments);
+        crate::run::side_doors::new_session(&mut command);
+        command
             .spawn()
             .with_context(|| format!("starting {}", Path::new(program).display()))
     }
@@ -381,9 +443,15 @@ mod linux {
             }
         }
         if args.landlock {
-            let status = std::thread::spawn(|| crate::run::confine::restrict_thread(&[]))
-                .join()
-                .unwrap_or_else(|_| Err(anyhow::anyhow!("the probe thread panicked")));
+            let status = std::thread::spawn(|| {
+                crate::run::confine::restrict_thread(&crate::run::confine::Rules {
+                    writable: &[],
+                    hidden: &[],
+                    write_anywhere: false,
+                })
+            })
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("the probe thread panicked")));
             match status {
                 Ok(status) => {
                     let abi = match status.landlock {
@@ -408,6 +476,14 @@ mod linux {
 
     fn probe_namespaces() -> anyhow::Result<()> {
         enter_user_namespace()?;
+        // The private mounts every run makes: a kernel that refuses them gets the fallback, not
+        // a failure of every snippet.
+        crate::run::side_doors::private_mounts(&crate::run::side_doors::Mounts {
+            keep: Vec::new(),
+            hide: &[],
+            bounded: &[],
+            size: 1 << 20,
+        })?;
         let (alive, held) = std::io::pipe().context("creating a pipe")?;
         let mut init = on_a_thread(|| start_init(alive))?;
         drop(held);

@@ -20,6 +20,8 @@ pub(crate) mod other_languages;
 pub(crate) mod process;
 pub(crate) mod sandbox;
 pub(crate) mod setup_process;
+#[cfg(target_os = "linux")]
+pub(crate) mod side_doors;
 
 // What the other stages use; inside the stage, files name each other directly.
 pub(crate) use containment::stop_on_signals;

@@ -14,7 +14,7 @@
 
 use std::io::Read as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -129,20 +129,33 @@ fn not_run(snippet: &Snippet) -> Option<&'static str> {
 }
 
 /// The names the `mutants` command prints: the first tab-separated field of each non-blank
-/// line. It runs from the book root with the verifier's environment (as a language's `setup`
-/// does), its stderr shown, for at most [`LIST_TIMEOUT`].
+/// line. It runs from the book root contained as a language's `setup` is (`sandbox.rs`: its
+/// own namespaces, writing anywhere but the cache, the snippets' clean environment), its stderr
+/// shown, for at most [`LIST_TIMEOUT`]; everything it started ends when it exits.
 fn list(
     mutants: &MutantsCommand,
     book_root: &Path,
     progress: &Progress,
 ) -> anyhow::Result<Vec<String>> {
     let (shown, command) = (&mutants.shown, &mutants.command);
-    let mut child = Command::new(&command[0])
-        .args(&command[1..])
+    let mut process = crate::run::sandbox::command(
+        Path::new(&command[0]),
+        &command[1..],
+        crate::run::sandbox::Access::Setup,
+    )?;
+    process
         .current_dir(book_root)
+        .env_clear()
+        .envs(crate::run::process::passed_environment(
+            &crate::run::sandbox::settings().pass_env,
+        ))
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .spawn()
+        .stdout(Stdio::piped());
+    let marks_dir = tempfile::Builder::new()
+        .prefix("mdbook-snippets-mutants-")
+        .tempdir()
+        .context("creating a temporary directory for the `mutants` command")?;
+    let (mut child, contained) = crate::run::containment::start(&mut process, marks_dir.path())
         .with_context(|| format!("starting the `mutants` command `{shown}`"))?;
     let stdout = child.stdout.take().expect("piped");
     // Read on a thread of its own: a command that never closes its stdout cannot hold us.
@@ -154,15 +167,26 @@ fn list(
             .map(|_| bytes)
     });
     let status = progress.suspend(|| wait(&mut child, Instant::now() + LIST_TIMEOUT));
-    let status = status.with_context(|| format!("waiting for the `mutants` command `{shown}`"))?;
-    let Some(status) = status else {
-        let _ = child.kill();
-        let _ = child.wait();
-        bail!(
-            "the `mutants` command `{shown}` did not finish within {} s; it was killed",
-            LIST_TIMEOUT.as_secs()
-        );
+    let status = status.with_context(|| format!("waiting for the `mutants` command `{shown}`"));
+    let status = match status {
+        Ok(Some(status)) => status,
+        other => {
+            contained.stopper().stop();
+            let _ = crate::run::containment::wait_or_kill(
+                &mut child,
+                crate::run::containment::STOP_GRACE,
+            );
+            contained.finish(None);
+            other?;
+            bail!(
+                "the `mutants` command `{shown}` did not finish within {} s; it was killed",
+                LIST_TIMEOUT.as_secs()
+            );
+        }
     };
+    // Whatever it left running (a background child holding its stdout) ends now, and with it
+    // the pipe the reader waits on.
+    contained.finish(Some(&status));
     if !status.success() {
         bail!("the `mutants` command `{shown}` failed ({status})");
     }

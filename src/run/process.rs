@@ -168,8 +168,16 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
         // Temporary files go in the run's own directory: removed with it, and writable under
         // the sandbox, which keeps the rest of the disk read-only.
         .env("TMPDIR", &temp_dir)
-        // Panics print the same text on every machine: no backtrace.
-        .env("RUST_BACKTRACE", "0")
+        // Panics print the same text on every machine: no backtrace, unless the book asks
+        // (`backtrace = true`).
+        .env(
+            "RUST_BACKTRACE",
+            if crate::run::sandbox::settings().backtrace {
+                "1"
+            } else {
+                "0"
+            },
+        )
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -239,7 +247,9 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
 /// (and what cargo sets for a program it runs), the `MDBOOK_SNIPPETS_*` family, and the names
 /// the book lists in `pass-env`. Nothing else: what a snippet prints is published, and a
 /// book's build may run with tokens in its environment.
-fn passed_environment(pass_env: &[String]) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+pub(crate) fn passed_environment(
+    pass_env: &[String],
+) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
     std::env::vars_os()
         .filter(|(name, _)| {
             name.to_str()

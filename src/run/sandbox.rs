@@ -10,8 +10,9 @@
 //!   the verifier's marker scan (`containment.rs`) finds what a killed launcher left.
 //! - `landlock` (where the kernel has it, unless `MDBOOK_SNIPPETS_SANDBOX=off`): a snippet writes
 //!   only its scratch directory (working directory, `TMPDIR`, artifacts) and the book's
-//!   `writable` paths, and signals and traces nothing outside its domain. A setup gets no
-//!   Landlock: it installs things (a venv, `node_modules`, a release build) where it likes.
+//!   `writable` paths, and signals and traces nothing outside its domain. A setup and the
+//!   `mutants` command write where they like (a venv, `node_modules`, a release build), but
+//!   neither they nor a snippet read or write the cache directory (`Settings::hidden`).
 //! - `process group` (not Linux): a run's process group is killed, nothing more.
 
 use std::path::{Path, PathBuf};
@@ -56,8 +57,46 @@ pub(crate) enum Access<'a> {
         scratch: &'a Path,
         writable: &'a [PathBuf],
     },
-    /// A language setup: no Landlock (it installs things); contained all the same.
+    /// A language setup or the `mutants` command: writes anywhere (it installs things, it
+    /// builds), but not the cache; contained all the same.
     Setup,
+}
+
+/// What every run of a verification shares (`verify` sets it before anything runs): the
+/// book's limits, the paths no run may see (the cache), the paths a private `/tmp` must keep
+/// (the book, the target directory).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Settings {
+    pub hidden: Vec<PathBuf>,
+    pub keep: Vec<PathBuf>,
+    /// `process-limit`, `memory-limit` (bytes), `file-size-limit` (bytes), `scratch-limit`
+    /// (bytes).
+    pub process_limit: Option<u64>,
+    pub memory_limit: Option<u64>,
+    pub file_size_limit: Option<u64>,
+    pub scratch_limit: Option<u64>,
+    /// `pass-env`: what setups and the `mutants` command get besides the default variables.
+    pub pass_env: Vec<String>,
+    /// `network = false`: snippets get a network namespace with only a loopback (namespaces
+    /// only; setups and the `mutants` command keep the network: they install and build).
+    pub no_network: bool,
+    /// `backtrace = true`: snippets get `RUST_BACKTRACE=1`.
+    pub backtrace: bool,
+}
+
+static SETTINGS: std::sync::Mutex<Option<Settings>> = std::sync::Mutex::new(None);
+
+/// Sets what every later run shares (see [`Settings`]).
+pub(crate) fn configure(settings: Settings) {
+    *SETTINGS.lock().unwrap_or_else(|poison| poison.into_inner()) = Some(settings);
+}
+
+pub(crate) fn settings() -> Settings {
+    SETTINGS
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner())
+        .clone()
+        .unwrap_or_default()
 }
 
 /// Refuses a value of `MDBOOK_SNIPPETS_SANDBOX` it does not know (the tool's error, before
@@ -108,12 +147,41 @@ pub(crate) fn command(
     if containment.isolation == Isolation::Namespaces {
         command.arg("--namespaces");
     }
-    if let Access::Snippet { scratch, writable } = access
-        && containment.landlock
-    {
+    let settings = settings();
+    for (flag, value) in [
+        ("--process-limit", settings.process_limit),
+        ("--memory-limit", settings.memory_limit),
+        ("--file-size-limit", settings.file_size_limit),
+        ("--scratch-limit", settings.scratch_limit),
+    ] {
+        if let Some(value) = value {
+            command.arg(flag).arg(value.to_string());
+        }
+    }
+    for path in &settings.hidden {
+        command.arg("--hide").arg(path);
+    }
+    for path in &settings.keep {
+        command.arg("--keep").arg(path);
+    }
+    if containment.landlock {
         command.arg("--landlock");
-        for path in std::iter::once(scratch).chain(writable.iter().map(PathBuf::as_path)) {
-            command.arg("--writable").arg(path);
+    }
+    match access {
+        Access::Snippet { scratch, writable } => {
+            for path in std::iter::once(scratch).chain(writable.iter().map(PathBuf::as_path)) {
+                command.arg("--writable").arg(path);
+            }
+            if settings.no_network {
+                command.arg("--no-network");
+            }
+            // The snippet's working and temporary directories: a bounded tmpfs each.
+            for dir in ["work", "tmp"] {
+                command.arg("--bounded").arg(scratch.join(dir));
+            }
+        }
+        Access::Setup => {
+            command.arg("--write-anywhere");
         }
     }
     command.arg("--").arg(program).args(args);

@@ -13,7 +13,7 @@ use anyhow::Context;
 use crate::run::containment::{STOP_GRACE, wait_or_kill};
 use crate::run::sandbox::Access;
 
-/// Runs `command` (program and arguments) from `cwd` with the verifier's environment until it
+/// Runs `command` (program and arguments) from `cwd` with the snippets' clean environment until it
 /// exits (`Some(status)`) or `timeout` passes (`None`: it was stopped, with everything it
 /// started).
 pub(crate) fn run_setup(
@@ -29,6 +29,11 @@ pub(crate) fn run_setup(
     let mut process = crate::run::sandbox::command(Path::new(program), args, Access::Setup)?;
     process
         .current_dir(cwd)
+        // The snippets' clean environment: a secret of the verifier's is not a setup's.
+        .env_clear()
+        .envs(crate::run::process::passed_environment(
+            &crate::run::sandbox::settings().pass_env,
+        ))
         .stdin(Stdio::null())
         .stdout(Stdio::from(as_stdout));
     // A directory of its own for the run's marks (a process working in it belongs to the run),

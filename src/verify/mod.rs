@@ -19,6 +19,7 @@ mod languages;
 mod options;
 mod pending;
 mod rust;
+mod sandbox_settings;
 
 pub(crate) use options::VerifyOptions;
 
@@ -78,6 +79,7 @@ pub(crate) fn verify(
         progress.heading(&toolchain.describe(&config.book_root));
     }
     chapter_failures.retain(|failure| selection_reports(&options.selection, failure));
+    crate::run::sandbox::configure(sandbox_settings::before_workspace(config));
     let (mut results, pending) = triage(&located, config, &options.selection);
     if options.mutants {
         // Before anything is built or run, every claim of the book, whatever the selection

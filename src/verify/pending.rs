@@ -58,11 +58,19 @@ pub(super) fn decide(
     results: &mut [Option<SnippetResult>],
 ) -> anyhow::Result<Decided> {
     let workspace = Workspace::discover(book.config, toolchain)?;
-    let harness = workspace.settings.harness_parts();
-    let book_edition = named_edition(book.config, harness).map(str::to_owned);
+    crate::run::sandbox::configure(super::sandbox_settings::with_workspace(
+        book.config,
+        &workspace.cache_dir,
+        &workspace.target_dir,
+    )?);
+    let book_edition = named_edition(book.config, &workspace.settings).map(str::to_owned);
     let cache = Cache::new(
         workspace.cache_dir.clone(),
-        workspace.fingerprint.clone(),
+        format!(
+            "{}{}",
+            workspace.fingerprint,
+            super::sandbox_settings::verdict_inputs(book.config)
+        ),
         book.config.use_cache,
     );
     let (language_pending, rust_pending): (Vec<usize>, Vec<usize>) = pending
@@ -78,7 +86,15 @@ pub(super) fn decide(
     }
     let plans: Vec<Plan> = rust_pending
         .iter()
-        .map(|&index| plan(&book.located[index], index, book.config, harness, &cache))
+        .map(|&index| {
+            plan(
+                &book.located[index],
+                index,
+                book.config,
+                &workspace.settings,
+                &cache,
+            )
+        })
         .collect();
     book.progress.add(plans.len() + language_plans.len());
     let work = answer_from_cache(book, plans, language_plans, &cache, results);

@@ -1,5 +1,5 @@
 //! The Rust snippets the cache did not answer: one generated crate built (broken snippets
-//! dropped and the rest built again, in `build/cargo.rs`), what built run `jobs` at a time, and
+//! dropped and the rest built again, in `build/strategy.rs`), what built run `jobs` at a time, and
 //! everything judged under rustdoc's names.
 
 use std::collections::HashMap;
@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use crate::build::cargo;
+use crate::build::strategy;
 use crate::build::{Plan, generated_names, module_file};
 use crate::config::Config;
 use crate::plan::{Record, Workspace};
@@ -45,19 +45,26 @@ pub(super) fn build_and_run(
         plans.len(),
         workspace.crate_dir.display()
     ));
-    let planned: Vec<_> = plans.iter().map(|plan| plan.planned.clone()).collect();
-    let built = cargo::build(&planned, workspace, !options.cold_build_without_incremental)?;
+    let mut planned: Vec<_> = plans.iter().map(|plan| plan.planned.clone()).collect();
+    let built = strategy::build(
+        &mut planned,
+        workspace,
+        !options.cold_build_without_incremental,
+    )?;
     let mut finished = Vec::new();
     let mut to_run = Vec::new();
-    for (plan, outcome) in plans.into_iter().zip(built) {
+    for ((mut plan, outcome), placed) in plans.into_iter().zip(built).zip(planned) {
         match outcome {
-            cargo::Built::Record(record) => {
+            strategy::Built::Record(record) => {
                 let result =
                     judge::judge(&located[plan.index], &record, &module_file(&plan.planned));
                 progress.finished(&result);
                 finished.push((plan, (record, result)));
             }
-            cargo::Built::Executable { program, args, env } => {
+            strategy::Built::Executable { program, args, env } => {
+                // Where it was built (a merged snippet may have got a binary of its own) names
+                // the file its panics are in; a record names the planned one (the cache's).
+                plan.planned = placed;
                 to_run.push((plan, program, (args, env)));
             }
         }

@@ -35,8 +35,8 @@ fn unknown_key_is_named() {
     check_bad_config(
         "[preprocessor.snippets]\ntimeuot = 3\n",
         expect![[r#"
-        error: in [ROOT]/book.toml: unknown key `timeuot` in [preprocessor.snippets] (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`, `writable`, `mutants`)
-    "#]],
+            error: in [ROOT]/book.toml: unknown key `timeuot` in [preprocessor.snippets]: did you mean `timeout`? (expected one of: `command`, `after`, `before`, `renderers`, `optional`, `harness`, `dependencies`, `default-attributes`, `unknown-attributes`, `edition`, `timeout`, `output-limit`, `jobs`, `languages`, `pass-env`, `writable`, `mutants`, `process-limit`, `memory-limit`, `file-size-limit`, `scratch-limit`, `build-timeout`, `backtrace`, `network`)
+        "#]],
     );
 }
 
@@ -93,14 +93,14 @@ fn unterminated_fence() {
          8 | fn main() {}
          9 |
         10 | The rest of the chapter.
-           |     ^^^^^^^^^^^^^^^^^^^^ error: expected one of `!` or `::`, found `rest`
+           |     ^^^^ error: expected one of `!` or `::`, found `rest`
             --> src/a.md:10:5
              |
           10 | The rest of the chapter.
              |     ^^^^ expected one of `!` or `::`
 
         failures:
-            src/a.md:10 (does not compile, src_a_md_2)
+            src/a.md:7 (does not compile, src_a_md_2, error at line 10)
 
         finished in [TIME]
         2 passed, 1 failed
@@ -132,7 +132,7 @@ fn missing_include_fails_its_snippet_only() {
           |
 
         failures:
-            src/a.md:4 (cannot include, src_a_md_1)
+            src/a.md:3 (cannot include, src_a_md_1, error at line 4)
 
         finished in [TIME]
         2 passed, 1 failed

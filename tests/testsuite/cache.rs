@@ -58,8 +58,10 @@ fn unchanged_book_does_not_invoke_cargo() {
         .stderr_contains("building 2 snippet(s)");
 }
 
+/// The tool's build is keyed by its content (issue 36): a reinstall of the same build (a new
+/// modification time) keeps the cache; another build (other bytes) does not.
 #[test]
-fn another_build_of_the_tool_does_not_trust_the_old_results() {
+fn a_reinstall_keeps_the_cache_and_another_build_does_not() {
     let chapter = chapter();
     let book = book(&[("src/a.md", &chapter)]);
     // A copy of the tool, which then stands for a rebuilt one: same version, new executable.
@@ -77,13 +79,53 @@ fn another_build_of_the_tool_does_not_trust_the_old_results() {
         "cargo ran again\n{again}"
     );
 
+    // A reinstall: the same bytes, a new file and modification time.
+    std::fs::remove_file(&tool).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_mdbook-snippets"), &tool).unwrap();
     let earlier = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     std::fs::File::options()
         .write(true)
         .open(&tool)
         .and_then(|file| file.set_modified(earlier))
         .unwrap();
+    let reinstalled = run();
+    assert!(
+        !reinstalled.stderr.contains("building"),
+        "a reinstall of the same build ran cargo again\n{reinstalled}"
+    );
+
+    // Another build: other bytes (appended after the ELF image, which still runs).
+    let mut other = std::fs::read(&tool).unwrap();
+    other.extend_from_slice(b"another build");
+    std::fs::remove_file(&tool).unwrap();
+    std::fs::write(&tool, other).unwrap();
+    std::fs::set_permissions(&tool, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     run().code(1).stderr_contains("building 2 snippet(s)");
+}
+
+/// A verdict made under a weaker containment (`MDBOOK_SNIPPETS_SANDBOX=off`) is not reused
+/// under the full one, nor one made under another locale.
+#[test]
+fn the_containment_and_the_locale_are_part_of_the_cache_key() {
+    let book = book(&[("src/a.md", &chapter())]);
+    let run = |sandbox: &str, lang: &str| {
+        let mut command = book.test_command(&[]);
+        command
+            .env("MDBOOK_SNIPPETS_SANDBOX", sandbox)
+            .env("LANG", lang);
+        book.run(command)
+    };
+    run("off", "C")
+        .code(1)
+        .stderr_contains("building 2 snippet(s)");
+    let warm = run("off", "C");
+    assert!(!warm.stderr.contains("building"), "cargo ran again\n{warm}");
+    run("auto", "C")
+        .code(1)
+        .stderr_contains("building 2 snippet(s)");
+    run("auto", "C.UTF-8")
+        .code(1)
+        .stderr_contains("building 2 snippet(s)");
 }
 
 #[test]
@@ -97,12 +139,12 @@ fn the_same_snippet_under_another_id_is_not_taken_from_the_cache() {
     first
         .test(&["--quiet"])
         .code(1)
-        .stdout_contains("src/a.md:3 (does not compile, src_a_md_1)");
+        .stdout_contains("src/a.md:1 (does not compile, src_a_md_1, error at line 3)");
     let second = book(&[("src/SUMMARY.md", "- [B](b.md)\n"), ("src/b.md", &broken)]);
     second
         .test(&["--quiet"])
         .code(1)
-        .stdout_contains("src/b.md:3 (does not compile, src_b_md_1)");
+        .stdout_contains("src/b.md:1 (does not compile, src_b_md_1, error at line 3)");
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 mod support;
 
+mod adoption;
 mod artifacts;
 mod bless;
 mod book_errors;

@@ -4,9 +4,10 @@
 //! edition rejects, as the last step shows by turning the preprocessor off for `test`). The
 //! HTML renderer gets every fence as written: the `playground` fixture's page, built with and
 //! without the preprocessor, differs only by the inserted outputs (Run buttons, editors, edition
-//! classes and hidden lines kept). With an `[output.llms]` renderer beside the HTML one (this
-//! repository's `scripts/llms-renderer.py`), `llms.txt` and `llms-full.txt` land beside the pages,
-//! the outputs in them as fenced text. And a `book.toml` mdBook rejects gets mdBook's message.
+//! classes and hidden lines kept). With `mdbook-snippets llms` as the `[output.llms]` renderer
+//! beside the HTML one, `llms.txt` and `llms-full.txt` land beside the pages, as a reader sees
+//! the book: the outputs as fenced text, no hidden line, no HTML tag, no attribute, no raw control
+//! byte. And a `book.toml` mdBook rejects gets mdBook's message.
 
 use std::path::Path;
 
@@ -89,23 +90,25 @@ fn mdbook_build_and_test_with_the_preprocessor() {
 
 #[test]
 fn mdbook_build_publishes_llms_text_beside_the_pages() {
-    // This repository's renderer (`[output.llms]`), which stands in for `mdbook-llms`: with the
-    // HTML renderer beside it, mdBook builds each into `book/NAME/`, and the two files go beside
-    // the pages. The preprocessor runs for both: outputs as HTML in the pages, as fenced text in
-    // llms-full.txt.
+    // The verifier's own renderer: with the HTML renderer beside it, mdBook builds each into
+    // `book/NAME/`, and the two files go beside the pages. The preprocessor runs for both:
+    // outputs as HTML in the pages, as fenced text in llms-full.txt.
     let dir = fixture("green");
     let root = dir.path();
-    let renderer = support::repo().join("scripts/llms-renderer.py");
     let book_toml = root.join("book.toml");
     let text = std::fs::read_to_string(&book_toml).unwrap();
     std::fs::write(
         &book_toml,
         format!(
-            "{text}\n[output.html]\nsite-url = \"/green/\"\n\n[output.llms]\ncommand = {:?}\n",
-            renderer.display().to_string()
+            "{text}\n[output.html]\nsite-url = \"/green/\"\n\n[output.llms]\ncommand = \"mdbook-snippets llms\"\n"
         ),
     )
     .unwrap();
+    // What a reader does not see: hidden lines, tab scaffolding, HTML, an info string's
+    // attributes, terminal colours in an output.
+    let plain = root.join("src/plain.md");
+    let text = std::fs::read_to_string(&plain).unwrap();
+    std::fs::write(&plain, format!("{text}{SEEN_DIFFERENTLY}")).unwrap();
 
     let output = mdbook(&dir, &["build"]);
     assert!(output.success(), "{output}");
@@ -127,8 +130,76 @@ fn mdbook_build_publishes_llms_text_beside_the_pages() {
         full.contains("```text\n<script>alert('hi')</script>\n```\n"),
         "{full}"
     );
-    assert!(!full.contains("mdbook-snippets-output"), "{full}");
-    assert!(!full.contains("```text,output"), "{full}");
+    assert!(
+        full.contains("```rust\nlet shown = 2;\nprintln!(\"{shown}\");\n```\n"),
+        "{full}"
+    );
+    assert!(full.contains("```text\n2\nred 2\n```\n"), "{full}");
+    assert!(
+        full.contains("Proves: [it](/green/output.html#top)."),
+        "{full}"
+    );
+    check_as_a_reader_sees_it(&full);
+    check_as_a_reader_sees_it(&index);
+}
+
+/// Appended to a chapter: what the llms files must show as a reader sees it.
+const SEEN_DIFFERENTLY: &str = r#"
+<div class="snippet-tabs"></div>
+
+```rust,edition2024
+# let hidden = 1;
+let shown = 2;
+println!("{shown}");
+# println!("\x1b[31mred\x1b[0m {}", hidden + 1);
+```
+
+<small>Proves: <a href="output.md#top">it</a>.</small>
+"#;
+
+/// No hidden line (Rust's `# `, `!!!`), no info string with more than the language, no HTML
+/// tag outside code, no raw control byte.
+fn check_as_a_reader_sees_it(text: &str) {
+    let tag = regex::Regex::new(r"<[a-zA-Z/][a-zA-Z0-9-]*(\s[^>]*)?>").unwrap();
+    let inline_code = regex::Regex::new(r"`[^`]*`").unwrap();
+    let mut fence: Option<(String, String)> = None;
+    for (number, line) in text.lines().enumerate() {
+        let place = format!("line {}: {line:?}", number + 1);
+        assert!(
+            !line.contains(|c: char| c.is_control() && c != '\t'),
+            "{place}: a control character"
+        );
+        let marker: String = line
+            .trim_start()
+            .chars()
+            .take_while(|c| *c == '`')
+            .collect();
+        match &fence {
+            None if marker.len() >= 3 => {
+                let info = line.trim_start()[marker.len()..].trim().to_owned();
+                assert!(
+                    !info.contains([',', '=', ' ', '{']),
+                    "{place}: an info string with more than the language"
+                );
+                fence = Some((marker, info));
+            }
+            None => assert!(
+                !tag.is_match(&inline_code.replace_all(line, "")),
+                "{place}: an HTML tag"
+            ),
+            Some((open, _)) if marker.len() >= open.len() && line.trim() == marker => fence = None,
+            Some((_, language)) => {
+                let trimmed = line.trim_start();
+                assert!(!trimmed.starts_with("!!!"), "{place}: a hidden line");
+                if language == "rust" {
+                    assert!(
+                        trimmed != "#" && !trimmed.starts_with("# "),
+                        "{place}: a hidden line"
+                    );
+                }
+            }
+        }
+    }
 }
 
 #[test]

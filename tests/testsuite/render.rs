@@ -197,3 +197,28 @@ fn a_failure_box_after_an_indented_block_is_html_under_serve() {
 fn chapter_of(book: &mdbook_preprocessor::book::Book, name: &str) -> String {
     chapter(book, name).content.clone()
 }
+
+/// An item that goes on after its code block keeps a tight list tight: the output under the
+/// block ends its HTML block on its own line (a blank line there would make every item a
+/// paragraph, `<li><p>one</p>`).
+#[test]
+fn a_tight_list_stays_tight_when_an_item_goes_on_after_its_block() {
+    let chapter = "# List\n\n\
+        - one\n\
+        - two, for example:\n  ```rust\n  println!(\"two\");\n  ```\n  Here the item goes on.\n\
+        - three\n";
+    let dir = book("", &[("list.md", chapter)]);
+    let page = built_page(&dir, "list.md");
+    let first = page.find("one").expect("the list's first item");
+    let start = page[..first].rfind("<ul>").expect("its list");
+    let end = first + page[first..].find("</ul>").expect("its end");
+    let list = &page[start..end];
+    assert!(!list.contains("<p>"), "the list turned loose:\n{list}");
+    assert!(list.contains("<li>one</li>"), "{list}");
+    assert!(list.contains("<li>three</li>"), "{list}");
+    assert!(list.contains("Here the item goes on."), "{list}");
+    assert!(
+        list.contains(r#"<pre class="mdbook-snippets-stdout">two</pre>"#),
+        "{list}"
+    );
+}

@@ -81,7 +81,7 @@ not even Rust
          6 |
          7 | ```rust,compile_fail,E0425
          8 | let n: u32 = "wrong type, E0308";
-           |              ^^^^^^^^^^^^^^^^^^^^ expected error ["E0425"], but rustc said:
+           |              ^^^^^^^^^^^^^^^^^^^ expected error ["E0425"], but rustc said:
          9 | ```
         10 |
            |
@@ -105,7 +105,7 @@ not even Rust
            |
 
         failures:
-            src/a.md:8 (compile_fail mismatch, src_a_md_2)
+            src/a.md:7 (compile_fail mismatch, src_a_md_2, error at line 8)
             src/a.md:11 (failed at run time, src_a_md_3)
 
         finished in [TIME]
@@ -190,7 +190,7 @@ println!("last");
           stderr:
           thread 'main' panicked at src/bad.md:16:27:
           an empty list
-          note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+          note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace (here: `backtrace = true` in [preprocessor.snippets])
 
         error: snippet src_bad_md_5 timed out
           --> src/bad.md:19:1
@@ -206,7 +206,7 @@ println!("last");
         failures:
             src/bad.md:5 (failed at run time, src_bad_md_2)
             src/bad.md:9 (failed at run time, src_bad_md_3)
-            src/bad.md:16 (failed at run time, src_bad_md_4)
+            src/bad.md:14 (failed at run time, src_bad_md_4, error at line 16)
             src/bad.md:19 (timed out, src_bad_md_5)
 
         finished in [TIME]
@@ -244,7 +244,7 @@ fn lists_block_quotes_crlf_and_bom() {
              = note: `#[deny(overflowing_literals)]` on by default
 
         failures:
-            src/a.md:14 (does not compile, src_a_md_2)
+            src/a.md:13 (does not compile, src_a_md_2, error at line 14)
 
         finished in [TIME]
         1 passed, 1 failed
@@ -268,7 +268,7 @@ fn nested_fences_are_content_and_a_huge_snippet_is_fine() {
     ]);
     let output = book.test(&["--quiet"]);
     output.code(1);
-    output.stdout_contains("src/b.md:3002 (does not compile, src_b_md_1)");
+    output.stdout_contains("src/b.md:1 (does not compile, src_b_md_1, error at line 3002)");
     output.stdout_contains("0 passed, 1 failed\n");
 }
 

@@ -29,11 +29,11 @@ fn failing_book_reports_each_failure_at_its_markdown_line() {
         .nth(1)
         .unwrap_or_else(|| panic!("no failures section\n{output}"));
     expect![[r#"
-            src/broken.md:5 (does not compile, src_broken_md_1)
-            src/broken.md:11 (failed at run time, src_broken_md_2)
-            src/broken.md:18 (output differs, src_broken_md_3)
+            src/broken.md:3 (does not compile, src_broken_md_1, error at line 5)
+            src/broken.md:8 (failed at run time, src_broken_md_2, error at line 11)
+            src/broken.md:14 (output differs, src_broken_md_3, error at line 18)
             src/broken.md:22 (compile_fail mismatch, src_broken_md_4)
-            listings/bad.rs:2 (does not compile, src_broken_md_5)
+            src/broken.md:26 (does not compile, src_broken_md_5, error at listings/bad.rs:2)
 
         finished in [TIME]
         1 passed, 5 failed
@@ -44,6 +44,10 @@ fn failing_book_reports_each_failure_at_its_markdown_line() {
     output.stdout_contains("cannot find value `missing` in this scope");
     output.stdout_contains("panicked: boom at run time");
     output.stdout_contains("- expected line\n");
+    output.stdout_contains(
+        "  help: if the new output is right, `mdbook-snippets test --bless` writes it into the \
+         expected block\n",
+    );
     output.stdout_contains("compiled, but the snippet is marked `compile_fail`");
     output.stdout_contains("mismatched types");
 

@@ -199,9 +199,9 @@ fn a_wrong_expected_output_fails_the_guide_at_its_line() {
     let output = copy.run(test_command(copy.path(), &["--filter", &filter]));
     output.code(1);
     assert_eq!(summary(&output), (0, 1), "{output}");
-    output.stdout_contains(&format!(
-        "src/first-book.md:{expected_line} (output differs"
-    ));
+    // At the snippet's fence, with the expected block's line beside it.
+    output.stdout_contains(&format!("src/first-book.md:{} (output differs", run.line));
+    output.stdout_contains(&format!("error at line {expected_line})"));
     // The diff shows the claim and what the CLI really printed.
     output.stdout_contains("- 2 passed, 1 failed");
     output.stdout_contains("+ 2 passed, 0 failed");

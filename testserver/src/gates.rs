@@ -1,33 +1,26 @@
 //! Gates: named one-way latches. `wait_gate` blocks until its gate is opened; opening is
 //! idempotent and later waits pass at once. They let a snippet order events without timing luck.
 //!
-//! A client names gates, so what it can make the server hold is bounded: a name is at most
-//! [`MAX_GATE_NAME_BYTES`], at most [`MAX_OPEN_GATES`] gates are open at once, and the gates a
-//! 2025-11-25 HTTP session opened are closed again when that session ends ([`Gates::release`]).
-//! Gates opened without a session (a 2026-07-28 request, stdio, the harness's `open_gate`)
-//! belong to the server and stay open.
+//! A gate belongs to the binding context whose `open_gate` opened it ([`crate::context`]): a
+//! `wait_gate` passes only for a gate of its own context (or one the server opened through the
+//! in-process API, [`Gates::open`], which every context sees), so one client cannot release
+//! another's wait. A client names gates, so what it can make the server hold is bounded: a name
+//! is at most [`MAX_GATE_NAME_BYTES`], at most [`MAX_OPEN_GATES`] gates are open at once, and
+//! the gates of a connection or 2025-11-25 HTTP session are closed again when it ends
+//! ([`Gates::release`]). The stateless context's (2026-07-28 over HTTP) stay open.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::watch;
+
+use crate::context::Context;
 
 /// The longest gate name the tools accept, in bytes.
 pub const MAX_GATE_NAME_BYTES: usize = 256;
 
 /// The most gates open at once on one server (the tools refuse to open more).
 pub const MAX_OPEN_GATES: usize = 1000;
-
-/// Who opened a gate: the server itself, or the session with this number (see
-/// [`Gates::new_owner`]), whose end closes it again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GateOwner {
-    /// The server: the gate stays open for the server's life.
-    Server,
-    /// One session: the gate closes when [`Gates::release`] is called for it.
-    Session(u64),
-}
 
 /// Why a client's gate name was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,9 +49,8 @@ impl std::fmt::Display for GateError {
 /// The set of opened gates of one server.
 #[derive(Debug)]
 pub struct Gates {
-    opened: Mutex<HashMap<String, GateOwner>>,
+    opened: Mutex<HashSet<(Context, String)>>,
     changes: watch::Sender<u64>,
-    next_owner: AtomicU64,
 }
 
 impl Default for Gates {
@@ -66,46 +58,51 @@ impl Default for Gates {
         Gates {
             opened: Mutex::default(),
             changes: watch::Sender::new(0),
-            next_owner: AtomicU64::new(1),
         }
     }
 }
 
 impl Gates {
-    /// Opens `gate` for the server (idempotent), whatever its length and however many are
-    /// open: the in-process API a snippet calls directly. Returns whether it was closed before.
+    /// Opens `gate` for the server, so for every context (idempotent), whatever its length and
+    /// however many are open: the in-process API a snippet calls directly. Returns whether it
+    /// was closed before.
     pub fn open(&self, gate: &str) -> bool {
         let mut opened = self.lock();
-        let newly = !opened.contains_key(gate);
-        if newly {
-            opened.insert(gate.to_owned(), GateOwner::Server);
-        }
+        let newly = opened.insert((Context::SERVER, gate.to_owned()));
         drop(opened);
         self.changes.send_modify(|generation| *generation += 1);
         newly
     }
 
-    /// Opens `gate` on behalf of `owner` within the limits (what the `open_gate` tool does).
-    /// Reopening an open gate changes nothing, so it never counts against the limit; the gate
-    /// keeps its first owner. Returns whether it was closed before.
-    pub fn try_open(&self, gate: &str, owner: GateOwner) -> Result<bool, GateError> {
+    /// Opens `gate` for `context` within the limits (what the `open_gate` tool does).
+    /// Reopening an open gate changes nothing, so it never counts against the limit. Returns
+    /// whether it was closed before.
+    pub fn try_open(&self, gate: &str, context: Context) -> Result<bool, GateError> {
         check_name(gate)?;
         let mut opened = self.lock();
-        if opened.contains_key(gate) {
+        let key = (context, gate.to_owned());
+        if opened.contains(&key) {
             return Ok(false);
         }
         if opened.len() >= MAX_OPEN_GATES {
             return Err(GateError::TooMany);
         }
-        opened.insert(gate.to_owned(), owner);
+        opened.insert(key);
         drop(opened);
         self.changes.send_modify(|generation| *generation += 1);
         Ok(true)
     }
 
-    /// Whether `gate` is open.
+    /// Whether `gate` is open for some context.
     pub fn is_open(&self, gate: &str) -> bool {
-        self.lock().contains_key(gate)
+        self.lock().iter().any(|(_, name)| name == gate)
+    }
+
+    /// Whether `gate` is open for `context`: opened by it, or by the server.
+    pub fn is_open_for(&self, gate: &str, context: Context) -> bool {
+        let opened = self.lock();
+        let key = |context| (context, gate.to_owned());
+        opened.contains(&key(context)) || opened.contains(&key(Context::SERVER))
     }
 
     /// How many gates are open.
@@ -118,30 +115,26 @@ impl Gates {
         self.len() == 0
     }
 
-    /// A fresh owner for one session's gates.
-    pub fn new_owner(&self) -> GateOwner {
-        GateOwner::Session(self.next_owner.fetch_add(1, Ordering::Relaxed))
-    }
-
-    /// Closes every gate `owner` opened (its session ended), freeing their names.
-    pub fn release(&self, owner: GateOwner) {
-        if owner == GateOwner::Server {
+    /// Closes every gate `context` opened (its connection or session ended), freeing their
+    /// names; the shared contexts' gates stay.
+    pub fn release(&self, context: Context) {
+        if context.is_shared() {
             return;
         }
         let mut opened = self.lock();
-        opened.retain(|_, opener| *opener != owner);
+        opened.retain(|(opener, _)| *opener != context);
         let kept = opened.len();
         opened.shrink_to(kept * 2);
     }
 
-    /// Resolves once `gate` is open.
-    pub async fn wait(&self, gate: &str) {
+    /// Resolves once `gate` is open for `context`.
+    pub async fn wait(&self, gate: &str, context: Context) {
         let mut changes = self.changes.subscribe();
         // `wait_for` checks the current value first, so an open gate passes at once.
-        let _ = changes.wait_for(|_| self.is_open(gate)).await;
+        let _ = changes.wait_for(|_| self.is_open_for(gate, context)).await;
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, GateOwner>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<(Context, String)>> {
         self.opened
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())

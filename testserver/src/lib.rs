@@ -12,10 +12,13 @@
 //!   on [`transcript`], never the reverse. [`artifact_files`] names and writes both, for the
 //!   harness's Rust snippets and for the binary's `--artifacts DIR` alike.
 //! - [`record`]: the operator's `--record FILE`, every transcript entry as a flushed JSON line.
+//! - [`context`]: the binding context (a connection, a 2025-11-25 HTTP session, or the shared
+//!   stateless one) that owns transcript entries, gates and tasks.
 //! - [`jsonrpc`]: framing, error codes, and `is_response_to`, the one response matcher.
 
 pub mod artifact_files;
 mod conformance;
+pub mod context;
 pub mod gates;
 pub mod http;
 pub mod jsonrpc;

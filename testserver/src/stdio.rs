@@ -25,7 +25,7 @@ pub async fn serve_stdio(
     artifacts: Option<&Path>,
     record: Option<Record>,
 ) -> anyhow::Result<()> {
-    let core = Arc::new(Core::default());
+    let core = Arc::new(Core::default().with_random_task_ids());
     core.limit_history_to(history.into());
     if let Some(record) = record {
         core.transcript.set_record(record);

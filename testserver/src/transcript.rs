@@ -3,12 +3,13 @@
 //! it while a snippet reads it. Plain data: rendering it (compact text in [`crate::render`],
 //! sequence diagrams in [`crate::svg`]) depends on this module and never the reverse.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::context::Context;
 use crate::record::Record;
 
 /// Which way a message travelled, seen from the transcript's owner (see [`Side`]).
@@ -241,6 +242,10 @@ struct Log {
     messages: VecDeque<WireMessage>,
     /// Each kept message's size ([`entry_bytes`]), in the same order; empty without a byte limit.
     sizes: VecDeque<usize>,
+    /// Each kept message's binding context, in the same order.
+    contexts: VecDeque<Context>,
+    /// How many entries of each context were dropped (a context is forgotten when it ends).
+    dropped_by_context: HashMap<Context, u64>,
     /// The sum of `sizes`.
     bytes: usize,
     limit: Option<usize>,
@@ -251,7 +256,8 @@ struct Log {
 }
 
 impl Log {
-    fn push(&mut self, message: WireMessage) {
+    fn push(&mut self, context: Context, message: WireMessage) {
+        self.contexts.push_back(context);
         if self.byte_limit.is_some() {
             let size = entry_bytes(&message.entry);
             self.sizes.push_back(size);
@@ -274,11 +280,15 @@ impl Log {
             self.messages.pop_front();
             self.bytes -= self.sizes.pop_front().unwrap_or(0);
             self.dropped += 1;
+            if let Some(context) = self.contexts.pop_front() {
+                *self.dropped_by_context.entry(context).or_default() += 1;
+            }
         }
         if self.messages.len() < before && self.messages.capacity() > 2 * self.messages.len() + 64 {
             // A burst of large messages may have grown the rings; give that memory back.
             self.messages.shrink_to(2 * self.messages.len() + 64);
             self.sizes.shrink_to(2 * self.sizes.len() + 64);
+            self.contexts.shrink_to(2 * self.contexts.len() + 64);
         }
     }
 }
@@ -329,8 +339,19 @@ impl Transcript {
         self.record_entry(direction, Entry::Message(message));
     }
 
-    /// Appends one entry of any kind.
+    /// Appends one entry of any kind, as the server's own ([`Context::SERVER`]).
     pub fn record_entry(&self, direction: Direction, entry: Entry) {
+        self.record_entry_for(Context::SERVER, direction, entry);
+    }
+
+    /// Appends one message that belongs to `context`.
+    pub fn record_for(&self, context: Context, direction: Direction, message: Value) {
+        self.record_entry_for(context, direction, Entry::Message(message));
+    }
+
+    /// Appends one entry that belongs to `context`: [`Transcript::messages_of`] shows it to that
+    /// context only; [`Transcript::messages`] to the server's operator (the artifacts).
+    pub fn record_entry_for(&self, context: Context, direction: Direction, entry: Entry) {
         let mut log = self.lock();
         // Under the log's lock, so the file holds the entries in the transcript's order.
         if let Some(record) = &log.record {
@@ -340,7 +361,7 @@ impl Transcript {
             };
             record.append(direction, &entry.to_json());
         }
-        log.push(WireMessage { direction, entry });
+        log.push(context, WireMessage { direction, entry });
     }
 
     /// Appends every entry recorded from now on to `record` as well (`--record FILE`), whatever
@@ -370,6 +391,40 @@ impl Transcript {
             .into_iter()
             .chain(log.messages.iter().cloned())
             .collect()
+    }
+
+    /// The entries of `context` so far, in order (what its `transcript` tool shows): never
+    /// another context's. When earlier ones of it were dropped, the first is an `In`
+    /// [`Entry::Dropped`] saying how many.
+    pub fn messages_of(&self, context: Context) -> Vec<WireMessage> {
+        let log = self.lock();
+        let dropped = log.dropped_by_context.get(&context).copied().unwrap_or(0);
+        let marker = (dropped > 0).then(|| WireMessage {
+            direction: Direction::In,
+            entry: Entry::Dropped {
+                dropped,
+                limit: log.limit.unwrap_or(0),
+                byte_limit: log.byte_limit,
+            },
+        });
+        let own = log
+            .messages
+            .iter()
+            .zip(&log.contexts)
+            .filter(|(_, owner)| **owner == context)
+            .map(|(message, _)| message.clone());
+        marker.into_iter().chain(own).collect()
+    }
+
+    /// Forgets how many entries `context` lost (it ended, so no one asks any more); its kept
+    /// entries stay in the server's transcript.
+    pub fn forget(&self, context: Context) {
+        let mut log = self.lock();
+        log.dropped_by_context.remove(&context);
+        if log.dropped_by_context.capacity() > 2 * log.dropped_by_context.len() + 64 {
+            let kept = log.dropped_by_context.len();
+            log.dropped_by_context.shrink_to(2 * kept + 64);
+        }
     }
 
     /// How many messages the transcript holds (without the dropped ones).

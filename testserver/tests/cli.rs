@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{BINARY, stdio_binary, text};
+use common::{assert_refused, stdio_binary, text};
 use mcp_testserver::Revision;
 use serde_json::{Value, json};
 
@@ -87,15 +87,7 @@ fn a_bad_transcript_limit_is_refused_with_exit_code_2() {
             "--transcript-limit needs a number",
         ),
     ] {
-        let output = std::process::Command::new(BINARY)
-            .args(args)
-            .stdin(std::process::Stdio::null())
-            .output()
-            .expect("running mcp-testserver");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(expected), "{args:?}: {stderr}");
-        assert!(output.stdout.is_empty(), "{args:?}: nothing served");
+        assert_refused(args, expected);
     }
 }
 
@@ -152,14 +144,6 @@ fn a_bad_transcript_bytes_or_bind_is_refused_with_exit_code_2() {
             "--allow-non-loopback needs --http ADDR",
         ),
     ] {
-        let output = std::process::Command::new(BINARY)
-            .args(args)
-            .stdin(std::process::Stdio::null())
-            .output()
-            .expect("running mcp-testserver");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(expected), "{args:?}: {stderr}");
-        assert!(output.stdout.is_empty(), "{args:?}: nothing served");
+        assert_refused(args, expected);
     }
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use common::loopback::tools_call_2026;
 use common::process::{LIMIT, scratch, spawn_http};
-use common::{BINARY, stdio_binary, text};
+use common::{assert_refused, stdio_binary, text};
 use mcp_testserver::Revision;
 use serde_json::{Value, json};
 
@@ -172,14 +172,6 @@ fn a_record_file_that_cannot_be_created_is_refused_with_exit_code_2() {
         ][..],
         &["--record"][..],
     ] {
-        let output = std::process::Command::new(BINARY)
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("running mcp-testserver");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains("--record"), "{args:?}: {stderr}");
-        assert!(output.stdout.is_empty(), "{args:?}: nothing served");
+        assert_refused(args, "--record");
     }
 }

@@ -3,14 +3,15 @@
 //!
 //!     cargo run --release    (an MCP client starts it and speaks on its stdin and stdout)
 //!
-//! rmcp returns a task only to a client that declared the extension. It logs to stderr: stdout
-//! carries the protocol.
+//! A task goes only to a client that declared the extension, so `export` checks that before it
+//! starts any work (rmcp 3.11 checks only after the tool returns, and would refuse the call with
+//! the work already running). It logs to stderr: stdout carries the protocol.
 
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolResponse, CallToolResult, CancelTaskParams, ContentBlock, CreateTaskResult,
-    GetTaskParams, GetTaskResult, ServerCapabilities, ServerConfig,
+    CallToolResponse, CallToolResult, CancelTaskParams, ClientCapabilities, ContentBlock,
+    CreateTaskResult, GetTaskParams, GetTaskResult, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::task_manager::{TaskExit, TaskManager, TaskOptions};
@@ -25,7 +26,13 @@ struct Exporter {
 #[tool_router]
 impl Exporter {
     #[tool(description = "Export the archive, as a task of five parts")]
-    async fn export(&self) -> Result<CallToolResponse, ErrorData> {
+    async fn export(&self, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+        // Refuse before any work starts: a task the client cannot name is work nobody can cancel.
+        let declared = context.client_capabilities();
+        if !declared.is_some_and(|capabilities| capabilities.supports_tasks()) {
+            let tasks = ClientCapabilities::builder().enable_tasks().build();
+            return Err(ErrorData::missing_required_client_capability(tasks));
+        }
         let task = self.tasks.spawn(TaskOptions::new(), |task| {
             Box::pin(async move {
                 for part in 1..=5 {

@@ -65,10 +65,10 @@ fn never_runs() { panic!("no_run"); }
           assertion `left == right` failed: subtraction is broken
             left: 2
            right: 1
-          note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+          note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace (here: `backtrace = true` in [preprocessor.snippets])
 
         failures:
-            src/a.md:14 (failed at run time, src_a_md_2)
+            src/a.md:8 (failed at run time, src_a_md_2, error at line 14)
 
         finished in [TIME]
         2 passed, 1 failed
@@ -145,7 +145,7 @@ fn main() { println!("merged, beside the others"); }
         46 |
         47 | ```rust
         48 | use crate::missing::Thing;
-           |            ^^^^^^^^^^^^^^^ error[E0432]: unresolved import `crate::missing`
+           |            ^^^^^^^ error[E0432]: unresolved import `crate::missing`
         49 | fn main() {}
         50 | ```
            |
@@ -160,7 +160,7 @@ fn main() { println!("merged, beside the others"); }
              |
 
         failures:
-            src/a.md:48 (does not compile, src_a_md_5)
+            src/a.md:47 (does not compile, src_a_md_5, error at line 48)
 
         finished in [TIME]
         5 passed, 1 failed
@@ -208,7 +208,7 @@ fn paths_in_book_toml_are_attributed_the_same_every_way() {
         3 | ```rust
         4 | let n: u32 = helper::answer();
         5 | let s: String = n;
-          |                 ^^ error[E0308]: mismatched types
+          |                 ^ error[E0308]: mismatched types
         6 | ```
           |
            --> src/a.md:5:17
@@ -224,7 +224,7 @@ fn paths_in_book_toml_are_attributed_the_same_every_way() {
             |                  ++++++++++++
 
         failures:
-            src/a.md:5 (does not compile, src_a_md_1)
+            src/a.md:3 (does not compile, src_a_md_1, error at line 5)
 
         finished in [TIME]
         0 passed, 1 failed
@@ -376,10 +376,10 @@ fine
     output.code(1);
     expect![[r#"
         failures:
-            src/a.md:4 (does not compile, src_a_md_1)
-            src/a.md:8 (does not compile, src_a_md_2)
-            src/a.md:14 (does not compile, src_a_md_3)
-            src/a.md:21 (does not compile, src_a_md_4)
+            src/a.md:3 (does not compile, src_a_md_1, error at line 4)
+            src/a.md:7 (does not compile, src_a_md_2, error at line 8)
+            src/a.md:11 (does not compile, src_a_md_3, error at line 14)
+            src/a.md:18 (does not compile, src_a_md_4, error at line 21)
 
         finished in [TIME]
         1 passed, 4 failed

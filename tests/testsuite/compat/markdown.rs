@@ -46,7 +46,7 @@ fn unknown_words_are_ignored_and_near_misses_warn() {
         warning: src/a.md:20: unknown attribute `no-run`; did you mean `no_run`? (verified without it)
     "#]]
     .assert_eq(&warnings(&output));
-    output.stdout_contains("failures:\n    src/a.md:13 (failed at run time, src_a_md_2)\n    src/a.md:17 (failed at run time, src_a_md_3)\n");
+    output.stdout_contains("failures:\n    src/a.md:12 (failed at run time, src_a_md_2, error at line 13)\n    src/a.md:16 (failed at run time, src_a_md_3, error at line 17)\n");
     output.stdout_contains("3 passed, 2 failed\n");
 }
 
@@ -104,7 +104,7 @@ fn includes_and_playgrounds_expand_as_mdbook_expands_them() {
     // playground and the part's snippet pass.
     expect![[r#"
         failures:
-            src/a.md:8 (cannot include, src_a_md_2)
+            src/a.md:7 (cannot include, src_a_md_2, error at line 8)
 
         finished in [TIME]
         2 passed, 1 failed

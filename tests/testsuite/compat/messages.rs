@@ -51,3 +51,31 @@ fn failures_name_the_book_and_nothing_generated() {
     );
     assert!(!stdout.contains("--edition"), "{output}");
 }
+
+/// The summary's caret spans rustc's span (`"x"`), not the rest of the line, as rustdoc's own
+/// excerpt underlines it.
+#[test]
+fn the_summary_caret_spans_rustcs_span() {
+    let chapter = "# Caret\n\n```rust\nlet v: u32 = \"x\"; let b = 2;\n```\n";
+    let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2021"));
+    output.code(1);
+    expect![[r#"{3: "failed"}"#]].assert_eq(&format!("{ours:?}"));
+    let stdout = output.stdout();
+    let summary: String = stdout
+        .lines()
+        .take(6)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    expect![[r#"
+        error: snippet src_c_md_1 does not compile
+         --> src/c.md:4:14
+          |
+        2 |
+        3 | ```rust
+        4 | let v: u32 = "x"; let b = 2;
+    "#]]
+    .assert_eq(&summary);
+    output.stdout_contains(
+        "4 | let v: u32 = \"x\"; let b = 2;\n  |              ^^^ error[E0308]: mismatched types\n",
+    );
+}

@@ -7,6 +7,8 @@
 
 use crate::support::Output;
 
+mod broken;
+mod cargo_env;
 mod crates;
 mod markdown;
 mod messages;

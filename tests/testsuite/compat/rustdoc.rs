@@ -178,7 +178,7 @@ fn errors_inside_std_macros_belong_to_the_snippet_that_called_them() {
     output.code(1);
     expect![[r#"{3: "passed", 8: "passed", 12: "failed", 17: "passed", 22: "passed"}"#]]
         .assert_eq(&format!("{ours:?}"));
-    output.stdout_contains("src/c.md:13 (does not compile, src_c_md_3)");
+    output.stdout_contains("src/c.md:12 (does not compile, src_c_md_3, error at line 13)");
 }
 
 /// A fence inside a block quote that the end of the quote closes (no closing fence line):
@@ -370,7 +370,7 @@ let x: Option<!> = None;
     let (output, ours) = same_verdicts_as_rustdoc(chapter, Some("2021"));
     output.code(1);
     expect![[r#"{3: "failed"}"#]].assert_eq(&format!("{ours:?}"));
-    output.stdout_contains("src/c.md:5 (does not compile, src_c_md_1)");
+    output.stdout_contains("src/c.md:3 (does not compile, src_c_md_1, error at line 5)");
     output.stdout_contains(
         " --> src/c.md:5:3\n  |\n3 | ```rust\n4 | # #![allow(unused)]\n5 | # #![feature(never_type)]\n  |   ^^^^^^^^^^^^^^^^^^^^^^^ error[E0554]",
     );

@@ -96,13 +96,19 @@ fn a_snippet_cannot_write_the_book_or_the_cache() {
         );
         let attack = format!(
             "{first}\n```sh\ndenied=0\n\
-             for file in $(find {cache} -type f) {root}/src/a.md {root}/book.toml; do\n  \
+             for file in {entries} {root}/src/a.md {root}/book.toml; do\n  \
              {{ echo forged >> \"$file\"; }} 2>/dev/null || denied=$((denied + 1))\n\
              done\n\
              {{ echo forged > {cache}/planted-by-snippet; }} 2>/dev/null || denied=$((denied + 1))\n\
              {{ echo forged > {root}/src/planted.md; }} 2>/dev/null || denied=$((denied + 1))\n\
              echo \"denied $denied of {count}\"\n```\n\n```text,output\ndenied {count} of {count}\n```\n",
             cache = cache.display(),
+            // Named by the test: in a namespace the snippet does not even see them.
+            entries = cached
+                .keys()
+                .map(|path| path.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
             root = book.path().display(),
             count = cached.len() + 4,
         );

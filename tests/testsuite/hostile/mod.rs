@@ -10,6 +10,7 @@
 mod detached;
 mod escapes;
 mod limits;
+mod side_doors;
 
 use crate::support::{Book, book};
 

@@ -55,7 +55,7 @@ fn bad_language_tables_are_one_error_each() {
     check_bad_table(
         "command = [\"python3\", \"{file}\"]\nextension = \"py\"\nhiden = \"~\"\n",
         expect![[r#"
-            error: in [ROOT]/book.toml: unknown key `hiden` in [preprocessor.snippets.languages.python] (expected one of: `command`, `check`, `extension`, `hidden`, `inputs`, `error-position`, `setup`, `setup-inputs`, `setup-timeout`)
+            error: in [ROOT]/book.toml: unknown key `hiden` in [preprocessor.snippets.languages.python]: did you mean `hidden`? (expected one of: `command`, `check`, `extension`, `hidden`, `inputs`, `error-position`, `setup`, `setup-inputs`, `setup-timeout`)
         "#]],
     );
     check_bad_table(

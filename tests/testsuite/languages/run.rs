@@ -33,8 +33,9 @@ fn two_languages_beside_rust_fail_at_their_lines() {
         27 | 5
         28 | ```
            |
-          + 4
           - 5
+          + 4
+          help: if the new output is right, `mdbook-snippets test --bless` writes it into the expected block
 
         error: snippet src_python_md_3 failed at run time
           --> src/python.md:34:1
@@ -91,8 +92,9 @@ fn two_languages_beside_rust_fail_at_their_lines() {
         27 | [..]three
            |
             one
-          + two
           - [..]three
+          + two
+          help: if the new output is right, `mdbook-snippets test --bless` writes it into the expected block
 
         error: snippet src_javascript_md_4 failed at run time
           --> src/javascript.md:34:1
@@ -143,13 +145,13 @@ fn two_languages_beside_rust_fail_at_their_lines() {
            |
 
         failures:
-            src/python.md:26 (output differs, src_python_md_2)
-            src/python.md:34 (failed at run time, src_python_md_3)
+            src/python.md:22 (output differs, src_python_md_2, error at line 26)
+            src/python.md:32 (failed at run time, src_python_md_3, error at line 34)
             src/python.md:41 (timed out, src_python_md_4)
             src/python.md:60 (failed at run time, src_python_md_7)
-            src/javascript.md:25 (output differs, src_javascript_md_3)
-            src/javascript.md:34 (failed at run time, src_javascript_md_4)
-            src/javascript.md:42 (does not compile, src_javascript_md_5)
+            src/javascript.md:20 (output differs, src_javascript_md_3, error at line 25)
+            src/javascript.md:32 (failed at run time, src_javascript_md_4, error at line 34)
+            src/javascript.md:41 (does not compile, src_javascript_md_5, error at line 42)
             src/javascript.md:47 (timed out, src_javascript_md_6)
 
         finished in [TIME]
@@ -345,7 +347,7 @@ fn included_code_fails_at_the_included_line() {
           RuntimeError: from the include
 
         failures:
-            src/inc.py:2 (failed at run time, src_a_md_1)
+            src/a.md:3 (failed at run time, src_a_md_1, error at src/inc.py:2)
 
         finished in [TIME]
         0 passed, 1 failed

@@ -112,6 +112,7 @@ impl Book {
             .current_dir(self.path())
             .env("CARGO_TARGET_DIR", target_dir)
             .env_remove("GITHUB_ACTIONS")
+            .env_remove("GITHUB_WORKSPACE")
             .stdin(Stdio::null())
     }
 }

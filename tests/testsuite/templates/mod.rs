@@ -11,6 +11,7 @@
 mod build;
 mod child;
 mod clients;
+mod readme;
 mod served;
 mod servers;
 mod shown;

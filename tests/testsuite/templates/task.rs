@@ -1,6 +1,7 @@
 //! The rmcp task template driven by rmcp's client, which declares the tasks extension: an export
 //! that runs to completion, polled with `tasks/get`, and one stopped with `tasks/cancel`, whose
-//! acknowledgement is read off the recorded wire.
+//! acknowledgement is read off the recorded wire; and a client without the extension refused
+//! before any part of the work starts.
 
 use std::time::Duration;
 
@@ -120,4 +121,31 @@ async fn the_rmcp_task_ends_cancelled_after_tasks_cancel() {
     let rest = served.close().await;
     assert!(rest.is_empty(), "{rest:?}");
     check_shown("rmcp-task", &(shown.join("\n") + "\n"));
+}
+
+/// A client that did not declare the tasks extension is refused before any work starts: the
+/// error the specification names (-32021), and no part of the export ever logged.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_rmcp_task_refuses_a_client_without_the_extension_before_any_work() {
+    let client = ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new("templates-test", "1.0.0"),
+    );
+    let served = Served::start(rust_template("rmcp-task"), client).await;
+    let refused = served
+        .client
+        .call_tool_once(CallToolRequestParams::new("export"))
+        .await
+        .expect_err("export is refused");
+    assert!(
+        refused.to_string().contains("-32021"),
+        "the missing-capability error: {refused}"
+    );
+    // Longer than a part takes (0.4 s): work started for the call would have logged by now.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let log = served.close().await;
+    assert!(
+        !log.iter().any(|line| line.starts_with("export: part")),
+        "work started for a refused call: {log:?}"
+    );
 }

@@ -29,6 +29,7 @@ use super::events;
 use super::legacy::LegacySession;
 use super::limits::Limits;
 use super::sessions::Sessions;
+use crate::context::Context;
 use crate::jsonrpc::{self, id_key};
 use crate::revision::Revision;
 use crate::server::session::{Session, VERSION_KEY};
@@ -173,7 +174,7 @@ impl Endpoint {
         let token = message.pointer("/params/_meta/progressToken").map(id_key);
         let key = id_key(&id);
         let Some(messages) = session.open_request(&key, token) else {
-            return self.reused_in_flight(&message, &key);
+            return self.reused_in_flight(&message, &key, session.session.context());
         };
         session.session.handle_line(&bytes);
         // The request lives on in the core (its transcript entry, its handler's arguments);
@@ -181,6 +182,7 @@ impl Endpoint {
         drop((message, bytes));
         let closer = session.clone();
         let transcript = self.core.transcript.clone();
+        let context = session.session.context();
         let request_id = id;
         let stopping = self.stopping.clone();
         // The `legacy-disconnect-cancels` mutant takes the hang-up for a cancel (and records it
@@ -189,7 +191,7 @@ impl Endpoint {
         let guard = EndGuard::new(Box::new(move |ending| {
             if ending == Ending::Abandoned {
                 if !stopping.is_cancelled() {
-                    events::record_disconnect(&transcript, &request_id, cancels);
+                    events::record_disconnect(&transcript, context, &request_id, cancels);
                 }
                 let key = id_key(&request_id);
                 if cancels {
@@ -336,9 +338,10 @@ impl Endpoint {
 
     /// A 2025-11-25 request whose id is still in flight on another stream: recorded and
     /// refused here, since the session's error would carry the same id as the running request.
-    fn reused_in_flight(&self, message: &Value, key: &str) -> Reply {
+    fn reused_in_flight(&self, message: &Value, key: &str, context: Context) -> Reply {
         use crate::transcript::Direction;
-        self.core.transcript.record(Direction::In, message.clone());
+        let transcript = &self.core.transcript;
+        transcript.record_for(context, Direction::In, message.clone());
         self.core.violations.record(
             crate::violations::rules::REUSED_ID,
             format!("request id {key} reused while still in flight"),
@@ -346,7 +349,7 @@ impl Endpoint {
         let id = message.get("id").cloned().unwrap_or(Value::Null);
         let text = format!("Invalid Request: id {key} is still in flight");
         let reply = jsonrpc::error(id, jsonrpc::INVALID_REQUEST, &text, None);
-        self.core.transcript.record(Direction::Out, reply.clone());
+        transcript.record_for(context, Direction::Out, reply.clone());
         body::json(StatusCode::OK, &reply)
     }
 

@@ -8,14 +8,21 @@
 
 use serde_json::Value;
 
+use crate::context::Context;
 use crate::transcript::{Direction, Entry, Transcript, TransportEvent};
 
 /// Records that the client closed the response stream of `request_id`; `cancels` says whether
-/// that cancels the request (2026-07-28) or not (2025-11-25, where it is only a lost stream).
-pub fn record_disconnect(transcript: &Transcript, request_id: &Value, cancels: bool) {
+/// that cancels the request (2026-07-28) or not (2025-11-25, where it is only a lost stream);
+/// the entry belongs to the request's `context`.
+pub fn record_disconnect(
+    transcript: &Transcript,
+    context: Context,
+    request_id: &Value,
+    cancels: bool,
+) {
     let event = TransportEvent {
         request_id: request_id.clone(),
         cancels,
     };
-    transcript.record_entry(Direction::In, Entry::Transport(event));
+    transcript.record_entry_for(context, Direction::In, Entry::Transport(event));
 }

@@ -161,10 +161,9 @@ impl LegacySession {
                 "Not Found: the session was deleted (HTTP DELETE) while this request ran; it is cancelled",
                 Some(json!({DELETED_DATA: true})),
             );
-            self.session
-                .core
-                .transcript
-                .record(Direction::Out, message.clone());
+            let context = self.session.context();
+            let transcript = &self.session.core.transcript;
+            transcript.record_for(context, Direction::Out, message.clone());
             let _ = sender.send(message);
         }
         routes.tokens.clear();

@@ -113,11 +113,12 @@ pub async fn serve_address(
             "mcp-testserver: serving beyond loopback on {bound}: anyone who can reach it can use this server; Host and Origin must name a loopback address or the address a connection arrived at"
         );
     }
-    let core = Arc::new(if conformance_fixtures {
+    let core = if conformance_fixtures {
         Core::with_conformance_fixtures()
     } else {
         Core::default()
-    });
+    };
+    let core = Arc::new(core.with_random_task_ids());
     core.limit_history_to(history.into());
     if let Some(record) = record {
         core.transcript.set_record(record);

@@ -3,7 +3,9 @@
 //! the cancellation of the request (the session is closed, which stops the handler exactly as
 //! `notifications/cancelled` does). Headers are checked first (`checks`), including the
 //! arguments a tool mirrors into `Mcp-Param-*` headers. A POSTed `notifications/cancelled` is
-//! accepted and dropped: nothing ties it to the client whose request it names.
+//! accepted and dropped: nothing ties it to the client whose request it names. These requests
+//! share one binding context, [`Context::STATELESS`]: their transcript entries, gates and
+//! tasks are seen by each other and by no session or connection (and theirs by none of them).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -17,9 +19,14 @@ use super::body::{self, EndGuard, Ending, ResponseStream};
 use super::checks;
 use super::endpoint::{Endpoint, Reply};
 use super::events;
+use crate::context::Context;
 use crate::jsonrpc::{self, id_key};
 use crate::server::Mutant;
 use crate::server::session::Session;
+use crate::transcript::Direction;
+
+/// The context every request here belongs to.
+const STATELESS: Context = Context::STATELESS;
 
 impl Endpoint {
     /// A 2026-07-28 request: validated headers, then its own session; the response stream's
@@ -33,14 +40,11 @@ impl Endpoint {
         let id = message.get("id").cloned();
         let mirrored = self.mirrored_arguments(&message);
         if let Err((code, rule, problem)) = checks::request_metadata(headers, &message, &mirrored) {
-            self.core
-                .transcript
-                .record(crate::transcript::Direction::In, message.clone());
+            let transcript = &self.core.transcript;
+            transcript.record_for(STATELESS, Direction::In, message.clone());
             self.core.violations.record(rule, problem.clone());
             let reply = jsonrpc::error(id.unwrap_or(Value::Null), code, &problem, None);
-            self.core
-                .transcript
-                .record(crate::transcript::Direction::Out, reply.clone());
+            transcript.record_for(STATELESS, Direction::Out, reply.clone());
             return body::json(StatusCode::BAD_REQUEST, &reply);
         }
         let method = message.get("method").and_then(Value::as_str);
@@ -48,15 +52,14 @@ impl Endpoint {
             return self.stateless_notification(message);
         };
         let (outbox, messages) = mpsc::unbounded_channel();
-        let session = Session::new(self.core.clone(), outbox);
+        let session = Session::stateless(self.core.clone(), outbox);
         let key = id_key(&id);
         let serial = self.next_serial.fetch_add(1, Ordering::Relaxed);
         self.lock_live().insert(serial, session.clone());
         if method == Some("initialize") {
             // Removed in 2026-07-28; the core would start a 2025-11-25 handshake instead.
-            self.core
-                .transcript
-                .record(crate::transcript::Direction::In, message.clone());
+            let transcript = &self.core.transcript;
+            transcript.record_for(STATELESS, Direction::In, message.clone());
             session.send(jsonrpc::error(
                 id.clone(),
                 jsonrpc::METHOD_NOT_FOUND,
@@ -76,7 +79,7 @@ impl Endpoint {
         let stopping = self.stopping.clone();
         let guard = EndGuard::new(Box::new(move |ending| {
             if ending == Ending::Abandoned && !stopping.is_cancelled() {
-                events::record_disconnect(&transcript, &id, true);
+                events::record_disconnect(&transcript, STATELESS, &id, true);
             }
             // Completed: nothing runs any more. Abandoned: stops the handler, sends nothing.
             if ending == Ending::Completed || !keep_running {
@@ -128,9 +131,8 @@ impl Endpoint {
         let named = message.pointer("/params/requestId").map(id_key);
         let cancel =
             message.get("method").and_then(Value::as_str) == Some("notifications/cancelled");
-        self.core
-            .transcript
-            .record(crate::transcript::Direction::In, message);
+        let transcript = &self.core.transcript;
+        transcript.record_for(STATELESS, Direction::In, message);
         if let Some(key) = named.filter(|_| cancel) {
             self.core.handlers.log(format!(
                 "cancel for {key} POSTed over Streamable HTTP ignored: under 2026-07-28 only closing the request's response stream cancels it"

@@ -45,7 +45,7 @@ pub(crate) struct Call {
     pub params: Map<String, Value>,
     pub client_capabilities: Value,
     /// The task this call runs as (set by `tasks::start`), whose status bounds its progress.
-    pub task_number: Option<u32>,
+    pub task_number: Option<u64>,
     /// The last `progress` value sent (0: none yet), for the `progress-after-response` mutant.
     pub last_progress: AtomicU64,
 }

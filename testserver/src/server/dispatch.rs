@@ -21,9 +21,11 @@ impl Session {
     /// Handles a line longer than the limit.
     pub(crate) fn handle_oversized(&self, length: usize) {
         let shown = format!("<{length} bytes, over the line limit>");
-        self.core
-            .transcript
-            .record_entry(Direction::In, Entry::Unparseable(shown));
+        self.core.transcript.record_entry_for(
+            self.context(),
+            Direction::In,
+            Entry::Unparseable(shown),
+        );
         self.core.violations.record(
             rules::PARSE_ERROR,
             format!("a {length}-byte line exceeds the limit"),
@@ -50,9 +52,11 @@ impl Session {
             Err(error) => {
                 let text = String::from_utf8_lossy(bytes);
                 let shown: String = text.chars().take(200).collect();
-                self.core
-                    .transcript
-                    .record_entry(Direction::In, Entry::Unparseable(shown));
+                self.core.transcript.record_entry_for(
+                    self.context(),
+                    Direction::In,
+                    Entry::Unparseable(shown),
+                );
                 self.core
                     .violations
                     .record(rules::PARSE_ERROR, format!("unparseable line: {error}"));
@@ -66,7 +70,7 @@ impl Session {
                 return;
             }
         };
-        record_in(&self.core, value.clone());
+        record_in(&self.core, self.context(), value.clone());
         match jsonrpc::classify(&value) {
             Incoming::Request { id, method, params } => self.handle_request(id, &method, params),
             Incoming::Notification { method, params } => self.handle_notification(&method, &params),

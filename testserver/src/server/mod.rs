@@ -26,3 +26,4 @@ pub use mutants::Mutant;
 pub use session::{
     Core, DEFAULT_HISTORY_LIMIT, DEFAULT_TRANSCRIPT_BYTES, HistoryLimits, SERVER_NAME,
 };
+pub use task_store::{DEFAULT_TTL_MS, MAX_FINISHED_TASKS, MAX_RUNNING_TASKS, MAX_TTL_MS};

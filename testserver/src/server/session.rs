@@ -15,8 +15,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::handlers::Handlers;
 use super::mutants::{Mutant, process_mutant};
+use super::task_id::TaskIds;
 use super::task_store::TaskStore;
-use crate::gates::{GateOwner, Gates};
+use crate::context::{Context, Contexts};
+use crate::gates::Gates;
 use crate::jsonrpc;
 use crate::revision::Revision;
 use crate::transcript::{Direction, Side, Transcript};
@@ -70,13 +72,16 @@ pub struct Core {
     pub transcript: Transcript,
     /// What the peers did wrong.
     pub violations: ViolationLog,
-    /// Named latches for `wait_gate` / `open_gate`.
+    /// Named latches for `wait_gate` / `open_gate`, each of one context.
     pub gates: Gates,
+    /// Hands out each connection's (or session's) binding context.
+    pub(crate) contexts: Contexts,
     /// Running tool handlers and their log.
     pub handlers: Handlers,
     pub(crate) tasks: TaskStore,
-    /// Response ids of earlier `transcript` tool calls, elided from later transcript replies.
-    pub(crate) transcript_replies: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// Response ids of earlier `transcript` tool calls with their context, elided from later
+    /// transcript replies.
+    pub(crate) transcript_replies: std::sync::Mutex<std::collections::HashSet<(Context, String)>>,
     /// The fixtures plugged in, if any (see [`Fixtures`]).
     fixtures: Option<Arc<dyn Fixtures>>,
     /// The one rule this server breaks on purpose, if any (see `mutants`).
@@ -89,8 +94,9 @@ impl Default for Core {
             transcript: Transcript::new(Side::Server),
             violations: ViolationLog::new(),
             gates: Gates::default(),
+            contexts: Contexts::default(),
             handlers: Handlers::default(),
-            tasks: TaskStore::default(),
+            tasks: TaskStore::new(TaskIds::Deterministic),
             transcript_replies: Default::default(),
             fixtures: None,
             mutant: process_mutant(),
@@ -112,6 +118,20 @@ impl Core {
     pub fn limit_history_to(&self, limits: HistoryLimits) {
         self.limit_history(limits.messages);
         self.transcript.set_byte_limit(limits.bytes);
+    }
+
+    /// This core, with task ids from the operating system's CSPRNG (the binary's; see
+    /// `task_id.rs`) instead of the deterministic ones an in-process server gives.
+    pub fn with_random_task_ids(self) -> Core {
+        Core {
+            tasks: TaskStore::new(TaskIds::Random),
+            ..self
+        }
+    }
+
+    /// How many tasks this core holds (running and finished, all contexts).
+    pub fn task_count(&self) -> usize {
+        self.tasks.len()
     }
 
     /// This core, breaking `mutant`'s rule (`None`: no rule broken), whatever the process
@@ -187,9 +207,9 @@ pub(crate) enum Dispatch {
     },
 }
 
-/// Records an incoming message in the core's transcript.
-pub(crate) fn record_in(core: &Core, message: serde_json::Value) {
-    core.transcript.record(Direction::In, message);
+/// Records an incoming message of `context` in the core's transcript.
+pub(crate) fn record_in(core: &Core, context: Context, message: serde_json::Value) {
+    core.transcript.record_for(context, Direction::In, message);
 }
 
 /// The `_meta` key carrying a 2026-07-28 request's protocol version.
@@ -249,32 +269,40 @@ enum Outbox {
 /// One connection.
 pub(crate) struct Session {
     pub core: Arc<Core>,
-    /// Who owns the gates this connection opens: a 2025-11-25 HTTP session its own, closed when
-    /// it ends; any other connection the server.
-    gate_owner: GateOwner,
+    /// What this connection's transcript entries, gates and tasks belong to: its own (a
+    /// connection, a 2025-11-25 HTTP session), or the shared stateless one (a 2026-07-28 HTTP
+    /// request); see [`crate::context`].
+    context: Context,
     outbox: Mutex<Option<Outbox>>,
     state: Mutex<State>,
 }
 
 impl Session {
+    /// A connection of its own context (stdio, in-process).
     pub(crate) fn new(core: Arc<Core>, outbox: mpsc::UnboundedSender<Value>) -> Arc<Session> {
-        Session::with_outbox(core, Outbox::Plain(outbox), GateOwner::Server)
+        let context = core.contexts.fresh();
+        Session::with_outbox(core, Outbox::Plain(outbox), context)
+    }
+
+    /// One 2026-07-28 request over Streamable HTTP: the shared stateless context.
+    pub(crate) fn stateless(core: Arc<Core>, outbox: mpsc::UnboundedSender<Value>) -> Arc<Session> {
+        Session::with_outbox(core, Outbox::Plain(outbox), Context::STATELESS)
     }
 
     /// A session whose outbound messages name the client request they relate to (a 2025-11-25
-    /// HTTP session): the gates it opens are its own, closed again by [`Session::close`].
+    /// HTTP session), of its own context: what it holds goes with [`Session::close`].
     pub(crate) fn with_related(
         core: Arc<Core>,
         outbox: mpsc::UnboundedSender<Outbound>,
     ) -> Arc<Session> {
-        let owner = core.gates.new_owner();
-        Session::with_outbox(core, Outbox::Related(outbox), owner)
+        let context = core.contexts.fresh();
+        Session::with_outbox(core, Outbox::Related(outbox), context)
     }
 
-    fn with_outbox(core: Arc<Core>, outbox: Outbox, gate_owner: GateOwner) -> Arc<Session> {
+    fn with_outbox(core: Arc<Core>, outbox: Outbox, context: Context) -> Arc<Session> {
         Arc::new(Session {
             core,
-            gate_owner,
+            context,
             outbox: Mutex::new(Some(outbox)),
             state: Mutex::new(State {
                 era: Era::Fresh,
@@ -290,9 +318,9 @@ impl Session {
         })
     }
 
-    /// Who owns the gates this session opens.
-    pub(crate) fn gate_owner(&self) -> GateOwner {
-        self.gate_owner
+    /// The binding context this session's entries, gates and tasks belong to.
+    pub(crate) fn context(&self) -> Context {
+        self.context
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
@@ -315,7 +343,9 @@ impl Session {
             .lock()
             .unwrap_or_else(|poison| poison.into_inner());
         if let Some(outbox) = outbox.as_ref() {
-            self.core.transcript.record(Direction::Out, message.clone());
+            self.core
+                .transcript
+                .record_for(self.context, Direction::Out, message.clone());
             match outbox {
                 Outbox::Plain(outbox) => {
                     let _ = outbox.send(message);
@@ -338,7 +368,8 @@ impl Session {
         self.send_related(message, related);
     }
 
-    /// The peer closed its side: cancel what runs, forget what waits, stop sending.
+    /// The peer closed its side: cancel what runs, forget what waits, stop sending; what its
+    /// own context holds (gates, tasks, its transcript's dropped count) goes with it.
     pub(crate) fn close(&self) {
         let mut state = self.lock();
         // In key order (a BTreeMap), so handlers stop, and log it, in the same order every run.
@@ -349,7 +380,11 @@ impl Session {
         state.awaiting_client.clear();
         drop(state);
         self.stop_sending();
-        self.core.gates.release(self.gate_owner);
+        if !self.context.is_shared() {
+            self.core.gates.release(self.context);
+            self.core.tasks.end_context(self.context);
+            self.core.transcript.forget(self.context);
+        }
     }
 
     /// Sends nothing more: the outbox is dropped, so the writer ends once it has flushed.

@@ -22,6 +22,9 @@ fn on_end_runs_once_when_a_task_first_becomes_terminal() {
         let runs = Arc::new(AtomicUsize::new(0));
         let counted = runs.clone();
         let mut entry = Entry {
+            id: "tsk-1".into(),
+            context: crate::context::Context::SERVER,
+            created_ms: 0,
             status: Status::Working,
             created: String::new(),
             updated: String::new(),

@@ -9,6 +9,14 @@
 //! result, even with `isError`, completes a task; only a JSON-RPC error fails it. An unknown task
 //! id is -32602 everywhere. Timestamps count tokio time from the server's start on a fixed epoch,
 //! so they are stable.
+//!
+//! A task belongs to the binding context of the connection that created it (`crate::context`):
+//! "If context-binding is available, receivers MUST reject `tasks/get`, `tasks/result`, and
+//! `tasks/cancel` requests for tasks that do not belong to the same authorization context as the
+//! requestor. For `tasks/list` requests, receivers MUST ensure the returned task list includes
+//! only tasks associated with the requestor's authorization context" (2025-11-25,
+//! basic/utilities/tasks, *Task Isolation and Access Control*). Another context's task is
+//! answered exactly as an unknown one (-32602), so its existence does not show either.
 
 use std::sync::Arc;
 
@@ -31,7 +39,8 @@ type Answer = Result<Value, RpcError>;
 /// A task being run: what its body uses to wait for input and to notice a cancel.
 pub(crate) struct TaskHandle {
     core: Arc<Core>,
-    number: u32,
+    number: u64,
+    id: String,
     /// Cancelled by `tasks/cancel`.
     pub token: CancellationToken,
 }
@@ -75,36 +84,42 @@ pub(crate) fn create(
             .and_then(Value::as_u64),
         Revision::V2026_07_28 => None,
     };
+    let ttl = TaskStore::ttl(ttl);
     let token = CancellationToken::new();
     let now = store.now();
     let entry = Entry {
+        id: String::new(),
+        context: session.context(),
+        created_ms: 0,
         status: Status::Working,
         created: now.clone(),
         updated: now,
-        ttl,
+        ttl: Some(ttl),
         end: None,
         pending: Map::new(),
         responses: Map::new(),
         token: token.clone(),
-        on_end: None,
+        on_end,
     };
     session.lock().task_requests.insert(id_key(&id));
-    let mut entries = store.lock();
-    let Some(number) = u32::try_from(entries.len() + 1).ok() else {
-        drop(entries);
-        if let Some(on_end) = on_end {
-            on_end();
+    let (number, tasks) = match store.insert(session.context(), entry) {
+        Ok(inserted) => inserted,
+        Err((on_end, why)) => {
+            if let Some(on_end) = on_end {
+                on_end();
+            }
+            let error = (
+                jsonrpc::INTERNAL_ERROR,
+                format!("Internal error: {why}"),
+                None,
+            );
+            session.answer(id, revision, Err(error));
+            return None;
         }
-        let error = (
-            jsonrpc::INTERNAL_ERROR,
-            "Internal error: no task ids left".into(),
-            None,
-        );
-        session.answer(id, revision, Err(error));
-        return None;
     };
-    let entry = Entry { on_end, ..entry };
-    let mut task = task_json(number, &entry, revision);
+    let entry = tasks.get(number);
+    let task_id = entry.id.clone();
+    let mut task = task_json(entry, revision);
     // The `task-id-integer` mutant names the task by its number, a JSON integer; the store and
     // every later answer keep the real id.
     if session.core.breaks(Mutant::TaskIdInteger) {
@@ -126,20 +141,21 @@ pub(crate) fn create(
             Value::Object(task)
         }
     };
-    entries.insert(number, entry);
+    // Answered under the store's lock, so the task is not seen before its handle is sent.
     session.answer(id, revision, Ok(handle));
-    drop(entries);
+    drop(tasks);
     Some(TaskHandle {
         core: session.core.clone(),
         number,
+        id: task_id,
         token,
     })
 }
 
 impl TaskHandle {
     /// The task's id.
-    pub(crate) fn id(&self) -> String {
-        task_id::encode(self.number)
+    pub(crate) fn id(&self) -> &str {
+        &self.id
     }
 
     /// Parks the task in `input_required` with `requests` (by key, each a server-to-client
@@ -251,19 +267,17 @@ pub(crate) fn handle(
         return session.answer(id, revision, Err(extension_required(method)));
     }
     let store = &session.core.tasks;
+    let context = session.context();
     if method == "tasks/list" {
-        let tasks: Vec<Value> = store
-            .lock()
-            .iter()
-            .map(|(number, entry)| Value::Object(task_json(*number, entry, revision)))
-            .collect();
+        let tasks = store.list(context, |_, entry| {
+            Value::Object(task_json(entry, revision))
+        });
         return session.answer(id, revision, Ok(json!({"tasks": tasks})));
     }
+    let unknown = |text: &str| invalid(&format!("unknown task `{text}`"));
     let number = match params.get("taskId").and_then(Value::as_str) {
         None => Err(invalid("`taskId` (a string) is required")),
-        Some(text) => task_id::decode(text)
-            .filter(|number| store.lock().contains_key(number))
-            .ok_or_else(|| invalid(&format!("unknown task `{text}`"))),
+        Some(text) => store.find(context, text).ok_or_else(|| unknown(text)),
     };
     let number = match number {
         Ok(number) => number,
@@ -279,57 +293,57 @@ pub(crate) fn handle(
         Err(error) => return session.answer(id, revision, Err(error)),
     };
     let answer = match method {
-        "tasks/get" => Ok(store
-            .with_quiet(number, |entry| detailed_task(number, entry, revision))
-            .expect("the task exists")),
+        "tasks/get" => store.with_quiet(number, |entry| Ok(detailed_task(entry, revision))),
         "tasks/cancel" => cancel(store, number, revision, &session.core),
         "tasks/update" => update(store, number, params),
         "tasks/result" => return wait_for_result(session.clone(), id, number),
         _ => unreachable!("routed by the session"),
     };
-    session.answer(id, revision, answer);
+    // `None`: the task was freed (its context ended) between finding it and now.
+    let text = params
+        .get("taskId")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    session.answer(id, revision, answer.unwrap_or_else(|| Err(unknown(text))));
 }
 
-fn cancel(store: &TaskStore, number: u32, revision: Revision, core: &Core) -> Answer {
+fn cancel(store: &TaskStore, number: u64, revision: Revision, core: &Core) -> Option<Answer> {
     let now = store.now();
     // The `task-cancel-terminal-accepted` mutant answers with the terminal task as it is.
     let accept_terminal = core.breaks(Mutant::TaskCancelTerminalAccepted);
     // The `task-cancelled-after-response` mutant answers with the task as it was before the
     // transition (still `working`), as if it moved to `cancelled` after the response.
     let answer_before = core.breaks(Mutant::TaskCancelledAfterResponse);
-    let outcome = store
-        .with(number, |entry| {
-            if entry.status.is_terminal() && accept_terminal {
-                return Ok(task_json(number, entry, revision));
-            }
-            if entry.status.is_terminal() {
-                return Err(entry.status);
-            }
-            let before = answer_before.then(|| task_json(number, entry, revision));
-            entry.end_as(Status::Cancelled, now);
-            entry.token.cancel();
-            Ok(before.unwrap_or_else(|| task_json(number, entry, revision)))
-        })
-        .expect("the task exists");
-    match (outcome, revision) {
+    let outcome = store.with(number, |entry| {
+        if entry.status.is_terminal() && accept_terminal {
+            return Ok(task_json(entry, revision));
+        }
+        if entry.status.is_terminal() {
+            return Err((entry.id.clone(), entry.status));
+        }
+        let before = answer_before.then(|| task_json(entry, revision));
+        entry.end_as(Status::Cancelled, now);
+        entry.token.cancel();
+        Ok(before.unwrap_or_else(|| task_json(entry, revision)))
+    })?;
+    Some(match (outcome, revision) {
         (Ok(task), Revision::V2025_11_25) => Ok(Value::Object(task)),
-        (Err(status), Revision::V2025_11_25) => Err(invalid(&format!(
-            "task {} is already {}",
-            task_id::encode(number),
+        (Err((id, status)), Revision::V2025_11_25) => Err(invalid(&format!(
+            "task {id} is already {}",
             status.as_str()
         ))),
         // 2026-07-28: an empty acknowledgement, whatever the state.
         (_, Revision::V2026_07_28) => Ok(json!({})),
-    }
+    })
 }
 
 /// `tasks/update` (2026-07-28): hands the responses to keys the task is waiting on to it and
 /// ignores the rest (keys never issued or already answered), as SEP-2663 says a server should.
-fn update(store: &TaskStore, number: u32, params: &Map<String, Value>) -> Answer {
+fn update(store: &TaskStore, number: u64, params: &Map<String, Value>) -> Option<Answer> {
     let responses = match params.get("inputResponses") {
         Some(Value::Object(responses)) => responses,
-        Some(_) => return Err(invalid("`inputResponses` must be an object")),
-        None => return Err(invalid("`inputResponses` is required")),
+        Some(_) => return Some(Err(invalid("`inputResponses` must be an object"))),
+        None => return Some(Err(invalid("`inputResponses` is required"))),
     };
     let now = store.now();
     store
@@ -344,17 +358,16 @@ fn update(store: &TaskStore, number: u32, params: &Map<String, Value>) -> Answer
                 entry.updated = now;
             }
         })
-        .expect("the task exists");
-    Ok(json!({}))
+        .map(|()| Ok(json!({})))
 }
 
 /// `tasks/result` (2025-11-25): answers once the task is terminal; cancellable like any request.
-fn wait_for_result(session: Arc<Session>, id: Value, number: u32) {
+fn wait_for_result(session: Arc<Session>, id: Value, number: u64) {
     // The `task-result-not-final` mutant answers for a task already terminal with the task
     // itself, as `tasks/get` would.
     if session.core.breaks(Mutant::TaskResultNotFinal) {
         let terminal = session.core.tasks.with_quiet(number, |entry| {
-            (entry.status.is_terminal()).then(|| task_json(number, entry, Revision::V2025_11_25))
+            (entry.status.is_terminal()).then(|| task_json(entry, Revision::V2025_11_25))
         });
         if let Some(Some(task)) = terminal {
             return session.answer(id, Revision::V2025_11_25, Ok(Value::Object(task)));
@@ -372,7 +385,7 @@ fn wait_for_result(session: Arc<Session>, id: Value, number: u32) {
         });
         let outcome = tokio::select! {
             _ = token.cancelled() => Outcome::Cancelled,
-            _ = terminal => store.with_quiet(number, |entry| result_of(number, entry)).unwrap_or(Outcome::Cancelled),
+            _ = terminal => store.with_quiet(number, |entry| result_of(entry)).unwrap_or(Outcome::Cancelled),
         };
         // The `task-result-left-waiting` mutant does not answer for a cancelled task: the
         // request waits until it is cancelled itself (or the session ends).
@@ -391,8 +404,8 @@ fn wait_for_result(session: Arc<Session>, id: Value, number: u32) {
 
 /// What `tasks/result` answers for a terminal task: its result (with the related-task `_meta`),
 /// its error, or -32602 for a cancelled task.
-fn result_of(number: u32, entry: &Entry) -> Outcome {
-    let id = task_id::encode(number);
+fn result_of(entry: &Entry) -> Outcome {
+    let id = &entry.id;
     match &entry.end {
         Some(End::Result(result)) => {
             let mut result = result.clone();

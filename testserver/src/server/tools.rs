@@ -251,15 +251,15 @@ impl Tool {
                         call.log("stopped by cancel");
                         Outcome::Cancelled
                     }
-                    _ = call.session.core.gates.wait(gate) => {
+                    _ = call.session.core.gates.wait(gate, call.session.context()) => {
                         // "completed" is logged by the caller once the answer is sent.
                         Outcome::Result(text_result(format!("gate {gate} opened")))
                     }
                 }
             }
             Tool::OpenGate { gate } => {
-                let owner = call.session.gate_owner();
-                match call.session.core.gates.try_open(gate, owner) {
+                let context = call.session.context();
+                match call.session.core.gates.try_open(gate, context) {
                     Ok(_) => Outcome::Result(text_result(format!("opened {gate}"))),
                     Err(error) => Outcome::Error(
                         jsonrpc::INVALID_PARAMS,
@@ -337,15 +337,20 @@ fn handler_log_text(call: &Call) -> String {
     lines.join("\n")
 }
 
+/// The most `transcript` replies remembered for eliding.
+const MAX_ELIDED_REPLIES: usize = 4096;
+
+/// The caller's context's transcript (never another's), its earlier `transcript` replies elided.
 fn transcript_text(call: &Call) -> String {
     let core = &call.session.core;
     let mut replies = core
         .transcript_replies
         .lock()
         .unwrap_or_else(|poison| poison.into_inner());
+    let context = call.session.context();
     let messages: Vec<Value> = core
         .transcript
-        .messages()
+        .messages_of(context)
         .into_iter()
         .map(|wire| {
             let mut message = wire.value();
@@ -353,13 +358,18 @@ fn transcript_text(call: &Call) -> String {
                 && message.get("result").is_some()
                 && message
                     .get("id")
-                    .is_some_and(|id| replies.contains(&jsonrpc::id_key(id)));
+                    .is_some_and(|id| replies.contains(&(context, jsonrpc::id_key(id))));
             if is_reply {
                 message["result"] = json!({"elided": "an earlier transcript reply"});
             }
             json!({"direction": wire.direction, "message": message})
         })
         .collect();
-    replies.insert(call.key.clone());
+    // Bounded: a flood of `transcript` calls (all stateless clients share one context) cannot
+    // grow it; forgetting only shows an earlier reply in full again.
+    if replies.len() >= MAX_ELIDED_REPLIES {
+        replies.clear();
+    }
+    replies.insert((context, call.key.clone()));
     Value::Array(messages).to_string()
 }

@@ -36,6 +36,20 @@ pub(crate) fn conformance(revision: Revision) -> Conn {
     Conn::serve(Arc::new(Core::with_conformance_fixtures()), revision)
 }
 
+/// Runs the binary with `args` and stdin from `/dev/null`, and checks that it refused them before
+/// serving anything: exit code 2, `expected` on stderr, nothing on stdout.
+pub(crate) fn assert_refused(args: &[&str], expected: &str) {
+    let output = std::process::Command::new(BINARY)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("running mcp-testserver");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    assert!(output.stdout.is_empty(), "{args:?}: nothing served");
+}
+
 /// The text of the first content block of a `tools/call` response.
 pub(crate) fn text(response: &Value) -> &str {
     response["result"]["content"][0]["text"]

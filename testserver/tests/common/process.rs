@@ -32,6 +32,16 @@ pub(crate) async fn spawn_http(
     args: &[&str],
     stdin: Stdio,
 ) -> (tokio::process::Child, SocketAddr) {
+    spawn_http_with(prefix, args, stdin, &[]).await
+}
+
+/// [`spawn_http`] with the environment variables `envs` set for the child.
+pub(crate) async fn spawn_http_with(
+    prefix: &[&str],
+    args: &[&str],
+    stdin: Stdio,
+    envs: &[(&str, &str)],
+) -> (tokio::process::Child, SocketAddr) {
     let (program, prefix_args) = match prefix.split_first() {
         Some((program, rest)) => (*program, rest),
         None => (BINARY, &[][..]),
@@ -42,6 +52,7 @@ pub(crate) async fn spawn_http(
         command.arg(BINARY);
     }
     command.args(["--http", "127.0.0.1:0"]).args(args);
+    command.envs(envs.iter().copied());
     let mut child = command
         .stdin(stdin)
         .stdout(Stdio::null())

@@ -1,6 +1,7 @@
 //! Hostile or careless clients (issue 16, items 9-12): every POST gets an answer on its own
 //! response, nothing a client holds (connections, sessions) outlives the limits, and the
-//! transcript and stderr tell the truth when the server stops. The HTTP behaviour is checked
+//! transcript and stderr tell the truth when the server stops; no client reaches another's
+//! tasks, gates or transcript (issue 33, item 10). The HTTP behaviour is checked
 //! on an in-process endpoint (`serve_with`, real loopback sockets, real clock) with a raw
 //! HTTP/1.1 client, so any header can be sent or left out; what only a process shows (file
 //! descriptor exhaustion, signals, an unread stderr) through the built binary. Every wait is
@@ -16,6 +17,7 @@ use std::time::{Duration, Instant};
 mod common;
 
 mod clients;
+mod isolation;
 mod memory;
 mod requests;
 mod sessions;
@@ -24,7 +26,7 @@ mod timeouts;
 
 use common::BINARY;
 use common::loopback::serve_on_loopback;
-use common::process::{LIMIT, exit_code, scratch, sigterm, spawn_http};
+use common::process::{LIMIT, exit_code, scratch, sigterm, spawn_http, spawn_http_with};
 use mcp_testserver_core::http::Limits;
 use mcp_testserver_core::server::Core;
 use serde_json::{Value, json};

@@ -14,29 +14,8 @@ const LARGE: usize = 1_000_000;
 
 /// The binary over HTTP with `args` and glibc's mmap threshold fixed; the child and its address.
 async fn spawn_measured(args: &[&str]) -> (tokio::process::Child, SocketAddr) {
-    let mut child = tokio::process::Command::new(BINARY)
-        .args(["--http", "127.0.0.1:0"])
-        .args(args)
-        .env("MALLOC_MMAP_THRESHOLD_", "131072")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("spawning mcp-testserver");
-    let mut stderr = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
-    let address = tokio::time::timeout(LIMIT, async {
-        while let Some(line) = stderr.next_line().await.unwrap() {
-            if let Some(url) = line.strip_prefix("mcp-testserver: listening on http://") {
-                return url.trim_end_matches("/mcp").parse().unwrap();
-            }
-        }
-        panic!("the server exited before listening");
-    })
-    .await
-    .expect("the server prints its address");
-    tokio::spawn(async move { while let Ok(Some(_)) = stderr.next_line().await {} });
-    (child, address)
+    let threshold = [("MALLOC_MMAP_THRESHOLD_", "131072")];
+    spawn_http_with(&[], args, Stdio::null(), &threshold).await
 }
 
 /// The resident set of process `pid`, in MiB.

@@ -362,8 +362,10 @@ pub(crate) async fn a_2026_task_request_frees_its_progress_token_once_answered(c
 }
 
 /// Task ids are the receiver's strings, never the request id that created the task: in a flow
-/// where request 1 creates the first task, its id still shares nothing with `1`. They are
-/// deterministic (the same ids on every run and connection) and distinct per task.
+/// where request 1 creates the first task, its id still shares nothing with `1`. Task ids are
+/// `tsk-` and hex, distinct, nothing like the request ids: in-process (the
+/// harness the book runs on) eight hex digits, the same on every run; the binary 32 hex digits
+/// from the CSPRNG, different on every run (unguessable, see `server/task_id.rs`).
 pub(crate) async fn task_ids_are_opaque_and_deterministic(connect: Connect) {
     let mut runs = Vec::new();
     for _ in 0..2 {
@@ -378,7 +380,9 @@ pub(crate) async fn task_ids_are_opaque_and_deterministic(connect: Connect) {
                 .to_owned();
             let hex = task_id
                 .strip_prefix("tsk-")
-                .filter(|hex| hex.len() == 8 && hex.bytes().all(|byte| byte.is_ascii_hexdigit()))
+                .filter(|hex| {
+                    matches!(hex.len(), 8 | 32) && hex.bytes().all(|byte| byte.is_ascii_hexdigit())
+                })
                 .unwrap_or_else(|| panic!("an opaque `tsk-` id: {task_id}"));
             assert_ne!(
                 hex.trim_start_matches('0'),
@@ -391,7 +395,20 @@ pub(crate) async fn task_ids_are_opaque_and_deterministic(connect: Connect) {
         assert_eq!(distinct.len(), 3, "{ids:?}");
         runs.push(ids);
     }
-    assert_eq!(runs[0], runs[1], "the same ids on every run");
+    if runs[0][0].len() == "tsk-".len() + 8 {
+        assert_eq!(runs[0], runs[1], "in-process: the same ids on every run");
+    } else {
+        assert!(
+            runs.iter()
+                .flatten()
+                .all(|id| id.len() == "tsk-".len() + 32),
+            "{runs:?}"
+        );
+        assert_ne!(
+            runs[0], runs[1],
+            "the binary: fresh random ids on every run"
+        );
+    }
 }
 
 pub(crate) async fn handler_log_tool_reports_what_the_handlers_did(connect: Connect) {
