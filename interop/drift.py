@@ -45,6 +45,7 @@ ROOT = INTEROP.parent
 sys.path.insert(0, str(INTEROP))
 
 import matrix  # noqa: E402
+import racy  # noqa: E402
 import releases  # noqa: E402
 import render_book  # noqa: E402
 from outcomes import FRAMEWORK_OUTCOMES, framework_outcome  # noqa: E402
@@ -126,7 +127,7 @@ def cell_changes(expected: dict[str, Any], observed: dict[str, Any]) -> list[dic
                 for transport in matrix.TRANSPORTS:
                     old = book.get(scenario, {}).get(revision, {}).get(transport)
                     new = scenarios.get(scenario, {}).get(revision, {}).get(transport)
-                    if old != new:
+                    if not racy.accepts(old, new):
                         changes.append({"sdk": sdk, "scenario": scenario, "revision": revision, "transport": transport, "old": old, "new": new})
     return changes
 
@@ -136,6 +137,10 @@ def verdict(facts: dict[str, Any] | None) -> str:
         return "(no such cell)"
     if "error" in facts:
         return "could not run"
+    if "racy" in facts:
+        # A racy cell (interop/racy.py): each measured outcome.
+        symbol, name, _ = FRAMEWORK_OUTCOMES["racy"]
+        return f"{symbol} {name}: " + " or ".join(dict.fromkeys(verdict(one) for one in facts["racy"]))
     if "caller returned" in facts:
         # A framework's cell (facts.framework_facts), judged as the frameworks' grid does.
         symbol, name, _ = FRAMEWORK_OUTCOMES[framework_outcome(facts)]

@@ -84,7 +84,7 @@ def install(entry: dict[str, Any], work: Path, version: str | None = None) -> fl
         return 0.0
     marker.parent.mkdir(parents=True, exist_ok=True)
     place.parent.mkdir(parents=True, exist_ok=True)
-    log = marker.with_suffix(".log")
+    log = marker.parent / f"{marker.name}.log"
     started = time.monotonic()
     with open(log, "w") as out:
         out.write(f"$ {script}\n")

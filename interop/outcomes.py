@@ -57,6 +57,7 @@ FRAMEWORK_OUTCOMES = {
     "ran": ("\u25cb", "not stopped", "no cancel; the caller waited for the call's end and got its result: the stop did not stop the call"),
     "gone": ("\u2300", "session ended", "no cancel; the server's session ended (its stdin closed, its connection dropped) before the handler answered"),
     "hung": ("\u29d6", "hung", "the caller did not get control back within 5 s of the stop"),
+    "racy": ("\u21c4", "either, racing", "two runs of the same cell measured different outcomes (the glyphs after it, each measured): the stop races the framework's own teardown, and either may win; interop/racy.py"),
     "other": ("?", "other", "a combination the legend does not name: read the cell's facts"),
     "skipped": ("\u2013", "not run", "the framework does not offer this way of stopping (the reason is in the details)"),
 }
@@ -69,6 +70,9 @@ def framework_outcome(facts: dict[str, Any]) -> str:
     """The framework grid's verdict on one cell (a key of FRAMEWORK_OUTCOMES), from its facts alone."""
     if "skipped" in facts or "n/a" in facts:
         return "skipped"
+    if "racy" in facts:
+        # Several measured outcomes (interop/racy.py); `framework_outcomes` names each.
+        return "racy"
     if "error" in facts:
         return "other"
     if facts["caller returned"] == "hung":
@@ -86,3 +90,15 @@ def framework_outcome(facts: dict[str, Any]) -> str:
     if handler == "still running when observed (no cancel)":
         return "gone"
     return "other"
+
+
+def framework_outcomes(facts: dict[str, Any]) -> list[str]:
+    """Each measured outcome of a cell: one verdict, or a racy cell's alternatives' (in order, once each)."""
+    if "racy" not in facts:
+        return [framework_outcome(facts)]
+    found: list[str] = []
+    for alternative in facts["racy"]:
+        verdict = framework_outcome(alternative)
+        if verdict not in found:
+            found.append(verdict)
+    return found

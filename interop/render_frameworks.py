@@ -64,6 +64,11 @@ def short(verdict: str, facts: dict[str, Any]) -> str:
     return FRAMEWORK_OUTCOMES[verdict][1]
 
 
+def glyph_html(verdict: str) -> str:
+    colour = f' style="color: {COLOURS[verdict]}; font-weight: bold"' if verdict in COLOURS else ""
+    return f"<span{colour}>{FRAMEWORK_OUTCOMES[verdict][0]}</span>"
+
+
 def grid_cell(name: str, scenario: str, info: dict[str, Any], cells: dict[str, Any] | None, used: set[str]) -> str:
     link = f"#{anchor(name, scenario)}"
     style = "padding: 2px 8px"
@@ -82,9 +87,16 @@ def grid_cell(name: str, scenario: str, info: dict[str, Any], cells: dict[str, A
         verdict = framework_outcome(facts)
         used.add(verdict)
         verdicts.append(verdict)
-        glyph = FRAMEWORK_OUTCOMES[verdict][0]
-        colour = f' style="color: {COLOURS[verdict]}; font-weight: bold"' if verdict in COLOURS else ""
-        parts.append((label, f"<span{colour}>{glyph}</span> {html.escape(short(verdict, facts))}"))
+        if verdict == "racy":
+            # Each measured outcome, with its own glyph (interop/racy.py).
+            options = []
+            for alternative in facts["racy"]:
+                option = framework_outcome(alternative)
+                used.add(option)
+                options.append(f"{glyph_html(option)} {html.escape(short(option, alternative))}")
+            parts.append((label, f"{glyph_html(verdict)} either " + " or ".join(dict.fromkeys(options))))
+            continue
+        parts.append((label, f"{glyph_html(verdict)} {html.escape(short(verdict, facts))}"))
     if len({text for _, text in parts}) == 1:
         text = parts[0][1]
     else:
@@ -143,11 +155,15 @@ def details(expected: dict[str, Any], order: list[str] | None = None) -> str:
                 if "skipped" in facts:
                     rows.append(f"| {mark}{cell(scenario, code=True)} | {label} | {FRAMEWORK_OUTCOMES['skipped'][0]} | {cell(facts['skipped'])} | | | | | |")
                     continue
-                verdict = framework_outcome(facts)
-                rows.append(
-                    f"| {mark}{cell(scenario, code=True)} | {label} | {FRAMEWORK_OUTCOMES[verdict][0]} {FRAMEWORK_OUTCOMES[verdict][1]} | {reached(facts)} | {cell(facts.get('cancel after stop') or '')} "
-                    f"| {cell(facts['handler'])} | {cell(facts['caller returned'])} | {cell(facts['caller saw'], code=True)} | {cell(facts['next call'])} |"
-                )
+                # A racy cell (interop/racy.py): one row per measured outcome.
+                measured = facts["racy"] if "racy" in facts else [facts]
+                for number, one in enumerate(measured, 1):
+                    verdict = framework_outcome(one)
+                    prefix = f"{FRAMEWORK_OUTCOMES['racy'][0]} {FRAMEWORK_OUTCOMES['racy'][1]} ({number} of {len(measured)}): " if len(measured) > 1 else ""
+                    rows.append(
+                        f"| {mark if number == 1 else ''}{cell(scenario, code=True)} | {label} | {prefix}{FRAMEWORK_OUTCOMES[verdict][0]} {FRAMEWORK_OUTCOMES[verdict][1]} | {reached(one)} | {cell(one.get('cancel after stop') or '')} "
+                        f"| {cell(one['handler'])} | {cell(one['caller returned'])} | {cell(one['caller saw'], code=True)} | {cell(one['next call'])} |"
+                    )
         for scenario, why in info.get("unavailable", {}).items():
             rows.append(f'| <a id="{anchor(name, scenario)}"></a>{cell(scenario, code=True)} | | {FRAMEWORK_OUTCOMES["skipped"][0]} not offered | {cell(why)} | | | | | |')
         parts.append(head + "\n\n" + "\n".join(rows))

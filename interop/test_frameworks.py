@@ -42,7 +42,7 @@ class FrameworkFacts(unittest.TestCase):
 
     def test_a_cancel_soon_after_the_stop_is_stopped(self) -> None:
         wire = record((1000, "in", INIT), (1001, "out", INIT_OK), (1010, "in", CALL), (1620, "in", CANCEL))
-        self.check(wire, {"cancel sent": True, "cancel requestId": "3", "cancel reason": "caller cancelled", "cancel after stop": "<100 ms", "caller returned": "promptly", "handler": "stopped by the cancel"}, "stopped")
+        self.check(wire, {"cancel sent": True, "cancel requestId": "3", "cancel reason": "caller cancelled", "cancel after stop": "<1 s", "caller returned": "promptly", "handler": "stopped by the cancel"}, "stopped")
 
     def test_a_cancel_more_than_a_second_late_is_late(self) -> None:
         wire = record((1010, "in", CALL), (2700, "in", CANCEL))
@@ -71,7 +71,7 @@ class FrameworkFacts(unittest.TestCase):
     def test_a_timeout_counts_from_the_recorded_call(self) -> None:
         # The program says "run start + 700 ms" (1700); the call left at 1200, so the stop is 1900.
         wire = record((1200, "in", CALL), (1950, "in", CANCEL))
-        self.check(wire, {"cancel after stop": "<100 ms"}, "stopped", stopped=1700, timeout_ms=700)
+        self.check(wire, {"cancel after stop": "<1 s"}, "stopped", stopped=1700, timeout_ms=700)
 
     def test_a_later_session_reusing_the_id_is_not_the_slow_call(self) -> None:
         # A session per call: the next call (another session) has id 3 too and is answered first.
@@ -92,7 +92,7 @@ class FrameworkFacts(unittest.TestCase):
             facts.framework_facts(report(record((1000, "in", INIT))))
 
     def test_buckets_and_returns(self) -> None:
-        self.assertEqual([facts.bucket_ms(ms) for ms in (-5, 99, 100, 999, 1000)], ["<100 ms", "<100 ms", "<1 s", "<1 s", ">1 s"])
+        self.assertEqual([facts.bucket_ms(ms) for ms in (-5, 99, 100, 999, 1000)], ["<1 s", "<1 s", "<1 s", "<1 s", ">1 s"])
         self.assertEqual([facts.caller_returned(*pair) for pair in ((1000, 1999), (1000, 2000), (1000, None), (None, 5))], ["promptly", "late", "hung", "not stopped"])
 
 
@@ -128,7 +128,7 @@ class Grid(unittest.TestCase):
         self.assertLess(text.index("<code>tool timeout</code>"), text.index("<code>run abort</code>"))
         self.assertIn('title="it has none"', text)
         # Both transports agree: one glyph and the bucket; they differ: one line each.
-        self.assertIn('<a href="#fw-demo-fw-run-abort"><span style="color: #2da44e; font-weight: bold">\u2713</span> cancel &lt;100 ms</a>', text)
+        self.assertIn('<a href="#fw-demo-fw-run-abort"><span style="color: #2da44e; font-weight: bold">\u2713</span> cancel &lt;1 s</a>', text)
         self.assertIn("stdio: <span", text)
         self.assertIn("HTTP: <span style=\"color: #e5534b; font-weight: bold\">\u2717</span> ran to the end", text)
         # Every link has its anchor in the details.
