@@ -104,7 +104,7 @@ pub(crate) fn chapter_text(
         at = range.end;
     }
     out.push_str(&prose(&content[at..], chapter_path, base));
-    let out = escape_controls(&out);
+    let out = crate::report::markdown_output::plain_text(&out);
     static BLANKS: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"\n[ \t]*(\n[ \t]*){2,}").unwrap());
     BLANKS.replace_all(&out, "\n\n").into_owned()
@@ -350,24 +350,6 @@ fn links(text: &str, chapter_path: &str, base: &str) -> String {
         format!("]({base}{resolved}{anchor}{title})")
     })
     .into_owned()
-}
-
-/// Terminal colours and OSC 8 hyperlinks reduced to their text; every other control character
-/// but tab and newline written as `\xNN`.
-fn escape_controls(text: &str) -> String {
-    static SEQUENCES: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\x1b\[[0-9;:?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)").unwrap()
-    });
-    let text = SEQUENCES.replace_all(text, "");
-    let mut out = String::with_capacity(text.len());
-    for character in text.chars() {
-        if character.is_control() && character != '\n' && character != '\t' {
-            out.push_str(&format!("\\x{:02x}", u32::from(character)));
-        } else {
-            out.push(character);
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@
 //!
 //! A diagram (an SVG artifact) is left out: as text it is markup, and the transcript beside it
 //! says the same. Each fence is longer than any run of backticks in what it holds, so no output
-//! can close it early. Control characters are escaped, as in the terminal report.
+//! can close it early. Terminal colours and OSC 8 links become their text, other control
+//! characters `\xNN` ([`plain_text`], which the llms renderer uses too).
 
 use crate::snippet::{ArtifactKind, SnippetResult};
 
@@ -45,17 +46,34 @@ fn fenced(content: &str, lines: &mut Vec<String>) {
         .unwrap_or(0);
     let fence = "`".repeat(longest_run.max(2) + 1);
     lines.push(format!("{fence}text"));
-    lines.extend(content
+    lines.extend(
+        content
             .split('\n')
             // No raw ESC or OSC 8 (a terminal hyperlink) reaches a text renderer's output: a
             // reader that prints `llms-full.txt` in a terminal would obey them.
-            .map(|line| {
-                crate::report::terminal::escape_controls(line.strip_suffix('\r').unwrap_or(line))
-                    .into_owned()
-            }));
+            .map(|line| plain_text(line.strip_suffix('\r').unwrap_or(line))),
+    );
     lines.push(fence);
 }
 
 #[cfg(test)]
 #[path = "markdown_output_tests.rs"]
 mod tests;
+
+/// Terminal colours and OSC 8 hyperlinks reduced to their text; every other control character
+/// but tab and newline written as `\xNN`.
+pub(crate) fn plain_text(text: &str) -> String {
+    static SEQUENCES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\x1b\[[0-9;:?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)").unwrap()
+    });
+    let text = SEQUENCES.replace_all(text, "");
+    let mut out = String::with_capacity(text.len());
+    for character in text.chars() {
+        if character.is_control() && character != '\n' && character != '\t' {
+            out.push_str(&format!("\\x{:02x}", u32::from(character)));
+        } else {
+            out.push(character);
+        }
+    }
+    out
+}

@@ -232,7 +232,7 @@ fn lists_block_quotes_crlf_and_bom() {
         12 |
         13 |    ~~~~rust
         14 |    let listed: u8 = 300;
-           |                     ^^^^ error: literal out of range for `u8`
+           |                     ^^^ error: literal out of range for `u8`
         15 |    ~~~~
            |
             --> src/a.md:14:21
