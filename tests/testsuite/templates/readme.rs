@@ -6,8 +6,9 @@
 //! `TOOL: ...` line awaited on stdout (`[..]` matches any text). Nothing else is done to the
 //! copies, so a step the README leaves out fails the test.
 //!
-//! Two settings make it quicker without changing a step: the Rust templates build into one
-//! `CARGO_TARGET_DIR` (`target/templates-readme`), and npm prefers its cache
+//! Two settings make it quicker without changing a step: the Rust templates build into the
+//! `CARGO_TARGET_DIR` the other template tests build into (`target/templates`, see `build.rs`:
+//! the same lock files, so rmcp and tokio are built once for all), and npm prefers its cache
 //! (`npm_config_prefer_offline`). pip and npm may still ask their registries.
 
 use std::path::{Path, PathBuf};
@@ -90,7 +91,7 @@ fn shell(line: &str, folder: &Path) -> Command {
     command
         .args(["-c", line])
         .current_dir(folder)
-        .env("CARGO_TARGET_DIR", repo().join("target/templates-readme"))
+        .env("CARGO_TARGET_DIR", repo().join("target/templates"))
         .env("npm_config_prefer_offline", "true")
         .env_remove("VIRTUAL_ENV");
     command
