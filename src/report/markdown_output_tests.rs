@@ -156,11 +156,12 @@ fn expected_block_is_replaced_and_a_list_keeps_its_output() {
     );
 }
 
-/// A snippet's escapes (colour, an OSC 8 hyperlink) reach a text renderer escaped, never raw.
+/// A snippet's escapes reach a text renderer never raw: a colour and an OSC 8 hyperlink as
+/// their text, any other control character as `\xNN`.
 #[test]
-fn escapes_in_output_are_shown_escaped() {
+fn escapes_in_output_are_shown_as_text() {
     let lines = output_markdown(&result(
-        "\u{1b}[31mred\u{1b}[0m \u{1b}]8;;https://example.invalid\u{7}link\u{1b}]8;;\u{7}\n",
+        "\u{1b}[31mred\u{1b}[0m \u{1b}]8;;https://example.invalid\u{7}link\u{1b}]8;;\u{7} bell\u{7}\n",
         Vec::new(),
     ));
     let text = lines.join("\n");
@@ -168,5 +169,5 @@ fn escapes_in_output_are_shown_escaped() {
         !text.contains('\u{1b}') && !text.contains('\u{7}'),
         "{text}"
     );
-    assert!(text.contains("\\u{1b}[31mred"), "{text}");
+    assert!(text.contains("red link bell\\x07"), "{text}");
 }
