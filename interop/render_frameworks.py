@@ -85,17 +85,25 @@ def grid_cell(name: str, scenario: str, info: dict[str, Any], cells: dict[str, A
         if facts is None:
             continue
         verdict = framework_outcome(facts)
-        used.add(verdict)
-        verdicts.append(verdict)
         if verdict == "racy":
-            # Each measured outcome, with its own glyph (interop/racy.py).
-            options = []
+            # Each measured outcome, with its own glyph (interop/racy.py); outcomes that differ
+            # only in a detail (what the caller saw) show as one.
+            options: dict[str, str] = {}
             for alternative in facts["racy"]:
                 option = framework_outcome(alternative)
-                used.add(option)
-                options.append(f"{glyph_html(option)} {html.escape(short(option, alternative))}")
-            parts.append((label, f"{glyph_html(verdict)} either " + " or ".join(dict.fromkeys(options))))
+                options.setdefault(f"{glyph_html(option)} {html.escape(short(option, alternative))}", option)
+            used.update(options.values())
+            if len(options) == 1:
+                verdict = next(iter(options.values()))
+                verdicts.append(verdict)
+                parts.append((label, next(iter(options))))
+                continue
+            used.add(verdict)
+            verdicts.append(verdict)
+            parts.append((label, f"{glyph_html(verdict)} either " + " or ".join(options)))
             continue
+        used.add(verdict)
+        verdicts.append(verdict)
         parts.append((label, f"{glyph_html(verdict)} {html.escape(short(verdict, facts))}"))
     if len({text for _, text in parts}) == 1:
         text = parts[0][1]

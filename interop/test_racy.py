@@ -74,6 +74,11 @@ class Racy(unittest.TestCase):
         self.assertIn("either, racing</strong>", text)
         self.assertIn("\u21c4 either, racing (2 of 2): \u2717 ran to the end", text)
         self.assertIn("\u21c4 either, racing: ", drift.verdict(cell))
+        # Outcomes that differ only in a detail show as that one glyph in the grid (both in the details).
+        same = racy.mark(book, {"matrix": {"demo-fw": {"run abort": {"default": {"http": book["matrix"]["demo-fw"]["run abort"]["default"]["http"] | {"caller saw": "other text"}}}}}}, "demo-fw", "run abort", "default", "http")
+        text = render_frameworks.render(same, ["demo-fw"])
+        self.assertNotIn("either, racing</strong>", text)
+        self.assertIn("\u21c4 either, racing (2 of 2): \u2713 cancel sent", text)
         pin = {"releases": {"python": {"2.3.0": {"sdk": {}, "matrix": {}}}, "demo-fw": {"1.0.0": {"sdk": {}, "matrix": copy.deepcopy(observed["matrix"]["demo-fw"])}}}}
         self.assertEqual(history.check(pin, marked), [])
         pin["releases"]["demo-fw"]["1.0.0"]["matrix"]["close client"]["default"]["stdio"] = {"racy": cell["racy"]}
