@@ -81,7 +81,17 @@ pub(crate) fn chapter_text(
                     CodeBlockKind::Fenced(info) => info.to_string(),
                     CodeBlockKind::Indented => String::new(),
                 };
-                block = Some((range, info));
+                // In a block quote the block's range starts after the `> ` that opens its line,
+                // and every later line starts with it too: take it in, so it is the container
+                // `code_block` strips from each line (and the closing fence is found).
+                let line_start = content[..range.start].rfind('\n').map_or(0, |at| at + 1);
+                let lead = &content[line_start..range.start];
+                let start = if lead.contains('>') && lead.chars().all(|c| c == '>' || c == ' ') {
+                    line_start
+                } else {
+                    range.start
+                };
+                block = Some((start..range.end, info));
             }
             Event::End(TagEnd::CodeBlock) => {
                 if let Some((range, info)) = block.take() {

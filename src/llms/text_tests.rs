@@ -45,3 +45,11 @@ fn chapter_links_become_page_links() {
         "[a](/site/b.html) [c](/site/part/chapter.html#d) [e](https://x.org/f.md) [g](/site/part/g.html \"title\")\n",
     );
 }
+
+#[test]
+fn a_block_in_a_block_quote_keeps_its_quote_and_closes_once() {
+    check(
+        "> In a quote:\n>\n> ```rust,edition2021\n> # let hidden = 1;\n> let x = 1;\n> ```\n>\n> ```text\n> 1\n> ```\n\nAfter.\n",
+        "> In a quote:\n>\n> ```rust\n> let x = 1;\n> ```\n>\n> ```text\n> 1\n> ```\n\nAfter.\n",
+    );
+}
