@@ -68,13 +68,19 @@ pub(crate) fn new_session(command: &mut std::process::Command) {
 /// Sets `limits` (soft and hard: the program cannot raise them) on the launcher, before the
 /// program starts, so the program and its children inherit them.
 pub(crate) fn set_limits(limits: &Limits) -> anyhow::Result<()> {
-    use rustix::process::{Resource, Rlimit, setrlimit};
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
     for (resource, value, name) in [
         (Resource::Nproc, limits.processes, "process-limit"),
         (Resource::As, limits.address_space, "memory-limit"),
         (Resource::Fsize, limits.file_size, "file-size-limit"),
     ] {
         if let Some(value) = value {
+            // Never above what the verifier was given (`ulimit -v` in the user's shell): only
+            // root may raise a hard limit, and a lower one is already the stricter bound.
+            let value = match getrlimit(resource).maximum {
+                Some(hard) => value.min(hard),
+                None => value,
+            };
             let limit = Rlimit {
                 current: Some(value),
                 maximum: Some(value),

@@ -142,3 +142,35 @@ fn a_full_disk_while_building_is_a_tool_error() {
     output.code(2).stderr_contains("No space left on device");
     assert!(!output.stdout.contains("does not compile"), "{output}");
 }
+
+/// A verifier started under a lower address-space limit than `memory-limit`'s default (the
+/// user's `ulimit -v`) still runs its snippets, under the lower limit: the launcher never tries
+/// to raise a hard limit (it failed every snippet with "setting `memory-limit`: Operation not
+/// permitted").
+#[test]
+fn a_lower_limit_from_the_caller_is_kept_not_raised() {
+    let chapter = "# A\n\n```sh\nulimit -v\n```\n\n```text,output\n4000000\n```\n";
+    let book = sh_book("", chapter);
+    let command = book.test_command(&["--no-cache"]);
+    let program = command.get_program().to_owned();
+    let arguments: Vec<_> = command.get_args().map(|a| a.to_owned()).collect();
+    let mut limited = std::process::Command::new("sh");
+    limited
+        .arg("-c")
+        .arg("ulimit -v 4000000 && exec \"$@\"")
+        .arg("sh")
+        .arg(program)
+        .args(arguments);
+    for (key, value) in command.get_envs() {
+        match value {
+            Some(value) => limited.env(key, value),
+            None => limited.env_remove(key),
+        };
+    }
+    if let Some(directory) = command.get_current_dir() {
+        limited.current_dir(directory);
+    }
+    book.run(limited)
+        .code(0)
+        .stdout_contains("1 passed, 0 failed");
+}
