@@ -101,8 +101,10 @@ pub(crate) fn start(command: &mut Command, scratch: &Path) -> anyhow::Result<(Ch
         std::process::id(),
         NEXT.fetch_add(1, Ordering::SeqCst)
     );
-    use std::os::unix::process::CommandExt;
-    command.env(MARKER_VARIABLE, &token).process_group(0);
+    command.env(MARKER_VARIABLE, &token);
+    // A session of its own (and so a process group of its own, whose id is the launcher's pid):
+    // nothing the launcher starts has a controlling terminal (`side_doors.rs`).
+    crate::run::side_doors::new_session(command);
     // Spawned and registered under one lock, so a signal either prevents the start or sees the
     // run.
     let mut registry = REGISTRY.lock().unwrap_or_else(|poison| poison.into_inner());

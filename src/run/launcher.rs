@@ -397,7 +397,6 @@ mod linux {
         })?;
         let mut command = Command::new(program);
         command.args(arguments);
-        crate::run::side_doors::new_session(&mut command);
         command
             .spawn()
             .with_context(|| format!("starting {}", Path::new(program).display()))

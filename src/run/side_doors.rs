@@ -52,7 +52,9 @@ pub(crate) fn close_inherited_descriptors() {
     }
 }
 
-/// Makes `command` start its program in a new session: no controlling terminal.
+/// Makes `command` start its program in a new session: no controlling terminal, and a process
+/// group of its own. `containment.rs` starts every launcher this way, so nothing it starts has a
+/// terminal either.
 pub(crate) fn new_session(command: &mut std::process::Command) {
     use std::os::unix::process::CommandExt;
     // SAFETY: between fork and exec the closure makes one system call (`setsid`, which is
