@@ -11,50 +11,23 @@
 // has, and is not opened (it has no favicon link, so Chromium would ask the server's root).
 //
 // Usage: node check.mjs BOOK_HTML_DIR [SITE_PATH]   (SITE_PATH like /REPO/, default /)
-import { chromium } from 'playwright-core';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { caseTableSelfTest, checkCaseTable } from './case-table.mjs';
-import { checkWidths, selfTest } from './layout.mjs';
-import { checkSite, missingPage, serveUnder } from './site.mjs';
+import { chapterFiles, checkLayout, checkSearch, openSite, visitChapters } from './session.mjs';
+import { checkSite, missingPage } from './site.mjs';
 
-const root = process.argv[2];
-const sitePath = process.argv[3] ?? '/';
-if (!root || !sitePath.startsWith('/') || !sitePath.endsWith('/')) {
-  console.error('usage: node check.mjs BOOK_HTML_DIR [SITE_PATH]  (SITE_PATH starts and ends with /)');
-  process.exit(2);
-}
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-const failures = [];
-const fail = (what) => { failures.push(what); console.error(`FAIL ${what}`); };
-const { server, base } = await serveUnder(root, sitePath, (url) => fail(`request outside the site's sub-path ${sitePath}: ${url}`));
-console.log(`serving ${root} at ${base}`);
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
+// The 404 check asks for a missing page on purpose; Chromium logs that answer as an error.
+const site = await openSite('check.mjs', 'BOOK_HTML_DIR', {
+  ignoreConsole: (msg) => msg.text().includes('status of 404') && msg.location().url.endsWith(missingPage),
 });
+const { root, base, browser, page, fail } = site;
 try {
-  const page = await browser.newPage();
-  let current = '';
-  page.on('console', (msg) => {
-    if (msg.type() !== 'error') return;
-    // The 404 check asks for a missing page on purpose; Chromium logs that answer as an error.
-    if (msg.text().includes('status of 404') && msg.location().url.endsWith(missingPage)) return;
-    fail(`${current}: console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => fail(`${current}: page error: ${err.message}`));
-  page.on('request', (req) => {
-    const url = req.url();
-    if (!url.startsWith(base) && !url.startsWith('data:')) fail(`${current}: request leaves the book: ${url}`);
-  });
-
   const pages = [];
-  for (const name of (await readdir(root)).filter((f) => f.endsWith('.html') && f !== '404.html' && f !== 'print.html' && f !== 'toc.html').sort()) {
+  for (const name of (await chapterFiles(root))) {
     const refresh = /<meta http-equiv="refresh" content="0; URL=([^"#]+)/.exec(await readFile(resolve(root, name), 'utf8'));
     if (!refresh) { pages.push(name); continue; }
     if (!existsSync(resolve(root, refresh[1]))) fail(`${name}: redirects to ${refresh[1]}, which the site does not have`);
@@ -63,10 +36,7 @@ try {
   if (pages.length === 0) fail('no chapter pages found');
   let outputs = 0, transcripts = 0, diagrams = 0;
   const transcriptPages = [];
-  for (const name of pages) {
-    current = name;
-    const response = await page.goto(base + name, { waitUntil: 'load' });
-    if (!response.ok()) fail(`${name}: HTTP ${response.status()}`);
+  await visitChapters(site, pages, async (name) => {
     const seen = await page.evaluate(() => ({
       outputs: document.querySelectorAll('.mdbook-snippets-stdout').length,
       transcripts: [...document.querySelectorAll('details > summary')]
@@ -77,13 +47,13 @@ try {
     if (seen.transcripts > 0) transcriptPages.push(name);
     outputs += seen.outputs; transcripts += seen.transcripts; diagrams += seen.diagrams;
     console.log(`${name}: ${seen.outputs} outputs, ${seen.transcripts} transcripts, ${seen.diagrams} diagrams`);
-  }
+  });
   if (outputs === 0) fail('no page shows a snippet output (.mdbook-snippets-stdout)');
   if (transcripts === 0) fail('no page shows a wire transcript');
   if (diagrams === 0) fail('no page shows a rendered sequence diagram');
 
   // A transcript must open on a click and show the wire messages.
-  current = 'transcript';
+  site.at('transcript');
   const withTranscript = transcriptPages[0];
   if (withTranscript) {
     await page.goto(base + withTranscript);
@@ -94,39 +64,17 @@ try {
     else if (!/tools\/call|initialize|server\/discover/.test(await wire.innerText())) fail(`${withTranscript}: transcript shows no MCP message`);
   }
 
-  current = 'search';
-  await page.goto(base + 'index.html');
-  await page.click('#mdbook-search-toggle');
-  // mdBook searches on key events, so type as a reader would.
-  await page.locator('#mdbook-searchbar').pressSequentially('notifications/cancelled');
-  try {
-    await page.waitForSelector('#mdbook-searchresults li', { timeout: 10000 });
-    const hits = await page.locator('#mdbook-searchresults li').count();
-    console.log(`search "notifications/cancelled": ${hits} results`);
-    // A result links under the sub-path, and opens.
-    await page.locator('#mdbook-searchresults li a').first().click();
-    await page.waitForLoadState('load');
-    if (!page.url().startsWith(base) || page.url() === `${base}index.html`) fail(`search: the first result opened ${page.url()}`);
-    else console.log(`search: the first result opened ${page.url().slice(base.length)}`);
-  } catch (err) {
-    fail(`search for "notifications/cancelled": ${err.message.split('\n')[0]}`);
-  }
+  await checkSearch(site, 'notifications/cancelled');
 
-  current = 'site';
+  site.at('site');
   await checkSite(page, base, pages.filter((name) => name !== 'index.html'), repoRoot, fail);
 
-  current = 'layout';
-  await selfTest(browser, fail);
-  const wideTables = await checkWidths(browser, base, [...pages, 'print.html'], fail);
-  console.log(`layout: ${wideTables} tables wider than a 390 px screen, each scrolling in its own box`);
+  await checkLayout(site, pages);
 
-  current = 'case table';
+  site.at('case table');
   await caseTableSelfTest(browser, fail);
   await checkCaseTable(browser, base, 'short-answer.html', fail);
 } finally {
-  await browser.close();
-  server.close();
+  await site.close();
 }
-const total = failures.length;
-console.log(total === 0 ? 'browser check: 0 failed' : `browser check: ${total} failed`);
-process.exit(total === 0 ? 0 : 1);
+site.exit('browser check');

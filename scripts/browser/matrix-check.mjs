@@ -6,10 +6,10 @@
 // make the page scroll sideways (wide tables scroll inside their own box).
 //
 // Usage: node matrix-check.mjs BOOK_HTML_DIR EXPECTED_JSON
-import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
+import { launchBrowser } from './session.mjs';
 
 const [root, expectedPath] = process.argv.slice(2);
 if (!root || !expectedPath) {
@@ -47,11 +47,7 @@ const base = `http://127.0.0.1:${server.address().port}/`;
 const failures = [];
 const fail = (what) => { failures.push(what); console.error(`FAIL sdk-matrix.html: ${what}`); };
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchBrowser();
 try {
   const page = await browser.newPage({ viewport: { width: WIDTH, height: HEIGHT } });
   page.on('request', (req) => {

@@ -17,8 +17,8 @@
 // Usage: node sdk-picker.mjs BOOK_HTML_DIR [SITE_PATH]
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { serveUnder } from './site.mjs';
+import { launchBrowser } from './session.mjs';
 
 const root = process.argv[2];
 const sitePath = process.argv[3] ?? '/request-ids-book/';
@@ -207,11 +207,7 @@ async function run(browser, base, script) {
 }
 
 const { server, base } = await serveUnder(root, sitePath, () => {});
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchBrowser();
 let status = 0;
 try {
   const failures = await run(browser, base, null);

@@ -41,16 +41,29 @@ export const missingPage = 'no/such/chapter/page.html';
 /// The 404 page, the print view and the edit links. `chapters` are the chapter pages' file names;
 /// `repoRoot` is where the sources the edit links name must exist.
 export async function checkSite(page, base, chapters, repoRoot, fail) {
-  const failedLoads = [];
-  const onResponse = (response) => { if (response.status() >= 400) failedLoads.push(`${response.status()} ${response.url()}`); };
+  await check404(page, base, fail);
+  await checkPrint(page, base, fail, { headings: chapters.length, outputs: 1 });
+  await checkEditLinks(page, base, chapters, repoRoot, fail, { repository: true });
+}
 
-  // 404, two directories below the site root: the page must still find its styles and scripts
-  // (site-url), and its links must lead back into the book.
-  const missing = base + missingPage;
+/// Collects the responses with an HTTP error while `load` runs.
+async function failedLoadsOf(page, load) {
+  const failed = [];
+  const onResponse = (response) => { if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`); };
   page.on('response', onResponse);
-  const response = await page.goto(missing, { waitUntil: 'load' });
-  page.off('response', onResponse);
-  const notFound = failedLoads.filter((load) => !load.endsWith(missing));
+  try {
+    return { response: await load(), failed };
+  } finally {
+    page.off('response', onResponse);
+  }
+}
+
+/// 404, two directories below the site root: the page must still find its styles and scripts
+/// (site-url), and its links must lead back into the book.
+export async function check404(page, base, fail) {
+  const missing = base + missingPage;
+  const { response, failed } = await failedLoadsOf(page, () => page.goto(missing, { waitUntil: 'load' }));
+  const notFound = failed.filter((load) => !load.endsWith(missing));
   if (response.status() !== 404) fail(`404 page: HTTP ${response.status()} for ${missing}`);
   if (notFound.length) fail(`404 page: ${notFound.length} resources failed to load, e.g. ${notFound[0]}`);
   if (!/Page not found/.test(await page.locator('main').innerText())) fail('404 page: does not say "Page not found"');
@@ -65,23 +78,26 @@ export async function checkSite(page, base, chapters, repoRoot, fail) {
     if (page.url() !== `${base}introduction.html`) fail(`404 page: the introduction link leads to ${page.url()}`);
   }
   console.log(`404 page at ${missing}: ${notFound.length} failed loads`);
+}
 
-  // The print view: one page with every chapter, in order.
-  failedLoads.length = 0;
-  page.on('response', onResponse);
-  const print = await page.goto(`${base}print.html`, { waitUntil: 'load' });
-  page.off('response', onResponse);
-  if (!print.ok()) fail(`print.html: HTTP ${print.status()}`);
-  if (failedLoads.length) fail(`print.html: ${failedLoads.length} resources failed to load, e.g. ${failedLoads[0]}`);
+/// The print view: one page with every chapter, in order: at least `headings` chapter headings
+/// and `outputs` snippet outputs, and every resource loaded.
+export async function checkPrint(page, base, fail, { headings, outputs }) {
+  const { response, failed } = await failedLoadsOf(page, () => page.goto(`${base}print.html`, { waitUntil: 'load' }));
+  if (!response.ok()) fail(`print.html: HTTP ${response.status()}`);
+  if (failed.length) fail(`print.html: ${failed.length} resources failed to load, e.g. ${failed[0]}`);
   const printed = await page.evaluate(() => ({
     headings: document.querySelectorAll('main h1').length,
     outputs: document.querySelectorAll('main .mdbook-snippets-stdout').length,
   }));
-  if (printed.headings < chapters.length) fail(`print.html: ${printed.headings} chapter headings for ${chapters.length} chapters`);
-  if (printed.outputs === 0) fail('print.html: shows no snippet output');
+  if (printed.headings < headings) fail(`print.html: ${printed.headings} chapter headings for ${headings} chapters`);
+  if (printed.outputs < outputs) fail(`print.html: ${printed.outputs} snippet outputs, fewer than the ${outputs} expected`);
   console.log(`print.html: ${printed.headings} chapter headings, ${printed.outputs} outputs`);
+}
 
-  // Every chapter links to the repository and to the editor for its own source file.
+/// Every chapter links to the editor for its own source file (under `under`, when given), which
+/// exists under `repoRoot`; with `repository`, to the git repository too.
+export async function checkEditLinks(page, base, chapters, repoRoot, fail, { under = '', repository = false } = {}) {
   let edits = 0;
   for (const name of chapters) {
     await page.goto(base + name, { waitUntil: 'load' });
@@ -89,10 +105,11 @@ export async function checkSite(page, base, chapters, repoRoot, fail) {
       repository: document.querySelector('a[aria-label="Git repository"]')?.href,
       edit: document.querySelector('a[aria-label="Suggest an edit"]')?.href,
     }));
-    if (!links.repository) fail(`${name}: no link to the git repository`);
+    if (repository && !links.repository) fail(`${name}: no link to the git repository`);
     if (!links.edit) { fail(`${name}: no "Suggest an edit" link`); continue; }
     const source = links.edit.match(/\/edit\/[^/]+\/(.+)$/)?.[1];
     if (!source) { fail(`${name}: edit link ${links.edit} names no file`); continue; }
+    if (!source.startsWith(under)) { fail(`${name}: the edit link names ${source}, not a file of ${under}`); continue; }
     try {
       await stat(join(repoRoot, decodeURIComponent(source)));
       edits++;

@@ -9,9 +9,9 @@
 // stays readable in each of mdBook's themes; and the pages fit a phone's width (layout.mjs).
 //
 // Usage: node tabs.mjs FIXTURE_HTML_DIR
-import { chromium } from 'playwright-core';
 import { checkWidths } from './layout.mjs';
 import { serveUnder } from './site.mjs';
+import { launchBrowser } from './session.mjs';
 
 const root = process.argv[2];
 if (!root) {
@@ -65,10 +65,7 @@ function watch(page, name) {
   page.on('request', (req) => { if (!req.url().startsWith(base) && !req.url().startsWith('data:')) fail(`${name}: request leaves the book: ${req.url()}`); });
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchBrowser();
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   context.setDefaultTimeout(5000);
