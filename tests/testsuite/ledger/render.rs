@@ -1,11 +1,13 @@
 //! `book/claims.md`, rendered from the ledger's data: the claims by whom they are about, each
-//! with its source, proofs and mutant, then the spec coverage by page.
+//! with its source, proofs and mutant (a group's usual SDK release named once above its table, and
+//! the matrix cells a claim reads as links to each SDK's rows), then every matrix cell with the
+//! value it must hold in one folded table, then the spec coverage by page.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::check::Ledger;
-use super::data::{About, Sentence, Source, Status};
+use super::data::{About, Claim, MatrixCell, Sentence, Source, Status};
 
 impl Ledger {
     /// `book/claims.md`, from the data.
@@ -59,12 +61,22 @@ impl Ledger {
         abouts.sort();
         abouts.dedup();
         for about in abouts {
+            let claims: Vec<&Claim> = self.claims.iter().filter(|c| c.about == about).collect();
             let _ = writeln!(page, "### About {}\n", about.label());
+            // The release most of the group's claims read, named once above the table rather
+            // than in every row.
+            let usual = usual_release(&claims);
+            if let Some((sdk, version)) = usual {
+                let _ = writeln!(
+                    page,
+                    "Sources are places in {sdk} {version} unless they name another release.\n"
+                );
+            }
             let _ = writeln!(
                 page,
                 "| Claim | Source | Proof | Mutant |\n|---|---|---|---|"
             );
-            for claim in self.claims.iter().filter(|c| c.about == about) {
+            for claim in claims {
                 let source = match &claim.source {
                     Source::Spec {
                         revision,
@@ -78,6 +90,7 @@ impl Ledger {
                             .unwrap_or_default();
                         format!("{revision}, {page}, *{section}*{quoted}")
                     }
+                    Source::Sdk { sdk, version, at } if usual == Some((sdk, version)) => at.clone(),
                     Source::Sdk { sdk, version, at } => format!("{sdk} {version}, {at}"),
                 };
                 let mut proofs: Vec<String> = self
@@ -96,12 +109,21 @@ impl Ledger {
                         )
                     })
                     .collect();
-                proofs.extend(claim.matrix.iter().map(|cell| {
-                    format!(
-                        "[matrix](sdk-matrix.md): {} / {} / {} / {}: {} = {}",
-                        cell.0, cell.1, cell.2, cell.3, cell.4, cell.5
-                    )
-                }));
+                // The matrix cells by SDK, each SDK linking to its rows; the cells' facts are in
+                // the folded table at the end of the claims.
+                let mut sdks: Vec<&str> = Vec::new();
+                for cell in &claim.matrix {
+                    if !sdks.contains(&cell.0.as_str()) {
+                        sdks.push(&cell.0);
+                    }
+                }
+                if !sdks.is_empty() {
+                    let links: Vec<String> = sdks
+                        .iter()
+                        .map(|sdk| format!("[{sdk}](sdk-matrix.md{})", matrix_anchor(sdk)))
+                        .collect();
+                    proofs.push(format!("matrix: {}", links.join(", ")));
+                }
                 let mutant = claim
                     .mutant
                     .as_ref()
@@ -116,6 +138,33 @@ impl Ledger {
                 );
             }
             page.push('\n');
+        }
+        let cells: Vec<(&str, &MatrixCell)> = self
+            .claims
+            .iter()
+            .flat_map(|claim| claim.matrix.iter().map(|cell| (claim.id.as_str(), cell)))
+            .collect();
+        if !cells.is_empty() {
+            let _ = writeln!(
+                page,
+                "### The matrix cells\n\n<details><summary>The {} SDK matrix cells the claims read, and the value each \
+                 must hold</summary>\n\n| Claim | SDK | Way of stopping | Revision | Transport | Fact | \
+                 Value |\n|---|---|---|---|---|---|---|",
+                cells.len()
+            );
+            for (id, cell) in cells {
+                let _ = writeln!(
+                    page,
+                    "| [{id}](#{id}) | {} | {} | {} | {} | {} | {} |",
+                    cell.0,
+                    cell.1,
+                    cell.2,
+                    cell.3,
+                    cell.4,
+                    cell.5.to_string().replace('|', "\\|")
+                );
+            }
+            let _ = writeln!(page, "\n</details>\n");
         }
         let _ = writeln!(
             page,
@@ -193,5 +242,28 @@ impl Ledger {
             let _ = writeln!(page, "\n</details>\n");
         }
         page
+    }
+}
+
+/// The SDK release that at least half of `claims` (and two or more) cite as their source.
+fn usual_release<'a>(claims: &[&'a Claim]) -> Option<(&'a String, &'a String)> {
+    let mut counts: BTreeMap<(&String, &String), usize> = BTreeMap::new();
+    for claim in claims {
+        if let Source::Sdk { sdk, version, .. } = &claim.source {
+            *counts.entry((sdk, version)).or_default() += 1;
+        }
+    }
+    let (release, count) = counts.into_iter().max_by_key(|(_, count)| *count)?;
+    (count >= 2 && count * 2 >= claims.len()).then_some(release)
+}
+
+/// The SDK's section of `sdk-matrix.md` (its heading's id), where its detailed rows are.
+fn matrix_anchor(sdk: &str) -> &'static str {
+    match sdk {
+        "python" => "#python-mcp",
+        "typescript" => "#typescript-modelcontextprotocolsdk",
+        "typescript-v2" => "#typescript-v2-modelcontextprotocolclient",
+        "rmcp" => "#rmcp",
+        _ => "",
     }
 }
