@@ -72,9 +72,14 @@ impl Ledger {
                     "Sources are places in {sdk} {version} unless they name another release.\n"
                 );
             }
+            // Only claims about the server side have mutants: the other tables have no column
+            // of dashes.
+            let with_mutants = claims.iter().any(|claim| claim.mutant.is_some());
             let _ = writeln!(
                 page,
-                "| Claim | Source | Proof | Mutant |\n|---|---|---|---|"
+                "| Claim | Source | Proof |{}\n|---|---|---|{}",
+                if with_mutants { " Mutant |" } else { "" },
+                if with_mutants { "---|" } else { "" },
             );
             for claim in claims {
                 let source = match &claim.source {
@@ -124,14 +129,14 @@ impl Ledger {
                         .collect();
                     proofs.push(format!("matrix: {}", links.join(", ")));
                 }
-                let mutant = claim
-                    .mutant
-                    .as_ref()
-                    .map(|m| format!("`{m}`"))
-                    .unwrap_or_else(|| "—".to_owned());
+                let mutant = match &claim.mutant {
+                    Some(mutant) => format!(" `{mutant}` |"),
+                    None if with_mutants => " — |".to_owned(),
+                    None => String::new(),
+                };
                 let _ = writeln!(
                     page,
-                    "| <a id=\"{id}\"></a>**{id}**: {text} | {source} | {proofs} | {mutant} |",
+                    "| <a id=\"{id}\"></a>**{id}**: {text} | {source} | {proofs} |{mutant}",
                     id = claim.id,
                     text = claim.claim.replace('|', "\\|"),
                     proofs = proofs.join("<br>"),
