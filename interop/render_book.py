@@ -13,7 +13,9 @@ its line, become generated Markdown:
 
 `--check` exits 1 (printing a diff) when the chapter is not what the template and expected.json
 give, so CI fails until `interop/run.sh --bless` (or this script without `--check`) regenerates
-it. Only the Python standard library is used.
+it. Either way it exits 2, writing nothing, when the template would render wrong
+(`template_problems`: a placeholder folded without blank lines around it, a fold never closed).
+Only the Python standard library is used.
 """
 
 from __future__ import annotations
@@ -71,6 +73,24 @@ def render(template: str, expected: dict[str, Any], history: dict[str, Any] | No
         return matrix_table(expected["sdks"][sdk], expected["matrix"][sdk])
 
     return NOTICE + PLACEHOLDER.sub(replace, template)
+
+
+def template_problems(template: str) -> list[str]:
+    """What would make the chapter render wrong: a placeholder without a blank line before and after
+    it (inside a `<details>` fold, the Markdown table it becomes would be read as HTML text), or a
+    `<details>` the template opens and never closes (the rest of the page would fold into it)."""
+    problems = []
+    lines = template.split("\n")
+    for number, line in enumerate(lines):
+        if PLACEHOLDER.fullmatch(line):
+            before = lines[number - 1] if number > 0 else ""
+            after = lines[number + 1] if number + 1 < len(lines) else ""
+            if before.strip() or after.strip():
+                problems.append(f"line {number + 1}: {line} needs a blank line before and after it")
+    opened, closed = template.count("<details>"), template.count("</details>")
+    if opened != closed:
+        problems.append(f"{opened} <details> opened, {closed} closed")
+    return problems
 
 
 def versions_table(sdks: dict[str, Any]) -> str:
@@ -187,7 +207,12 @@ def main() -> int:
     arguments = parser.parse_args()
     try:
         expected = json.loads(EXPECTED.read_text())
-        chapter = render(TEMPLATE.read_text(), expected, json.loads(HISTORY.read_text()) if HISTORY.exists() else None)
+        template = TEMPLATE.read_text()
+        for problem in template_problems(template):
+            print(f"render_book: error: {TEMPLATE.relative_to(ROOT)}: {problem}", file=sys.stderr)
+        if template_problems(template):
+            return 2
+        chapter = render(template, expected, json.loads(HISTORY.read_text()) if HISTORY.exists() else None)
     except (OSError, json.JSONDecodeError, KeyError) as error:
         print(f"render_book: error: {error}", file=sys.stderr)
         return 2

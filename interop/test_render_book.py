@@ -137,5 +137,18 @@ class Chapter(unittest.TestCase):
             render_book.render("{{matrix zz}}\n", expected())
 
 
+class Template(unittest.TestCase):
+    def test_the_chapters_template_renders_whole(self):
+        self.assertEqual(render_book.template_problems(render_book.TEMPLATE.read_text()), [])
+
+    def test_a_placeholder_folded_without_blank_lines_is_a_problem(self):
+        problems = render_book.template_problems("<details>\n<summary>s</summary>\n{{history}}\n\n</details>\n")
+        self.assertEqual(problems, ["line 3: {{history}} needs a blank line before and after it"])
+
+    def test_a_fold_never_closed_is_a_problem(self):
+        problems = render_book.template_problems("<details>\n<summary>s</summary>\n\n{{grid}}\n\nText.\n")
+        self.assertEqual(problems, ["1 <details> opened, 0 closed"])
+
+
 if __name__ == "__main__":
     unittest.main()
