@@ -77,7 +77,7 @@ impl Ledger {
             let with_mutants = claims.iter().any(|claim| claim.mutant.is_some());
             let _ = writeln!(
                 page,
-                "| Claim | Source | Proof |{}\n|---|---|---|{}",
+                "<div class=\"claims-table\">\n\n| Claim | Source | Proof |{}\n|---|---|---|{}",
                 if with_mutants { " Mutant |" } else { "" },
                 if with_mutants { "---|" } else { "" },
             );
@@ -142,7 +142,7 @@ impl Ledger {
                     proofs = proofs.join("<br>"),
                 );
             }
-            page.push('\n');
+            page.push_str("\n</div>\n\n");
         }
         let cells: Vec<(&str, &MatrixCell)> = self
             .claims
