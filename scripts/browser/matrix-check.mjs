@@ -6,10 +6,9 @@
 // make the page scroll sideways (wide tables scroll inside their own box).
 //
 // Usage: node matrix-check.mjs BOOK_HTML_DIR EXPECTED_JSON
-import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
-import { launchBrowser } from './session.mjs';
+import { failures, launchBrowser } from './session.mjs';
+import { serveUnder } from './site.mjs';
 
 const [root, expectedPath] = process.argv.slice(2);
 if (!root || !expectedPath) {
@@ -27,25 +26,9 @@ const sdks = Object.values(expected.sdks).filter((sdk) => !sdk.framework);
 const wantedRows = sdks.reduce((sum, sdk) => sum + sdk.scenarios.length, 0);
 const wantedSdks = sdks.length;
 
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml',
-  '.png': 'image/png', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.json': 'application/json' };
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-  const file = join(root, path.endsWith('/') ? path + 'index.html' : path);
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-    res.end(body);
-  } catch {
-    res.writeHead(404);
-    res.end('not found');
-  }
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const base = `http://127.0.0.1:${server.address().port}/`;
+const { list: failed, fail } = failures('sdk-matrix.html: ');
+const { server, base } = await serveUnder(root, '/', (url) => fail(`request outside the site: ${url}`));
 
-const failures = [];
-const fail = (what) => { failures.push(what); console.error(`FAIL sdk-matrix.html: ${what}`); };
 
 const browser = await launchBrowser();
 try {
@@ -135,5 +118,5 @@ try {
   await browser.close();
   server.close();
 }
-console.log(failures.length === 0 ? 'matrix check: 0 failed' : `matrix check: ${failures.length} failed`);
-process.exit(failures.length === 0 ? 0 : 1);
+console.log(`matrix check: ${failed.length} failed`);
+process.exit(failed.length === 0 ? 0 : 1);
