@@ -51,7 +51,11 @@ pub(crate) async fn ask(call: &Call, question: &str, gate: Option<&str>) -> Outc
 async fn ask_by_url(call: &Call, question: &str, gate: &str) -> Outcome {
     let retry = call.params.get("requestState").and_then(Value::as_str) == Some(URL_STATE);
     if !retry {
-        if call.client_capabilities.pointer("/elicitation/url").is_none() {
+        if call
+            .client_capabilities
+            .pointer("/elicitation/url")
+            .is_none()
+        {
             let data = json!({"requiredCapabilities": {"elicitation": {"url": {}}}});
             let message = "Missing required client capability: elicitation (url mode)".to_owned();
             return Outcome::Error(

@@ -19,12 +19,26 @@ const MAX_STEP_MS: u64 = 3_600_000;
 /// A tool call with validated arguments.
 #[derive(Clone, Debug)]
 pub(crate) enum Tool {
-    Echo { text: String },
-    Slow { steps: u64, step_ms: u64 },
-    WaitGate { gate: String },
-    OpenGate { gate: String },
-    IgnoreCancel { steps: u64, step_ms: u64 },
-    Fail { message: String },
+    Echo {
+        text: String,
+    },
+    Slow {
+        steps: u64,
+        step_ms: u64,
+    },
+    WaitGate {
+        gate: String,
+    },
+    OpenGate {
+        gate: String,
+    },
+    IgnoreCancel {
+        steps: u64,
+        step_ms: u64,
+    },
+    Fail {
+        message: String,
+    },
     /// With `gate`: url mode (2026-07-28), the gate standing for the out-of-band interaction.
     Ask {
         question: String,
