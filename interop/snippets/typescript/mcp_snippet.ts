@@ -68,12 +68,18 @@ export function serverArguments(...extra: string[]): string[] {
     return [...extra, ...(artifacts ? ['--artifacts', artifacts] : []), ...(mutant ? ['--mutant', mutant] : [])];
 }
 
+/** What `connect` may put between the client and the SDK's HTTP transport: a wrapper, as hosts
+ *  write them (to log or count messages), around the transport the SDK built. */
+export type WrapTransport = (transport: StreamableHTTPClientTransport) => Parameters<Client['connect']>[0];
+
 /** A fresh test server and a `Client` connected to it (`clientOptions` as `new Client` takes them;
- *  `serverFlags` go to the server, e.g. `['--conformance']` for its `subscriptions/listen`, HTTP only). */
+ *  `serverFlags` go to the server, e.g. `['--conformance']` for its `subscriptions/listen`, HTTP only;
+ *  `wrap`, HTTP only, puts a wrapper around the transport). */
 export async function connect(
     transport: Transport = 'stdio',
     clientOptions?: ConstructorParameters<typeof Client>[1],
-    serverFlags: string[] = []
+    serverFlags: string[] = [],
+    wrap?: WrapTransport
 ): Promise<Snippet> {
     const client = new Client({ name: 'mcp-snippet', version: '0.1.0' }, clientOptions);
     if (transport === 'stdio') {
@@ -85,7 +91,8 @@ export async function connect(
     if (transport === 'http') {
         const server = await startHttpServer(serverFlags);
         try {
-            await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+            const http = new StreamableHTTPClientTransport(new URL(server.url));
+            await client.connect(wrap ? wrap(http) : http);
         } catch (error) {
             await server.stop();
             throw error;

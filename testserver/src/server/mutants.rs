@@ -98,11 +98,14 @@ pub enum Mutant {
     CancelledTaskUnflagged,
     /// A cancel naming an id the client never sent is not recorded.
     UnknownCancelUnflagged,
+    /// 2026-07-28: the "still waiting" answer of a url-mode `ask` carries neither
+    /// `inputRequests` nor `requestState`.
+    StillWaitingWithoutState,
 }
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 34] = [
+    pub const ALL: [Mutant; 35] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::EofKeepsHandlers,
@@ -137,6 +140,7 @@ impl Mutant {
         Mutant::LateCancelFlagged,
         Mutant::CancelledTaskUnflagged,
         Mutant::UnknownCancelUnflagged,
+        Mutant::StillWaitingWithoutState,
     ];
 
     /// The mutant's name: lower-case kebab-case, what `--mutant` and `kills=` take.
@@ -352,6 +356,11 @@ impl Mutant {
                 "cancellation notifications MUST only reference requests previously issued in the \
                  same direction; the server records one that names no request (2025-11-25, \
                  basic/utilities/cancellation, Behavior Requirements)",
+            ),
+            Mutant::StillWaitingWithoutState => (
+                "still-waiting-without-state",
+                "Servers MUST include at least one of inputRequests or requestState in every \
+                 InputRequiredResult response (2026-07-28, basic/patterns/mrtr, Server Requirements)",
             ),
         }
     }

@@ -19,13 +19,31 @@ const MAX_STEP_MS: u64 = 3_600_000;
 /// A tool call with validated arguments.
 #[derive(Clone, Debug)]
 pub(crate) enum Tool {
-    Echo { text: String },
-    Slow { steps: u64, step_ms: u64 },
-    WaitGate { gate: String },
-    OpenGate { gate: String },
-    IgnoreCancel { steps: u64, step_ms: u64 },
-    Fail { message: String },
-    Ask { question: String },
+    Echo {
+        text: String,
+    },
+    Slow {
+        steps: u64,
+        step_ms: u64,
+    },
+    WaitGate {
+        gate: String,
+    },
+    OpenGate {
+        gate: String,
+    },
+    IgnoreCancel {
+        steps: u64,
+        step_ms: u64,
+    },
+    Fail {
+        message: String,
+    },
+    /// With `gate`: url mode (2026-07-28), the gate standing for the out-of-band interaction.
+    Ask {
+        question: String,
+        gate: Option<String>,
+    },
     Violations,
     Transcript,
     HandlerLog,
@@ -90,12 +108,20 @@ pub(crate) fn definitions() -> Vec<Value> {
             string("message", "the error message"),
             false,
         ),
-        tool(
-            "ask",
-            "Asks the client a question (elicitation / input_required).",
-            string("question", "the question"),
-            false,
-        ),
+        {
+            let properties = json!({
+                "question": {"type": "string", "description": "the question"},
+                "gate": {"type": "string", "description": "2026-07-28 only: ask in url mode; the out-of-band interaction completes when this gate opens"}
+            });
+            let mut ask = tool(
+                "ask",
+                "Asks the client a question (elicitation / input_required); with `gate`, a url-mode input request whose retry is answered when the gate opens, or after 1 s with a state-only input_required (\"still waiting\").",
+                properties,
+                false,
+            );
+            ask["inputSchema"]["required"] = json!(["question"]);
+            ask
+        },
         tool(
             "violations",
             "The protocol violations recorded from the client so far, as JSON.",
@@ -147,6 +173,10 @@ pub(crate) fn parse(name: &str, arguments: &Value) -> Result<Tool, String> {
         },
         "ask" => Tool::Ask {
             question: args.string("question")?,
+            gate: match args.arguments.contains_key("gate") {
+                true => Some(args.gate()?),
+                false => None,
+            },
         },
         "violations" => Tool::Violations,
         "transcript" => Tool::Transcript,
@@ -200,7 +230,7 @@ impl Args<'_> {
             Tool::Slow { .. } | Tool::IgnoreCancel { .. } => &["steps", "step_ms"],
             Tool::WaitGate { .. } | Tool::OpenGate { .. } => &["gate"],
             Tool::Fail { .. } => &["message"],
-            Tool::Ask { .. } => &["question"],
+            Tool::Ask { .. } => &["question", "gate"],
             Tool::Violations | Tool::Transcript | Tool::HandlerLog => &[],
         };
         match self
@@ -274,7 +304,7 @@ impl Tool {
                 result["isError"] = json!(true);
                 Outcome::Result(result)
             }
-            Tool::Ask { question } => super::ask::ask(call, question).await,
+            Tool::Ask { question, gate } => super::ask::ask(call, question, gate.as_deref()).await,
             Tool::Violations => {
                 let violations = serde_json::to_string(&call.session.core.violations.reported())
                     .expect("violations serialize");

@@ -108,6 +108,7 @@ macro_rules! every_rule_test {
             tools_echo_fail_and_gates,
             ignore_cancel_still_responds,
             ask_gets_input_per_revision,
+            ask_in_url_mode_waits_for_its_gate,
             transcript_tool_elides_its_earlier_replies,
             handler_log_tool_reports_what_the_handlers_did,
             tasks_2025_lifecycle,

@@ -1,5 +1,5 @@
 //! Mutants of the 2026-07-28 lifecycle: `resultType` omitted, the per-request `_meta` fields
-//! optional, `ping` still served.
+//! optional, `ping` still served, an `input_required` "still waiting" without its state.
 
 use super::*;
 
@@ -94,6 +94,26 @@ async fn ping_still_served_answers_a_2026_ping() {
             "V2025_11_25: error null result {}",
             "V2026_07_28: error null result {\"resultType\":\"complete\"}",
         ],
+    )
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn still_waiting_without_state_sends_an_empty_input_required() {
+    check(
+        Mutant::StillWaitingWithoutState,
+        |mutant| async move {
+            let (core, mut conn) = start(mutant, Revision::V2026_07_28);
+            conn.initialize().await;
+            let mut params = conn.stamped(json!({"name": "ask",
+                "arguments": {"question": "Connect?", "gate": "consent"}, "requestState": "ask-url"}));
+            params["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({"elicitation": {"url": {}}});
+            let answer = conn.request(json!(1), "tools/call", params).await;
+            assert_sent_last(&core, &answer);
+            vec![format!("still waiting: {}", answer["result"])]
+        },
+        &["still waiting: {\"requestState\":\"ask-url\",\"resultType\":\"input_required\"}"],
+        &["still waiting: {\"resultType\":\"input_required\"}"],
     )
     .await;
 }

@@ -4,6 +4,7 @@
 
 mod cancellation;
 mod tools;
+mod url_mode;
 mod wire;
 
 use std::time::Duration;
@@ -18,6 +19,8 @@ use crate::common::Conn;
 pub(crate) use cancellation::*;
 #[allow(unused_imports)]
 pub(crate) use tools::*;
+#[allow(unused_imports)]
+pub(crate) use url_mode::*;
 use wire::params_for;
 #[allow(unused_imports)]
 pub(crate) use wire::*;
