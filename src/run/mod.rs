@@ -22,6 +22,8 @@ pub(crate) mod sandbox;
 pub(crate) mod setup_process;
 #[cfg(target_os = "linux")]
 pub(crate) mod side_doors;
+#[cfg(target_os = "linux")]
+pub(crate) mod subreaper;
 
 // What the other stages use; inside the stage, files name each other directly.
 pub(crate) use containment::stop_on_signals;
