@@ -19,6 +19,7 @@ pub(crate) mod namespace_init;
 pub(crate) mod other_languages;
 pub(crate) mod process;
 pub(crate) mod sandbox;
+pub(crate) mod scratch;
 pub(crate) mod setup_process;
 #[cfg(target_os = "linux")]
 pub(crate) mod side_doors;

@@ -151,9 +151,7 @@ fn list(
         ))
         .stdin(Stdio::null())
         .stdout(Stdio::piped());
-    let marks_dir = tempfile::Builder::new()
-        .prefix("mdbook-snippets-mutants-")
-        .tempdir()
+    let marks_dir = crate::run::scratch::Scratch::new("mdbook-snippets-mutants-")
         .context("creating a temporary directory for the `mutants` command")?;
     let (mut child, contained) = crate::run::containment::start(&mut process, marks_dir.path())
         .with_context(|| format!("starting the `mutants` command `{shown}`"))?;

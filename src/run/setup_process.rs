@@ -38,9 +38,7 @@ pub(crate) fn run_setup(
         .stdout(Stdio::from(as_stdout));
     // A directory of its own for the run's marks (a process working in it belongs to the run),
     // never the book root, where cargo and other processes of the verifier work too.
-    let marks_dir = tempfile::Builder::new()
-        .prefix("mdbook-snippets-setup-")
-        .tempdir()
+    let marks_dir = crate::run::scratch::Scratch::new("mdbook-snippets-setup-")
         .context("creating a temporary directory for a setup")?;
     let (mut child, contained) = crate::run::containment::start(&mut process, marks_dir.path())
         .with_context(|| format!("starting {program}"))?;
