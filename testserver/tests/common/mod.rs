@@ -11,6 +11,7 @@
 
 pub(crate) mod loopback;
 pub(crate) mod process;
+pub(crate) mod tools_call_2026;
 
 use std::sync::Arc;
 
