@@ -254,12 +254,7 @@ impl ViolationsByContext {
     /// Forgets `context`'s violations (it ended, so no one asks any more); the server's own
     /// log keeps them.
     pub fn forget(&self, context: Context) {
-        let mut logs = self.lock();
-        logs.remove(&context);
-        if logs.capacity() > 2 * logs.len() + 64 {
-            let kept = logs.len();
-            logs.shrink_to(2 * kept + 64);
-        }
+        crate::context::forget(&mut self.lock(), context);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Context, ViolationLog>> {

@@ -123,12 +123,7 @@ impl Handlers {
     /// Forgets how many lines `context` lost (it ended, so no one asks any more); its kept
     /// lines stay in the server's log.
     pub fn forget(&self, context: Context) {
-        let mut log = self.lock_log();
-        log.dropped_by_context.remove(&context);
-        if log.dropped_by_context.capacity() > 2 * log.dropped_by_context.len() + 64 {
-            let kept = log.dropped_by_context.len();
-            log.dropped_by_context.shrink_to(2 * kept + 64);
-        }
+        crate::context::forget(&mut self.lock_log().dropped_by_context, context);
     }
 
     fn lock_log(&self) -> std::sync::MutexGuard<'_, HandlerLog> {
