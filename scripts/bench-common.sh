@@ -1,5 +1,27 @@
-# Helpers of the benchmark scripts (sourced, not run): timing a command into a series, medians
-# and per-run ratios, a cold start. Expects `$work` (where logs go) and `CARGO_TARGET_DIR`.
+# Helpers of the benchmark scripts (sourced, not run): the binary and a scratch book, timing a
+# command into a series, medians and per-run ratios, a cold start. Expects `$root` (the
+# repository), `$work` (where logs go: `bench_setup` makes one) and `CARGO_TARGET_DIR`.
+
+# bench_setup PROFILE: builds mdbook-snippets (PROFILE: `debug` or `release`) and sets `bin` to
+# it, and `work` to a fresh temporary directory, removed when the script exits.
+bench_setup() {
+    local profile=$1 flags=()
+    [[ $profile == release ]] && flags=(--release)
+    cargo build --quiet "${flags[@]}" --manifest-path "$root/Cargo.toml" --bin mdbook-snippets
+    bin="${CARGO_TARGET_DIR:-$root/target}/$profile/mdbook-snippets"
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+}
+
+# new_book TITLE LANGUAGE EXTENSION PROGRAM: sets `book` to `$work/book`, with an empty `src/`
+# and a `book.toml` declaring LANGUAGE (snippets in files `*.EXTENSION`, run as
+# `PROGRAM FILE`); the caller appends the rest of `book.toml` and writes the chapters.
+new_book() {
+    book="$work/book"
+    mkdir -p "$book/src"
+    printf '[book]\ntitle = "%s"\n[preprocessor.snippets.languages.%s]\n' "$1" "$2" >"$book/book.toml"
+    printf 'command = ["%s", "{file}"]\nextension = "%s"\n' "$4" "$3" >>"$book/book.toml"
+}
 
 # time_it LABEL EXPECTED_EXIT COMMAND...: runs COMMAND, records its wall time in seconds as
 # LABEL, and its CPU time (user + system, of every process it waited for: cargo, rustc, the

@@ -7,24 +7,12 @@
 set -euo pipefail
 runs=${1:-3}
 root=$(cd "$(dirname "$0")/.." && pwd)
-cargo build --quiet --manifest-path "$root/Cargo.toml" --bin mdbook-snippets
-bin="${CARGO_TARGET_DIR:-$root/target}/debug/mdbook-snippets"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=scripts/bench-common.sh
 source "$root/scripts/bench-common.sh"
+bench_setup debug
 
-book="$work/book"
-mkdir -p "$book/src"
-cat >"$book/book.toml" <<'TOML'
-[book]
-title = "mixed"
-[preprocessor.snippets.languages.python]
-command = ["python3", "{file}"]
-extension = "py"
-[preprocessor.snippets.dependencies]
-serde_json = "1"
-TOML
+new_book "mixed" python py python3
+printf '[preprocessor.snippets.dependencies]\nserde_json = "1"\n' >>"$book/book.toml"
 for i in 1 2 3 4; do
     printf '```python\nimport time\ntime.sleep(3)\nprint(%s)\n```\n\n' "$i"
 done >"$book/src/python.md"

@@ -10,22 +10,11 @@ set -euo pipefail
 snippets=${1:-200}
 runs=${2:-3}
 root=$(cd "$(dirname "$0")/.." && pwd)
-cargo build --quiet --release --manifest-path "$root/Cargo.toml" --bin mdbook-snippets
-bin="${CARGO_TARGET_DIR:-$root/target}/release/mdbook-snippets"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=scripts/bench-common.sh
 source "$root/scripts/bench-common.sh"
+bench_setup release
 
-book="$work/book"
-mkdir -p "$book/src"
-cat >"$book/book.toml" <<'TOML'
-[book]
-title = "sandbox cost"
-[preprocessor.snippets.languages.sh]
-command = ["sh", "{file}"]
-extension = "sh"
-TOML
+new_book "sandbox cost" sh sh sh
 echo "- [A](a.md)" >"$book/src/SUMMARY.md"
 {
     echo "# A"

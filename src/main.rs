@@ -10,6 +10,7 @@ mod llms;
 mod mdbook;
 mod plan;
 mod preprocessor;
+mod process_table;
 mod progress;
 mod report;
 mod run;

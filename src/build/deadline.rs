@@ -112,20 +112,5 @@ fn end_tree(root: i32) -> BTreeSet<i32> {
 
 /// The processes whose parent is in `parents`.
 fn descendants(parents: &BTreeSet<i32>) -> BTreeSet<i32> {
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| {
-            let pid: i32 = entry.file_name().to_str()?.parse().ok()?;
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            let parent: i32 = stat
-                .get(stat.rfind(')')? + 1..)?
-                .split_whitespace()
-                .nth(1)?
-                .parse()
-                .ok()?;
-            parents.contains(&parent).then_some(pid)
-        })
-        .collect()
+    crate::process_table::children_of(|parent| parents.contains(&parent)).collect()
 }

@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use crate::config::Config;
-use crate::plan::cache;
 use crate::plan::package_book::library_less_dependencies;
 use crate::plan::package_env::{documented_env, package_env};
 use crate::plan::path_packages::{path_packages, workspace_root};
 use crate::plan::toolchain::Toolchain;
+use crate::plan::{cache, content_hash};
 
 #[derive(Debug)]
 pub(crate) struct Workspace {
@@ -131,7 +131,7 @@ impl Workspace {
                 .unwrap_or(&config.book_root)
                 .join("target"),
         };
-        let book_key = &cache::hash_str(&config.book_root.to_string_lossy())[..10];
+        let book_key = &content_hash::hash_str(&config.book_root.to_string_lossy())[..10];
         let crate_dir = target_dir.join("mdbook-snippets").join(book_key);
         std::fs::create_dir_all(&crate_dir)
             .with_context(|| format!("creating {}", crate_dir.display()))?;
@@ -172,7 +172,7 @@ impl Workspace {
         // does; the values only as hashes.
         for name in &config.pass_env {
             let value = std::env::var_os(name).map(|value| value.to_string_lossy().into_owned());
-            let value = value.as_deref().map(cache::hash_str);
+            let value = value.as_deref().map(content_hash::hash_str);
             fingerprint.push_str(&format!("pass-env {name} = {value:?}\n"));
         }
         // Where a snippet may write (`writable`) can change what it does.
@@ -188,13 +188,13 @@ impl Workspace {
             }
         }
         for package in path_packages(&local_roots)? {
-            let hash = cache::hash_package(&package.dir)?;
+            let hash = content_hash::hash_package(&package.dir)?;
             fingerprint.push_str(&format!("path package {} {hash}\n", package.name));
         }
         if let Some(lock) = &lock_file {
             let text = std::fs::read_to_string(lock)
                 .with_context(|| format!("reading {}", lock.display()))?;
-            fingerprint.push_str(&format!("lock {}\n", cache::hash_str(&text)));
+            fingerprint.push_str(&format!("lock {}\n", content_hash::hash_str(&text)));
         }
 
         // As `cargo test --doc` would see the book: the package's variables, or the
@@ -275,57 +275,6 @@ fn idle_cores(cores: usize, load: Option<f64>) -> usize {
 fn load_average() -> Option<f64> {
     let text = std::fs::read_to_string("/proc/loadavg").ok()?;
     text.split_whitespace().next()?.parse().ok()
-}
-
-/// An exclusive lock on a generated crate directory, held while the crate is written, built and
-/// run: two runs on one book at once (`mdbook serve` and `mdbook-snippets test`, say) would
-/// otherwise rewrite each other's module files mid-build. Released when dropped.
-#[derive(Debug)]
-pub(crate) struct CrateLock {
-    _file: std::fs::File,
-}
-
-impl Workspace {
-    /// Takes the lock on [`Workspace::crate_dir`], saying on stderr when another run holds it
-    /// and this one waits.
-    pub(crate) fn lock(&self) -> anyhow::Result<CrateLock> {
-        lock_dir(&self.crate_dir)
-    }
-}
-
-/// Locks `dir/.mdbook-snippets.lock` with `flock`, creating both as needed.
-pub(crate) fn lock_dir(dir: &Path) -> anyhow::Result<CrateLock> {
-    use rustix::fs::{FlockOperation, flock};
-
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let path = dir.join(".mdbook-snippets.lock");
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .with_context(|| format!("opening {}", path.display()))?;
-    match flock(&file, FlockOperation::NonBlockingLockExclusive) {
-        Ok(()) => return Ok(CrateLock { _file: file }),
-        Err(rustix::io::Errno::WOULDBLOCK) => eprintln!(
-            "waiting for {} (another mdbook-snippets run is building this book)",
-            path.display()
-        ),
-        Err(error) => {
-            return Err(std::io::Error::from(error))
-                .with_context(|| format!("locking {}", path.display()));
-        }
-    }
-    loop {
-        match flock(&file, FlockOperation::LockExclusive) {
-            Ok(()) => return Ok(CrateLock { _file: file }),
-            Err(rustix::io::Errno::INTR) => continue,
-            Err(error) => {
-                return Err(std::io::Error::from(error))
-                    .with_context(|| format!("locking {}", path.display()));
-            }
-        }
-    }
 }
 
 /// Reads the harness crate's manifest for its package and library names.
@@ -443,7 +392,7 @@ fn cargo_target_dir(target_dir: &Path) -> PathBuf {
         None => target_dir.to_owned(),
         Some(value) => target_dir.join("mdbook-snippets").join(format!(
             "rustc-bootstrap-{}",
-            &cache::hash_str(&value.to_string_lossy())[..8]
+            &content_hash::hash_str(&value.to_string_lossy())[..8]
         )),
     }
 }
@@ -479,7 +428,7 @@ fn build_identity(memo: &Path) -> String {
             return format!("build {hash}");
         }
     }
-    let Ok(hash) = cache::hash_path(&executable) else {
+    let Ok(hash) = content_hash::hash_path(&executable) else {
         return String::new();
     };
     if let Some(dir) = memo.parent()

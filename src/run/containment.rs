@@ -239,9 +239,10 @@ fn end_namespace_run(group: Pid) {
 /// Before anything runs: refuses a bad `MDBOOK_SNIPPETS_SANDBOX`, marks the verifier not
 /// dumpable (its environment, which may hold secrets a snippet must not print, is then not
 /// readable through `/proc` by a process without `CAP_SYS_PTRACE`), and on SIGINT or SIGTERM:
-/// refuses new runs, ends every running one (and its descendants), asks cargo and the compilers
-/// it started (our process group) to stop, waits for a cache entry being written, and exits 130
-/// or 143 (128 + the signal), as a shell reports it.
+/// refuses new runs, ends every running one (and its descendants), removes their scratch
+/// directories (`scratch.rs`), asks cargo and the compilers it started (our process group) to
+/// stop, waits for a cache entry being written, and exits 130 or 143 (128 + the signal), as a
+/// shell reports it.
 pub(crate) fn stop_on_signals() -> anyhow::Result<()> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     crate::run::sandbox::check_variable()?;
@@ -252,6 +253,9 @@ pub(crate) fn stop_on_signals() -> anyhow::Result<()> {
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
             stop_everything();
+            // The runs are ended: their scratch directories go (this thread's exit skips the
+            // destructors that would remove them).
+            crate::run::scratch::remove_all();
             let _writing = WRITING.lock().unwrap_or_else(|poison| poison.into_inner());
             std::process::exit(128 + signal);
         }

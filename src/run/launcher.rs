@@ -10,12 +10,12 @@
 //!   namespace before the init is gone: however a process detached (`setsid`, forks that exit,
 //!   a cleared environment, closed pipes), it cannot outlive the run. Nothing inside can signal
 //!   or trace the launcher or the init (they are outside its namespace and its Landlock domain).
-//! - Without it (the fallback, where user namespaces are refused) it is a child subreaper: every
-//!   orphan of the program is re-parented to it, never to the verifier or init, so the run's
-//!   processes are exactly its descendants, whatever marks they dropped. When the program exits,
-//!   or on SIGTERM, SIGINT, SIGHUP (from the verifier, or the death of the verifier), it kills its
-//!   children again and again, reaping them, until it has none, and only then exits. What
-//!   escapes: a process whose launcher was killed first (SIGKILL from the snippet itself, which
+//! - Without it (the fallback, where user namespaces are refused) it is a child subreaper
+//!   (`subreaper.rs`): every orphan of the program is re-parented to it, never to the verifier
+//!   or init, so the run's processes are exactly its descendants, whatever marks they dropped.
+//!   When the program exits, or on SIGTERM, SIGINT, SIGHUP (from the verifier, or the death of
+//!   the verifier), it kills its children again and again, reaping them, until it has none, and
+//!   only then exits. What escapes: a process whose launcher was killed first (SIGKILL from the snippet itself, which
 //!   Landlock's signal scoping prevents where the kernel has it) is left to the verifier's
 //!   marker scan (`containment.rs`).
 //! - With `--landlock` the program runs in a Landlock domain (applied to the one thread that
@@ -116,11 +116,9 @@ mod linux {
     use std::os::unix::process::ExitStatusExt;
     use std::path::Path;
     use std::process::{Child, Command, ExitCode, ExitStatus, Stdio};
-    use std::time::{Duration, Instant};
 
     use anyhow::Context;
-    use rustix::io::Errno;
-    use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
+    use rustix::process::Signal;
 
     use super::{LauncherArgs, SUBCOMMAND};
 
@@ -151,7 +149,7 @@ mod linux {
         let result = if args.namespaces {
             in_namespaces(args)
         } else {
-            as_subreaper(args)
+            crate::run::subreaper::run(|| on_a_thread(|| start_program(args, true)))
         };
         match result {
             Ok(status) => exit_like(status),
@@ -270,108 +268,6 @@ mod linux {
         Ok(init)
     }
 
-    /// The fallback: a child subreaper that ends its whole subtree before it exits.
-    fn as_subreaper(args: &LauncherArgs) -> anyhow::Result<ExitStatus> {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        rustix::process::set_child_subreaper(Some(rustix::process::getpid()))
-            .context("becoming a child subreaper")?;
-        let _ =
-            rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
-        // Registered before the program starts, so a stop request is never lost.
-        let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP])
-            .context("installing the SIGTERM handler")?;
-        let handle = signals.handle();
-        let mut program = on_a_thread(|| start_program(args, true))?;
-        let pidfd = rustix::process::pidfd_open(
-            Pid::from_child(&program),
-            rustix::process::PidfdFlags::empty(),
-        )
-        .context("pidfd_open")?;
-        let stopper = std::thread::spawn(move || {
-            if signals.forever().next().is_some() {
-                // Through the pidfd: never another process that got a reaped program's pid.
-                let _ = rustix::process::pidfd_send_signal(&pidfd, Signal::KILL);
-            }
-        });
-        let status = program.wait().context("waiting for the program");
-        let ended = end_children(Duration::from_secs(5));
-        handle.close();
-        let _ = stopper.join();
-        if !ended {
-            // Something of the run is still alive: no verdict as if all were well. The verifier
-            // sees a launcher killed by a signal and scans for what is left.
-            let _ = rustix::process::kill_process(rustix::process::getpid(), Signal::KILL);
-        }
-        status
-    }
-
-    /// Kills this process's children, again and again (an orphan of a killed child becomes a
-    /// child in turn), reaping them, until there are none; false if `budget` ran out first.
-    /// Children's pids are stable until reaped, and only this loop reaps them.
-    fn end_children(budget: Duration) -> bool {
-        let started = Instant::now();
-        let mut pause = Duration::from_millis(1);
-        loop {
-            for child in children() {
-                let _ = rustix::process::kill_process(child, Signal::KILL);
-            }
-            let mut reaped = false;
-            loop {
-                match rustix::process::waitid(
-                    WaitId::All,
-                    WaitIdOptions::EXITED | WaitIdOptions::NOHANG,
-                ) {
-                    Ok(Some(_)) => reaped = true,
-                    Ok(None) => break,
-                    Err(Errno::CHILD) => return true,
-                    Err(Errno::INTR) => {}
-                    Err(_) => return false,
-                }
-            }
-            if started.elapsed() > budget {
-                return false;
-            }
-            if !reaped {
-                std::thread::sleep(pause);
-                pause = (pause * 2).min(Duration::from_millis(20));
-            }
-        }
-    }
-
-    /// This process's children: every thread's `/proc/self/task/TID/children` (an orphan is
-    /// handed to any live thread of its subreaper), else a scan of `/proc` for our pid as parent.
-    fn children() -> Vec<Pid> {
-        let mut found = Vec::new();
-        let mut listed = false;
-        if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
-            for task in tasks.flatten() {
-                if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
-                    listed = true;
-                    found.extend(
-                        text.split_whitespace()
-                            .filter_map(|pid| Pid::from_raw(pid.parse().ok()?)),
-                    );
-                }
-            }
-        }
-        if listed {
-            return found;
-        }
-        let me = rustix::process::getpid().as_raw_nonzero().get();
-        std::fs::read_dir("/proc")
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|entry| {
-                let pid: i32 = entry.file_name().to_str()?.parse().ok()?;
-                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-                (stat_parent(&stat)? == me)
-                    .then(|| Pid::from_raw(pid))
-                    .flatten()
-            })
-            .collect()
-    }
-
     /// Starts the program from the calling thread (a thread of the launcher's own), which first
     /// enters the Landlock domain (so the launcher's other threads stay outside it: the program
     /// can neither signal nor trace the launcher) and, in the fallback as root, drops the
@@ -406,14 +302,7 @@ mod linux {
     /// verifier's, so it names the launcher even from inside a new PID namespace, where
     /// `getppid` says 0).
     fn parent_pid() -> Option<i32> {
-        stat_parent(&std::fs::read_to_string("/proc/self/stat").ok()?)
-    }
-
-    /// The parent pid field of a `/proc/PID/stat` line (`pid (comm) state ppid ...`; comm may
-    /// hold spaces and parentheses).
-    fn stat_parent(stat: &str) -> Option<i32> {
-        let mut fields = stat.get(stat.rfind(')')? + 1..)?.split_whitespace();
-        fields.nth(1)?.parse().ok()
+        crate::process_table::read("self").map(|process| process.parent)
     }
 
     /// Exits as the program did: its code, or killed by its signal.

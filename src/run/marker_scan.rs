@@ -64,6 +64,7 @@ mod linux {
     };
 
     use super::{MARKER_VARIABLE, RunMarks};
+    use crate::process_table::{Process, scan};
 
     /// SIGTERM to every live descendant in our own process group (cargo and what it runs).
     pub(crate) fn terminate_own_group() {
@@ -168,40 +169,6 @@ mod linux {
             tv_nsec: 0,
         };
         matches!(poll(&mut fds, Some(&zero)), Ok(1))
-    }
-
-    /// One line of `/proc/PID/stat`, the fields we use.
-    #[derive(Debug, Clone, Copy)]
-    struct Process {
-        pid: i32,
-        parent: i32,
-        group: i32,
-        zombie: bool,
-    }
-
-    /// Every process `/proc` shows.
-    fn scan() -> Vec<Process> {
-        let Ok(entries) = std::fs::read_dir("/proc") else {
-            return Vec::new();
-        };
-        entries
-            .filter_map(|entry| {
-                let name = entry.ok()?.file_name();
-                let pid: i32 = name.to_str()?.parse().ok()?;
-                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-                // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
-                let mut fields = stat.get(stat.rfind(')')? + 1..)?.split_whitespace();
-                let state = fields.next()?;
-                let parent = fields.next()?.parse().ok()?;
-                let group = fields.next()?.parse().ok()?;
-                Some(Process {
-                    pid,
-                    parent,
-                    group,
-                    zombie: state == "Z" || state == "X",
-                })
-            })
-            .collect()
     }
 
     /// The processes below `root` in the process tree.

@@ -19,9 +19,12 @@ pub(crate) mod namespace_init;
 pub(crate) mod other_languages;
 pub(crate) mod process;
 pub(crate) mod sandbox;
+pub(crate) mod scratch;
 pub(crate) mod setup_process;
 #[cfg(target_os = "linux")]
 pub(crate) mod side_doors;
+#[cfg(target_os = "linux")]
+pub(crate) mod subreaper;
 
 // What the other stages use; inside the stage, files name each other directly.
 pub(crate) use containment::stop_on_signals;

@@ -138,25 +138,16 @@ fn list(
     progress: &Progress,
 ) -> anyhow::Result<Vec<String>> {
     let (shown, command) = (&mutants.shown, &mutants.command);
-    let mut process = crate::run::sandbox::command(
+    let marks_dir = crate::run::scratch::Scratch::new("mdbook-snippets-mutants-")
+        .context("creating a temporary directory for the `mutants` command")?;
+    let (mut child, contained) = crate::run::setup_process::start_like_a_setup(
         Path::new(&command[0]),
         &command[1..],
-        crate::run::sandbox::Access::Setup,
-    )?;
-    process
-        .current_dir(book_root)
-        .env_clear()
-        .envs(crate::run::process::passed_environment(
-            &crate::run::sandbox::settings().pass_env,
-        ))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped());
-    let marks_dir = tempfile::Builder::new()
-        .prefix("mdbook-snippets-mutants-")
-        .tempdir()
-        .context("creating a temporary directory for the `mutants` command")?;
-    let (mut child, contained) = crate::run::containment::start(&mut process, marks_dir.path())
-        .with_context(|| format!("starting the `mutants` command `{shown}`"))?;
+        book_root,
+        Stdio::piped(),
+        &marks_dir,
+    )
+    .with_context(|| format!("starting the `mutants` command `{shown}`"))?;
     let stdout = child.stdout.take().expect("piped");
     // Read on a thread of its own: a command that never closes its stdout cannot hold us.
     let reader = std::thread::spawn(move || {

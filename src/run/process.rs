@@ -21,6 +21,7 @@ use rustix::event::{PollFd, PollFlags, poll};
 
 use crate::run::containment::{STOP_GRACE, wait_or_kill};
 use crate::run::sandbox::Access;
+use crate::run::scratch::Scratch;
 
 use crate::snippet::{Exit, RunRecord};
 
@@ -132,10 +133,8 @@ pub(crate) fn run_all(
 /// process the snippet started is gone when this returns (see `containment`), and it returns
 /// by the deadline even if a process it could not end keeps the output pipes open.
 pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
-    let scratch = tempfile::Builder::new()
-        .prefix("mdbook-snippets-")
-        .tempdir()
-        .context("creating a temporary directory for a snippet")?;
+    let scratch =
+        Scratch::new("mdbook-snippets-").context("creating a temporary directory for a snippet")?;
     let work_dir = scratch.path().join("work");
     let artifacts_dir = scratch.path().join("artifacts");
     let code_dir = scratch.path().join("code");

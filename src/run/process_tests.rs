@@ -4,18 +4,30 @@ use rustix::process::{Pid, Signal};
 
 use super::*;
 
-fn shell(script: &str, timeout_millis: u64) -> RunRecord {
-    let request = RunRequest {
+/// `/bin/sh` with nothing else set (no arguments, file, attributes, `pass-env`, `writable` or
+/// mutant), 10 s, 1 KiB of output: each test sets what it needs.
+fn sh_request() -> RunRequest {
+    RunRequest {
         program: PathBuf::from("/bin/sh"),
         env: Vec::new(),
-        args: vec!["-c".to_owned(), script.to_owned()],
+        args: Vec::new(),
         file: None,
-        harness_attributes: "revision=2025-11-25,trace=on".to_owned(),
+        harness_attributes: String::new(),
         pass_env: Vec::new(),
         writable: Vec::new(),
+        timeout: Duration::from_secs(10),
+        output_limit: 1024,
+        mutant: None,
+    }
+}
+
+fn shell(script: &str, timeout_millis: u64) -> RunRecord {
+    let request = RunRequest {
+        args: vec!["-c".to_owned(), script.to_owned()],
+        harness_attributes: "revision=2025-11-25,trace=on".to_owned(),
         timeout: Duration::from_millis(timeout_millis),
         output_limit: 64,
-        mutant: None,
+        ..sh_request()
     };
     run(&request).expect("sh starts")
 }
@@ -34,19 +46,13 @@ fn exit_code_output_and_environment() {
 #[test]
 fn only_a_mutant_run_gets_the_mutant_variable() {
     let request = |mutant: Option<&str>| RunRequest {
-        program: PathBuf::from("/bin/sh"),
-        env: Vec::new(),
         args: vec![
             "-c".to_owned(),
             "echo \"${MDBOOK_SNIPPETS_MUTANT-unset}\"".to_owned(),
         ],
-        file: None,
-        harness_attributes: String::new(),
-        pass_env: Vec::new(),
-        writable: Vec::new(),
-        timeout: Duration::from_secs(10),
         output_limit: 64,
         mutant: mutant.map(str::to_owned),
+        ..sh_request()
     };
     let stdout = |mutant| run(&request(mutant)).expect("sh starts").stdout;
     assert_eq!(stdout(Some("cancel-ignored")), "cancel-ignored\n");
@@ -101,19 +107,11 @@ fn output_flood_is_capped_and_stopped() {
 fn run_all_keeps_request_order() {
     let requests: Vec<RunRequest> = (0..5)
         .map(|index| RunRequest {
-            program: PathBuf::from("/bin/sh"),
-            env: Vec::new(),
             args: vec![
                 "-c".to_owned(),
                 format!("sleep 0.0{}; echo {index}", 5 - index),
             ],
-            file: None,
-            harness_attributes: String::new(),
-            pass_env: Vec::new(),
-            writable: Vec::new(),
-            timeout: Duration::from_secs(10),
-            output_limit: 1024,
-            mutant: None,
+            ..sh_request()
         })
         .collect();
     let finished = AtomicUsize::new(0);
@@ -133,16 +131,9 @@ fn run_all_keeps_request_order() {
 #[test]
 fn concurrent_run_alls_share_the_job_limit() {
     let sleeper = |file: Option<SnippetFile>| RunRequest {
-        program: PathBuf::from("/bin/sh"),
-        env: Vec::new(),
         args: vec!["{file}".to_owned()],
         file,
-        harness_attributes: String::new(),
-        pass_env: Vec::new(),
-        writable: Vec::new(),
-        timeout: Duration::from_secs(10),
-        output_limit: 1024,
-        mutant: None,
+        ..sh_request()
     };
     let requests: Vec<RunRequest> = (0..2)
         .map(|index| {
@@ -202,21 +193,14 @@ fn detaching(script: &str, timeout: Duration) -> (RunRecord, Leftover, Duration)
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("pid");
     let request = RunRequest {
-        program: PathBuf::from("/bin/sh"),
-        env: Vec::new(),
         args: vec![
             "-c".to_owned(),
             script.to_owned(),
             "sh".to_owned(),
             pid_file.to_string_lossy().into_owned(),
         ],
-        file: None,
-        harness_attributes: String::new(),
-        pass_env: Vec::new(),
-        writable: Vec::new(),
-        mutant: None,
         timeout,
-        output_limit: 1024,
+        ..sh_request()
     };
     let started = Instant::now();
     let record = run(&request).expect("sh starts");
@@ -288,16 +272,8 @@ fn reading_stops_at_the_deadline() {
 #[test]
 fn ending_one_run_leaves_the_others_alone() {
     let request = |script: &str| RunRequest {
-        program: PathBuf::from("/bin/sh"),
-        env: Vec::new(),
         args: vec!["-c".to_owned(), script.to_owned()],
-        file: None,
-        harness_attributes: String::new(),
-        pass_env: Vec::new(),
-        writable: Vec::new(),
-        mutant: None,
-        timeout: Duration::from_secs(10),
-        output_limit: 1024,
+        ..sh_request()
     };
     let requests = [
         request("setsid sleep 40 & echo first"),
@@ -320,16 +296,9 @@ fn ending_one_run_leaves_the_others_alone() {
 #[test]
 fn a_timeout_too_large_for_the_clock_is_no_deadline() {
     let request = RunRequest {
-        program: PathBuf::from("/bin/sh"),
-        env: Vec::new(),
         args: vec!["-c".to_owned(), "echo fine".to_owned()],
-        file: None,
-        harness_attributes: String::new(),
-        pass_env: Vec::new(),
-        writable: Vec::new(),
-        mutant: None,
         timeout: Duration::from_secs(u64::MAX),
-        output_limit: 1024,
+        ..sh_request()
     };
     let record = run(&request).expect("sh starts");
     assert_eq!(
@@ -373,16 +342,10 @@ fn the_environment_is_clean_but_for_what_a_program_needs() {
         "nothing to keep out in this environment"
     );
     let request = RunRequest {
-        program: PathBuf::from("/bin/sh"),
-        env: Vec::new(),
         args: vec!["-c".to_owned(), "env | cut -d= -f1".to_owned()],
-        file: None,
-        harness_attributes: String::new(),
         pass_env: vec![others[0].clone()],
-        writable: Vec::new(),
-        mutant: None,
-        timeout: Duration::from_secs(10),
         output_limit: 1 << 20,
+        ..sh_request()
     };
     let record = run(&request).expect("sh starts");
     let names: Vec<&str> = record.stdout.lines().collect();
@@ -403,16 +366,9 @@ fn the_environment_is_clean_but_for_what_a_program_needs() {
 fn runs_starting_while_others_end_are_left_alone() {
     let requests: Vec<RunRequest> = (0..120)
         .map(|index| RunRequest {
-            program: PathBuf::from("/bin/sh"),
-            env: Vec::new(),
             args: vec!["-c".to_owned(), format!("echo {index}")],
-            file: None,
-            harness_attributes: String::new(),
-            pass_env: Vec::new(),
-            writable: Vec::new(),
-            mutant: None,
             timeout: Duration::from_secs(30),
-            output_limit: 1024,
+            ..sh_request()
         })
         .collect();
     let results = run_all(&requests, &JobSlots::new(8), &|_, _| {});

@@ -209,7 +209,7 @@ fn run_uncached<'a>(
 ) -> anyhow::Result<(
     Finished,
     HashMap<usize, RunRequest>,
-    Option<crate::plan::workspace::CrateLock>,
+    Option<crate::plan::CrateLock>,
 )> {
     let (rust, languages) = std::thread::scope(|scope| {
         let languages =

@@ -87,7 +87,7 @@ pub(super) fn verdict_inputs(config: &Config) -> String {
                 || name.starts_with("LC_")
                 || name.starts_with("MDBOOK_SNIPPETS_");
             keyed.then(|| {
-                let value = crate::plan::cache::hash_str(&value.to_string_lossy());
+                let value = crate::plan::hash_str(&value.to_string_lossy());
                 (name, value)
             })
         })

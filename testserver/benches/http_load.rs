@@ -9,11 +9,15 @@
 //! more than `RSS_TOLERANCE_MIB`. Bounded: `CLIENTS` x `CALLS` per round, `ROUNDS` rounds, and a
 //! time limit per request.
 
+#[path = "../tests/common/tools_call_2026.rs"]
+mod tools_call_2026;
+
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use mcp_testserver::{Direction, HttpServer, Revision, TestServer};
 use serde_json::{Value, json};
+use tools_call_2026::tools_call_2026_with;
 
 const CLIENTS: usize = 64;
 const CALLS: usize = 100;
@@ -155,17 +159,7 @@ async fn post(
     tool: &str,
     arguments: Value,
 ) -> reqwest::Result<Value> {
-    let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-        "name": tool, "arguments": arguments,
-        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}});
-    client
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("content-type", "application/json")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", tool)
-        .body(body.to_string())
+    tools_call_2026_with(client, url, json!(id), tool, arguments)
         .send()
         .await?
         .json()

@@ -8,11 +8,16 @@
 //! attack takes the server over `LIMIT_MIB` with the default allocator. `MEMORY_BENCH_BINARY=PATH`
 //! measures another build of the binary instead (an older commit's, for figures before a fix).
 
+#[path = "../tests/common/listening.rs"]
+mod listening;
+
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use listening::spawn_listening;
+
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 /// The binary this bench builds (see `MEMORY_BENCH_BINARY` above).
@@ -212,23 +217,9 @@ impl Server {
         if let Some(threshold) = mmap_threshold {
             command.env("MALLOC_MMAP_THRESHOLD_", threshold);
         }
-        let mut child = command
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("spawning mcp-testserver");
-        let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
-        let mut port = 0;
-        while let Some(line) = stderr.next_line().await.unwrap() {
-            if let Some(url) = line.strip_prefix("mcp-testserver: listening on http://127.0.0.1:") {
-                port = url.trim_end_matches("/mcp").parse().unwrap();
-                break;
-            }
-        }
-        assert_ne!(port, 0, "the server did not start");
-        tokio::spawn(async move { while let Ok(Some(_)) = stderr.next_line().await {} });
+        command.stdin(Stdio::null());
+        let (child, address) = spawn_listening(command, Duration::from_secs(60)).await;
+        let port = address.port();
         Server { child, port }
     }
 

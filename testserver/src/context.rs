@@ -9,6 +9,7 @@
 //! bearer handle, unguessable (see `server/task_id.rs`). What the server records about itself
 //! (its shutdown) is [`Context::SERVER`], which no client's tools show.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One binding context.
@@ -47,5 +48,15 @@ impl Contexts {
     /// A context no other connection has.
     pub fn fresh(&self) -> Context {
         Context(self.next.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+/// Removes `context`'s entry from `map` (what a context that ended held), giving the map's
+/// memory back once it is mostly empty, so a server that saw many connections does not keep
+/// room for all of them.
+pub(crate) fn forget<T>(map: &mut HashMap<Context, T>, context: Context) {
+    map.remove(&context);
+    if map.capacity() > 2 * map.len() + 64 {
+        map.shrink_to(2 * map.len() + 64);
     }
 }

@@ -5,11 +5,12 @@
 //! `wait_gate` passes only for a gate of its own context (or one the server opened through the
 //! in-process API, [`Gates::open`], which every context sees), so one client cannot release
 //! another's wait. A client names gates, so what it can make the server hold is bounded: a name
-//! is at most [`MAX_GATE_NAME_BYTES`], at most [`MAX_OPEN_GATES`] gates are open at once, and
-//! the gates of a connection or 2025-11-25 HTTP session are closed again when it ends
-//! ([`Gates::release`]). The stateless context's (2026-07-28 over HTTP) stay open.
+//! is at most [`MAX_GATE_NAME_BYTES`], at most [`MAX_OPEN_GATES`] gates of one context are open
+//! at once (a context's own cap, so one client cannot use up another's), and the gates of a
+//! connection or 2025-11-25 HTTP session are closed again when it ends ([`Gates::release`]).
+//! The stateless context's (2026-07-28 over HTTP) stay open, under the one cap they share.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use tokio::sync::watch;
@@ -19,7 +20,7 @@ use crate::context::Context;
 /// The longest gate name the tools accept, in bytes.
 pub const MAX_GATE_NAME_BYTES: usize = 256;
 
-/// The most gates open at once on one server (the tools refuse to open more).
+/// The most gates one binding context has open at once (its `open_gate` refuses to open more).
 pub const MAX_OPEN_GATES: usize = 1000;
 
 /// Why a client's gate name was refused.
@@ -27,7 +28,7 @@ pub const MAX_OPEN_GATES: usize = 1000;
 pub enum GateError {
     /// The name is longer than [`MAX_GATE_NAME_BYTES`]; holds its length.
     NameTooLong(usize),
-    /// [`MAX_OPEN_GATES`] gates are open already.
+    /// [`MAX_OPEN_GATES`] gates of the context are open already.
     TooMany,
 }
 
@@ -49,8 +50,26 @@ impl std::fmt::Display for GateError {
 /// The set of opened gates of one server.
 #[derive(Debug)]
 pub struct Gates {
-    opened: Mutex<HashSet<(Context, String)>>,
+    opened: Mutex<Opened>,
     changes: watch::Sender<u64>,
+}
+
+/// The open gates, and how many each context has open.
+#[derive(Debug, Default)]
+struct Opened {
+    gates: HashSet<(Context, String)>,
+    per_context: HashMap<Context, usize>,
+}
+
+impl Opened {
+    fn insert(&mut self, key: (Context, String)) -> bool {
+        let context = key.0;
+        let newly = self.gates.insert(key);
+        if newly {
+            *self.per_context.entry(context).or_default() += 1;
+        }
+        newly
+    }
 }
 
 impl Default for Gates {
@@ -81,10 +100,10 @@ impl Gates {
         check_name(gate)?;
         let mut opened = self.lock();
         let key = (context, gate.to_owned());
-        if opened.contains(&key) {
+        if opened.gates.contains(&key) {
             return Ok(false);
         }
-        if opened.len() >= MAX_OPEN_GATES {
+        if opened.per_context.get(&context).copied().unwrap_or(0) >= MAX_OPEN_GATES {
             return Err(GateError::TooMany);
         }
         opened.insert(key);
@@ -95,19 +114,19 @@ impl Gates {
 
     /// Whether `gate` is open for some context.
     pub fn is_open(&self, gate: &str) -> bool {
-        self.lock().iter().any(|(_, name)| name == gate)
+        self.lock().gates.iter().any(|(_, name)| name == gate)
     }
 
     /// Whether `gate` is open for `context`: opened by it, or by the server.
     pub fn is_open_for(&self, gate: &str, context: Context) -> bool {
         let opened = self.lock();
         let key = |context| (context, gate.to_owned());
-        opened.contains(&key(context)) || opened.contains(&key(Context::SERVER))
+        opened.gates.contains(&key(context)) || opened.gates.contains(&key(Context::SERVER))
     }
 
     /// How many gates are open.
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.lock().gates.len()
     }
 
     /// Whether no gate is open.
@@ -122,9 +141,12 @@ impl Gates {
             return;
         }
         let mut opened = self.lock();
-        opened.retain(|(opener, _)| *opener != context);
-        let kept = opened.len();
-        opened.shrink_to(kept * 2);
+        if opened.per_context.remove(&context).is_none() {
+            return;
+        }
+        opened.gates.retain(|(opener, _)| *opener != context);
+        let kept = opened.gates.len();
+        opened.gates.shrink_to(kept * 2);
     }
 
     /// Resolves once `gate` is open for `context`.
@@ -134,7 +156,7 @@ impl Gates {
         let _ = changes.wait_for(|_| self.is_open_for(gate, context)).await;
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<(Context, String)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Opened> {
         self.opened
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())

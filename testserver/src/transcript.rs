@@ -419,12 +419,7 @@ impl Transcript {
     /// Forgets how many entries `context` lost (it ended, so no one asks any more); its kept
     /// entries stay in the server's transcript.
     pub fn forget(&self, context: Context) {
-        let mut log = self.lock();
-        log.dropped_by_context.remove(&context);
-        if log.dropped_by_context.capacity() > 2 * log.dropped_by_context.len() + 64 {
-            let kept = log.dropped_by_context.len();
-            log.dropped_by_context.shrink_to(2 * kept + 64);
-        }
+        crate::context::forget(&mut self.lock().dropped_by_context, context);
     }
 
     /// How many messages the transcript holds (without the dropped ones).

@@ -1,9 +1,12 @@
 //! Protocol violations committed by the peer, as the server (or the `Driver`) observed them.
 //! Each has a stable kebab-case rule id, so a snippet can say which one it expects.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
+
+use crate::context::Context;
 
 /// One observed violation of the protocol by the peer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -55,6 +58,11 @@ pub const REPORTED_VIOLATIONS: usize = 20;
 /// rule, so a peer that floods violations cannot make the server hold every one.
 pub const KEPT_VIOLATIONS: usize = 1000;
 
+/// How many violations of one binding context its own log keeps in full (what its `violations`
+/// tool shows, [`ViolationsByContext`]): fewer than the server's, since every open connection or
+/// session holds one (at most 1000 HTTP sessions, each up to about 100 KiB).
+pub const KEPT_VIOLATIONS_PER_CONTEXT: usize = 100;
+
 /// The longest violation detail (and handler log line) kept, in bytes; a longer one is cut, with
 /// a note of how much was cut, so the kept violations hold at most about 1 MiB whatever ids or
 /// names a client sends.
@@ -84,11 +92,23 @@ pub struct ViolationLog {
     entries: Arc<Mutex<Entries>>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Entries {
+    /// How many are kept in full.
+    keep: usize,
     kept: Vec<Violation>,
     /// Violations recorded once `kept` was full: per rule, in first-seen order, how many.
     not_kept: Vec<(String, usize)>,
+}
+
+impl Default for Entries {
+    fn default() -> Entries {
+        Entries {
+            keep: KEPT_VIOLATIONS,
+            kept: Vec::new(),
+            not_kept: Vec::new(),
+        }
+    }
 }
 
 impl ViolationLog {
@@ -97,11 +117,21 @@ impl ViolationLog {
         ViolationLog::default()
     }
 
+    /// An empty log that keeps the first `keep` violations in full (not [`KEPT_VIOLATIONS`]).
+    pub fn keeping(keep: usize) -> ViolationLog {
+        ViolationLog {
+            entries: Arc::new(Mutex::new(Entries {
+                keep,
+                ..Entries::default()
+            })),
+        }
+    }
+
     /// Records one violation: in full (its detail cut to [`MAX_DETAIL_BYTES`]) while fewer
-    /// than [`KEPT_VIOLATIONS`] are kept, else as one more of its rule.
+    /// than [`KEPT_VIOLATIONS`] (or the log's own number) are kept, else as one more of its rule.
     pub fn record(&self, rule: &str, detail: impl Into<String>) {
         let mut entries = self.lock();
-        if entries.kept.len() < KEPT_VIOLATIONS {
+        if entries.kept.len() < entries.keep {
             entries.kept.push(Violation {
                 rule: rule.to_owned(),
                 detail: shorten(detail.into()),
@@ -143,11 +173,10 @@ impl ViolationLog {
     pub fn reported(&self) -> Vec<Violation> {
         let entries = self.lock();
         let mut reported = entries.kept.clone();
+        let keep = entries.keep;
         reported.extend(entries.not_kept.iter().map(|(rule, count)| Violation {
             rule: rule.clone(),
-            detail: format!(
-                "and {count} more, not kept (the log keeps the first {KEPT_VIOLATIONS} in full)"
-            ),
+            detail: format!("and {count} more, not kept (the log keeps the first {keep} in full)"),
         }));
         reported
     }
@@ -189,6 +218,47 @@ impl ViolationLog {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
         self.entries
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+    }
+}
+
+/// The violations of each binding context ([`crate::context`]), as its own peer committed them:
+/// what its `violations` tool shows, never another context's. Each context's log keeps its first
+/// [`KEPT_VIOLATIONS_PER_CONTEXT`] in full, so one peer's flood neither hides nor pushes out
+/// another's, and goes when its connection or session ends ([`ViolationsByContext::forget`]).
+/// The server's own log (`Core::violations`: every context's, for the report on stderr and the
+/// in-process API) is kept beside it.
+#[derive(Debug, Default)]
+pub struct ViolationsByContext {
+    logs: Mutex<HashMap<Context, ViolationLog>>,
+}
+
+impl ViolationsByContext {
+    /// Records one violation of `context` (see [`ViolationLog::record`]).
+    pub fn record(&self, context: Context, rule: &str, detail: String) {
+        let log = self
+            .lock()
+            .entry(context)
+            .or_insert_with(|| ViolationLog::keeping(KEPT_VIOLATIONS_PER_CONTEXT))
+            .clone();
+        log.record(rule, detail);
+    }
+
+    /// What `context`'s `violations` tool shows ([`ViolationLog::reported`] of its own log).
+    pub fn reported(&self, context: Context) -> Vec<Violation> {
+        let log = self.lock().get(&context).cloned();
+        log.map(|log| log.reported()).unwrap_or_default()
+    }
+
+    /// Forgets `context`'s violations (it ended, so no one asks any more); the server's own
+    /// log keeps them.
+    pub fn forget(&self, context: Context) {
+        crate::context::forget(&mut self.lock(), context);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Context, ViolationLog>> {
+        self.logs
             .lock()
             .unwrap_or_else(|poison| poison.into_inner())
     }

@@ -175,8 +175,9 @@ impl Drop for StopFile {
 }
 
 /// SIGTERM and SIGINT to `mdbook-snippets test`, and SIGTERM to the preprocessor, while a
-/// snippet (and a child it detached) runs: both are gone, the exit code is 143 / 130, and the
-/// cache holds no half-written entry.
+/// snippet (and a child it detached) runs: both are gone, the exit code is 143 / 130, the
+/// cache holds no half-written entry, and the runs' scratch directories (`TMPDIR/mdbook-snippets-*`,
+/// left behind before) are gone.
 #[test]
 fn a_signal_stops_the_running_snippets_and_exits_128_plus_the_signal() {
     for containment in Containment::ALL {
@@ -209,12 +210,15 @@ fn signal_case(containment: Containment, signal: &str, code: i32, preprocessor: 
         ),
     );
     let target = tempfile::tempdir().unwrap();
+    // The verifier's temporary directory, where its runs' scratch directories go.
+    let temp = tempfile::tempdir().unwrap();
     let mut verifier = if preprocessor {
         let input = preprocessor::input_json(book.path(), "html");
         let mut command = preprocessor::command(book.path(), &[]);
         let mut child = containment
             .apply(&mut command)
             .env("CARGO_TARGET_DIR", target.path())
+            .env("TMPDIR", temp.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -227,6 +231,7 @@ fn signal_case(containment: Containment, signal: &str, code: i32, preprocessor: 
         let mut command = book.test_command(&["--quiet", "--no-cache"]);
         containment.apply(&mut command);
         book.isolate(&mut command, target.path())
+            .env("TMPDIR", temp.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -242,6 +247,9 @@ fn signal_case(containment: Containment, signal: &str, code: i32, preprocessor: 
     }
     // Let the first snippet's verdict reach the cache.
     std::thread::sleep(Duration::from_millis(300));
+    // The running snippet's scratch directory is there: the check after the signal is not
+    // vacuous.
+    assert!(!scratch_dirs(temp.path()).is_empty(), "{case}");
     let sent = Command::new("kill")
         .args([format!("-{signal}"), verifier.id().to_string()])
         .status()
@@ -255,6 +263,19 @@ fn signal_case(containment: Containment, signal: &str, code: i32, preprocessor: 
         Vec::<PathBuf>::new(),
         "{case}"
     );
+    assert_eq!(scratch_dirs(temp.path()), Vec::<PathBuf>::new(), "{case}");
+}
+
+/// The runs' scratch directories in `temp` (`mdbook-snippets-*`).
+fn scratch_dirs(temp: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(temp)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            path.file_name()
+                .is_some_and(|name| name.to_string_lossy().starts_with("mdbook-snippets-"))
+        })
+        .collect()
 }
 
 /// Waits up to 20 s for the verifier to exit.

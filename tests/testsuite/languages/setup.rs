@@ -240,7 +240,8 @@ fn a_hanging_setup_is_stopped_at_its_setup_timeout() {
 }
 
 /// SIGTERM to the verifier while a setup that ignores SIGTERM runs: the verifier exited 143 and
-/// the setup stayed. Now both it and the child it detached are gone.
+/// the setup stayed. Now both it and the child it detached are gone, and so is its scratch
+/// directory.
 #[test]
 fn a_setup_that_ignores_sigterm_is_stopped_with_the_verifier() {
     for containment in Containment::ALL {
@@ -248,10 +249,13 @@ fn a_setup_that_ignores_sigterm_is_stopped_with_the_verifier() {
         let book = book_with_setup("setup = [\"sh\", \"hang.sh\"]");
         book.write("hang.sh", &hanging_setup(processes.token(), true));
         let target = tempfile::tempdir().unwrap();
+        // The verifier's temporary directory, where the setup's directory of marks goes.
+        let temp = tempfile::tempdir().unwrap();
         let mut command = book.test_command(&["--quiet", "--no-cache"]);
         containment.apply(&mut command);
         let mut verifier = book
             .isolate(&mut command, target.path())
+            .env("TMPDIR", temp.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -275,6 +279,9 @@ fn a_setup_that_ignores_sigterm_is_stopped_with_the_verifier() {
         };
         assert_eq!(status.code(), Some(143), "{containment:?}");
         processes.assert_gone(Duration::from_secs(2));
+        // Its scratch directory too (it was left behind).
+        let left: Vec<_> = std::fs::read_dir(temp.path()).unwrap().collect();
+        assert!(left.is_empty(), "{containment:?}: {left:?}");
     }
 }
 

@@ -342,7 +342,8 @@ impl Endpoint {
         use crate::transcript::Direction;
         let transcript = &self.core.transcript;
         transcript.record_for(context, Direction::In, message.clone());
-        self.core.violations.record(
+        self.core.record_violation(
+            context,
             crate::violations::rules::REUSED_ID,
             format!("request id {key} reused while still in flight"),
         );

@@ -42,7 +42,7 @@ impl Endpoint {
         if let Err((code, rule, problem)) = checks::request_metadata(headers, &message, &mirrored) {
             let transcript = &self.core.transcript;
             transcript.record_for(STATELESS, Direction::In, message.clone());
-            self.core.violations.record(rule, problem.clone());
+            self.core.record_violation(STATELESS, rule, problem.clone());
             let reply = jsonrpc::error(id.unwrap_or(Value::Null), code, &problem, None);
             transcript.record_for(STATELESS, Direction::Out, reply.clone());
             return body::json(StatusCode::BAD_REQUEST, &reply);
@@ -134,7 +134,7 @@ impl Endpoint {
         let transcript = &self.core.transcript;
         transcript.record_for(STATELESS, Direction::In, message);
         if let Some(key) = named.filter(|_| cancel) {
-            self.core.handlers.log(format!(
+            self.core.handlers.log_for(STATELESS, format!(
                 "cancel for {key} POSTed over Streamable HTTP ignored: under 2026-07-28 only closing the request's response stream cancels it"
             ));
         }

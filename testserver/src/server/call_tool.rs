@@ -96,7 +96,7 @@ impl Session {
             if let Some(token_key) = token_key.as_ref().filter(|_| in_use)
                 && !self.core.breaks(Mutant::ReusedProgressTokenUnflagged)
             {
-                self.core.violations.record(
+                self.violation(
                     rules::REUSED_PROGRESS_TOKEN,
                     format!("progress token {token_key} is already used by an active request"),
                 );

@@ -114,10 +114,7 @@ impl Call {
 
     /// Appends `"{label} {text}"` to the handler log.
     pub(crate) fn log(&self, text: &str) {
-        self.session
-            .core
-            .handlers
-            .log(format!("{} {text}", self.label));
+        self.session.log(format!("{} {text}", self.label));
     }
 }
 
@@ -246,7 +243,7 @@ impl Session {
             && !self.core.breaks(Mutant::InitializeCancelHonoured)
         {
             drop(state);
-            self.core.violations.record(
+            self.violation(
                 rules::CANCELLED_INITIALIZE,
                 format!("notifications/cancelled names the initialize request {key}"),
             );
@@ -257,7 +254,7 @@ impl Session {
             if self.core.breaks(Mutant::CancelledTaskUnflagged) {
                 return;
             }
-            self.core.violations.record(rules::CANCELLED_TASK, format!("notifications/cancelled names request {key}, which created a task; use tasks/cancel"));
+            self.violation(rules::CANCELLED_TASK, format!("notifications/cancelled names request {key}, which created a task; use tasks/cancel"));
             return;
         }
         if let Some(call) = state.in_flight.get_mut(&key) {
@@ -279,17 +276,15 @@ impl Session {
         let seen = state.seen.contains(&key);
         drop(state);
         if seen && self.core.breaks(Mutant::LateCancelFlagged) {
-            self.core.violations.record(
+            self.violation(
                 rules::CANCEL_UNKNOWN_ID,
                 format!("notifications/cancelled names {key}, which is no longer in flight"),
             );
         } else if seen {
             // The normal race: the answer crossed the cancel on the wire.
-            self.core
-                .handlers
-                .log(format!("cancel for {key} after completion ignored"));
+            self.log(format!("cancel for {key} after completion ignored"));
         } else if !self.core.breaks(Mutant::UnknownCancelUnflagged) {
-            self.core.violations.record(
+            self.violation(
                 rules::CANCEL_UNKNOWN_ID,
                 format!("notifications/cancelled names {key}, an id the client never sent"),
             );
@@ -302,7 +297,7 @@ impl Session {
             Some(waiter) => {
                 let _ = waiter.send(outcome);
             }
-            None => self.core.violations.record(
+            None => self.violation(
                 rules::UNKNOWN_RESPONSE_ID,
                 format!("response for {id}, which the server never sent or no longer awaits"),
             ),

@@ -26,7 +26,7 @@ impl Session {
             Direction::In,
             Entry::Unparseable(shown),
         );
-        self.core.violations.record(
+        self.violation(
             rules::PARSE_ERROR,
             format!("a {length}-byte line exceeds the limit"),
         );
@@ -57,9 +57,7 @@ impl Session {
                     Direction::In,
                     Entry::Unparseable(shown),
                 );
-                self.core
-                    .violations
-                    .record(rules::PARSE_ERROR, format!("unparseable line: {error}"));
+                self.violation(rules::PARSE_ERROR, format!("unparseable line: {error}"));
                 let message = format!("Parse error: {error}");
                 self.send(jsonrpc::error(
                     Value::Null,
@@ -85,7 +83,7 @@ impl Session {
                 } else {
                     rules::INVALID_REQUEST
                 };
-                self.core.violations.record(rule, reason.clone());
+                self.violation(rule, reason.clone());
                 self.send(jsonrpc::error(
                     id,
                     jsonrpc::INVALID_REQUEST,
@@ -94,7 +92,7 @@ impl Session {
                 ));
             }
             Incoming::StrayError => {
-                self.core.violations.record(
+                self.violation(
                     rules::INVALID_REQUEST,
                     "an error response without a usable id",
                 );
@@ -111,7 +109,7 @@ impl Session {
         {
             let mut state = self.lock();
             if state.in_flight.contains_key(&key) {
-                self.core.violations.record(
+                self.violation(
                     rules::REUSED_ID,
                     format!("request id {key} reused while still in flight"),
                 );
@@ -127,7 +125,7 @@ impl Session {
                 && revision == Revision::V2025_11_25
                 && !self.core.breaks(Mutant::ReusedIdUnflagged)
             {
-                self.core.violations.record(
+                self.violation(
                     rules::REUSED_ID,
                     format!("request id {key} reused within the session"),
                 );

@@ -1,12 +1,19 @@
 //! Which tool handlers are running, and a log of what each did ("slow#3 started",
 //! "slow#3 stopped by cancel after step 2", ...). Snippets wait on it to know that a call is
 //! provably in flight, or that the server went idle.
+//!
+//! Each line belongs to the binding context whose request it is about ([`crate::context`]): a
+//! client's `handler_log` tool shows its own context's lines only ([`Handlers::entries_of`]),
+//! never another client's; the in-process API shows the server's whole log
+//! ([`Handlers::entries`]).
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use tokio::sync::watch;
+
+use crate::context::Context;
 
 /// How long `in_flight` and `idle` wait (in tokio time, so free under a paused clock) before
 /// giving up with a panic that says what was awaited.
@@ -19,21 +26,32 @@ pub struct Handlers {
     log: Mutex<HandlerLog>,
 }
 
-/// The handler log: every line, or the last `limit` lines of a long-running server.
+/// The handler log: every line, or the last `limit` lines of a long-running server, each with
+/// its binding context.
 #[derive(Debug, Default)]
 struct HandlerLog {
-    lines: VecDeque<String>,
+    lines: VecDeque<(Context, String)>,
     limit: Option<usize>,
     dropped: u64,
+    /// How many lines of each context were dropped (a context is forgotten when it ends).
+    dropped_by_context: HashMap<Context, u64>,
 }
 
 impl HandlerLog {
     fn trim(&mut self) {
         while self.limit.is_some_and(|limit| self.lines.len() > limit) {
-            self.lines.pop_front();
+            if let Some((context, _)) = self.lines.pop_front() {
+                *self.dropped_by_context.entry(context).or_default() += 1;
+            }
             self.dropped += 1;
         }
     }
+}
+
+/// The lines as shown: when `dropped` earlier ones are gone, first a line saying how many.
+fn with_marker(dropped: u64, lines: impl Iterator<Item = String>) -> Vec<String> {
+    let marker = (dropped > 0).then(|| format!("... {dropped} earlier lines dropped"));
+    marker.into_iter().chain(lines).collect()
 }
 
 impl Default for Handlers {
@@ -64,12 +82,18 @@ impl Handlers {
         });
     }
 
-    /// Appends a line to the handler log (dropping the oldest past the limit, if one is set),
-    /// cut to [`MAX_DETAIL_BYTES`](crate::violations::MAX_DETAIL_BYTES).
+    /// Appends a line of the server's own ([`Context::SERVER`]: no client's `handler_log` shows
+    /// it) to the handler log; see [`Handlers::log_for`].
     pub fn log(&self, line: String) {
+        self.log_for(Context::SERVER, line);
+    }
+
+    /// Appends a line that belongs to `context` to the handler log (dropping the oldest past the
+    /// limit, if one is set), cut to [`MAX_DETAIL_BYTES`](crate::violations::MAX_DETAIL_BYTES).
+    pub fn log_for(&self, context: Context, line: String) {
         let line = crate::violations::shorten(line);
         let mut log = self.lock_log();
-        log.lines.push_back(line);
+        log.lines.push_back((context, line));
         log.trim();
     }
 
@@ -84,12 +108,22 @@ impl Handlers {
     /// (`... N earlier lines dropped`).
     pub fn entries(&self) -> Vec<String> {
         let log = self.lock_log();
-        let marker =
-            (log.dropped > 0).then(|| format!("... {} earlier lines dropped", log.dropped));
-        marker
-            .into_iter()
-            .chain(log.lines.iter().cloned())
-            .collect()
+        with_marker(log.dropped, log.lines.iter().map(|(_, line)| line.clone()))
+    }
+
+    /// The lines of `context` so far (what its `handler_log` tool shows): never another
+    /// context's; when earlier lines of it were dropped, the first line says how many.
+    pub fn entries_of(&self, context: Context) -> Vec<String> {
+        let log = self.lock_log();
+        let dropped = log.dropped_by_context.get(&context).copied().unwrap_or(0);
+        let own = log.lines.iter().filter(|(owner, _)| *owner == context);
+        with_marker(dropped, own.map(|(_, line)| line.clone()))
+    }
+
+    /// Forgets how many lines `context` lost (it ended, so no one asks any more); its kept
+    /// lines stay in the server's log.
+    pub fn forget(&self, context: Context) {
+        crate::context::forget(&mut self.lock_log().dropped_by_context, context);
     }
 
     fn lock_log(&self) -> std::sync::MutexGuard<'_, HandlerLog> {

@@ -36,9 +36,7 @@ impl Session {
                 if !capabilities.is_some_and(Value::is_object) {
                     let detail =
                         format!("`{method}` request without _meta[\"{CAPABILITIES_KEY}\"]");
-                    self.core
-                        .violations
-                        .record(rules::MISSING_CLIENT_CAPABILITIES, detail);
+                    self.violation(rules::MISSING_CLIENT_CAPABILITIES, detail);
                     if lenient {
                         self.lock().era = Era::Modern;
                         return Some(Revision::V2026_07_28);
@@ -74,9 +72,7 @@ impl Session {
                 let detail = format!(
                     "`{method}` request without _meta[\"{VERSION_KEY}\"] and without initialize"
                 );
-                self.core
-                    .violations
-                    .record(rules::MISSING_PROTOCOL_VERSION, detail);
+                self.violation(rules::MISSING_PROTOCOL_VERSION, detail);
                 if lenient {
                     return Some(Revision::V2025_11_25);
                 }

@@ -22,7 +22,7 @@ use crate::gates::Gates;
 use crate::jsonrpc;
 use crate::revision::Revision;
 use crate::transcript::{Direction, Side, Transcript};
-use crate::violations::ViolationLog;
+use crate::violations::{ViolationLog, ViolationsByContext};
 
 /// How many transcript messages and handler log lines the `mcp-testserver` binary keeps by
 /// default (`--transcript-limit`); in-process servers keep everything.
@@ -70,8 +70,10 @@ pub const SERVER_NAME: &str = "mcp-testserver";
 pub struct Core {
     /// Every message in both directions, as the server saw them.
     pub transcript: Transcript,
-    /// What the peers did wrong.
+    /// What the peers did wrong, every context's (the report on stderr, the in-process API).
     pub violations: ViolationLog,
+    /// What each context's own peer did wrong (its `violations` tool).
+    pub violations_by_context: ViolationsByContext,
     /// Named latches for `wait_gate` / `open_gate`, each of one context.
     pub gates: Gates,
     /// Hands out each connection's (or session's) binding context.
@@ -93,6 +95,7 @@ impl Default for Core {
         Core {
             transcript: Transcript::new(Side::Server),
             violations: ViolationLog::new(),
+            violations_by_context: ViolationsByContext::default(),
             gates: Gates::default(),
             contexts: Contexts::default(),
             handlers: Handlers::default(),
@@ -138,6 +141,15 @@ impl Core {
     /// installed (see [`install_for_process`](super::mutants::install_for_process)).
     pub fn with_mutant(self, mutant: Option<Mutant>) -> Core {
         Core { mutant, ..self }
+    }
+
+    /// Records a violation committed by the peer of `context`: in the server's log and in the
+    /// context's own (see [`ViolationsByContext`]).
+    pub fn record_violation(&self, context: Context, rule: &str, detail: impl Into<String>) {
+        let detail = detail.into();
+        self.violations_by_context
+            .record(context, rule, detail.clone());
+        self.violations.record(rule, detail);
     }
 
     /// The mutant this core runs, if any.
@@ -323,6 +335,16 @@ impl Session {
         self.context
     }
 
+    /// Appends a line of this session's context to the handler log.
+    pub(crate) fn log(&self, line: String) {
+        self.core.handlers.log_for(self.context, line);
+    }
+
+    /// Records a violation this session's peer committed.
+    pub(crate) fn violation(&self, rule: &str, detail: impl Into<String>) {
+        self.core.record_violation(self.context, rule, detail);
+    }
+
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
         self.state
             .lock()
@@ -369,7 +391,8 @@ impl Session {
     }
 
     /// The peer closed its side: cancel what runs, forget what waits, stop sending; what its
-    /// own context holds (gates, tasks, its transcript's dropped count) goes with it.
+    /// own context holds (gates, tasks, its violations, its transcript's and handler log's
+    /// dropped counts) goes with it.
     pub(crate) fn close(&self) {
         let mut state = self.lock();
         // In key order (a BTreeMap), so handlers stop, and log it, in the same order every run.
@@ -384,6 +407,8 @@ impl Session {
             self.core.gates.release(self.context);
             self.core.tasks.end_context(self.context);
             self.core.transcript.forget(self.context);
+            self.core.handlers.forget(self.context);
+            self.core.violations_by_context.forget(self.context);
         }
     }
 

@@ -306,8 +306,12 @@ impl Tool {
             }
             Tool::Ask { question, gate } => super::ask::ask(call, question, gate.as_deref()).await,
             Tool::Violations => {
-                let violations = serde_json::to_string(&call.session.core.violations.reported())
-                    .expect("violations serialize");
+                let session = &call.session;
+                let own = session
+                    .core
+                    .violations_by_context
+                    .reported(session.context());
+                let violations = serde_json::to_string(&own).expect("violations serialize");
                 Outcome::Result(text_result(violations))
             }
             Tool::Transcript => Outcome::Result(text_result(transcript_text(call))),
@@ -352,15 +356,16 @@ async fn ignore_cancel(call: &Call, steps: u64, step_ms: u64) -> Outcome {
 
 /// The transcript as JSON text, with earlier `transcript` replies elided so replies do not grow
 /// geometrically.
-/// The handler log without the `handler_log` calls' own lines, so that asking (and asking again,
-/// until something happened) leaves the answer unchanged.
+/// The caller's context's handler log (never another's), without the `handler_log` calls' own
+/// lines, so that asking (and asking again, until something happened) leaves the answer
+/// unchanged.
 fn handler_log_text(call: &Call) -> String {
     let own = format!("{}#", Tool::HandlerLog.name());
-    let lines: Vec<String> = call
-        .session
+    let session = &call.session;
+    let lines: Vec<String> = session
         .core
         .handlers
-        .entries()
+        .entries_of(session.context())
         .into_iter()
         .filter(|line| !line.starts_with(&own))
         .collect();

@@ -9,6 +9,8 @@ use mcp_testserver::server::Core;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
+use super::tools_call_2026::tools_call_2026_with;
+
 /// `core` on a loopback port; stopped by [`Loopback::stop`] or when dropped.
 pub(crate) struct Loopback {
     pub(crate) address: SocketAddr,
@@ -44,25 +46,13 @@ pub(crate) async fn serve_on_loopback(core: Arc<Core>, limits: Limits) -> Loopba
     Loopback { address, stop }
 }
 
-/// A 2026-07-28 `tools/call` of `tool` with `arguments` (request id `id`) as a POST to `url`:
-/// stateless, no session, the version and empty client capabilities in `_meta`, the headers
-/// the transport requires. Ready to send.
+/// A 2026-07-28 `tools/call` of `tool` with `arguments` (request id `id`) as a POST to `url`,
+/// on a client of its own (see [`tools_call_2026_with`]). Ready to send.
 pub(crate) fn tools_call_2026(
     url: &str,
     id: u64,
     tool: &str,
     arguments: Value,
 ) -> reqwest::RequestBuilder {
-    let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-        "name": tool, "arguments": arguments, "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {}}}});
-    reqwest::Client::new()
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("content-type", "application/json")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", tool)
-        .body(body.to_string())
+    tools_call_2026_with(&reqwest::Client::new(), url, json!(id), tool, arguments)
 }

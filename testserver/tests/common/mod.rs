@@ -9,8 +9,10 @@
 // Each test binary uses a part of this module; the rest is not dead code, only unused there.
 #![allow(dead_code, unused_imports)]
 
+pub(crate) mod listening;
 pub(crate) mod loopback;
 pub(crate) mod process;
+pub(crate) mod tools_call_2026;
 
 use std::sync::Arc;
 

@@ -8,9 +8,8 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, BufReader};
-
 use super::BINARY;
+use super::listening::spawn_listening;
 
 /// The longest any single wait may take before the test fails.
 pub(crate) const LIMIT: Duration = Duration::from_secs(10);
@@ -52,27 +51,8 @@ pub(crate) async fn spawn_http_with(
         command.arg(BINARY);
     }
     command.args(["--http", "127.0.0.1:0"]).args(args);
-    command.envs(envs.iter().copied());
-    let mut child = command
-        .stdin(stdin)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("spawning mcp-testserver");
-    let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
-    let address = tokio::time::timeout(LIMIT, async {
-        while let Some(line) = stderr.next_line().await.unwrap() {
-            if let Some(url) = line.strip_prefix("mcp-testserver: listening on http://") {
-                return url.trim_end_matches("/mcp").parse().unwrap();
-            }
-        }
-        panic!("the server exited before listening");
-    })
-    .await
-    .expect("the server prints its address");
-    tokio::spawn(async move { while let Ok(Some(_)) = stderr.next_line().await {} });
-    (child, address)
+    command.envs(envs.iter().copied()).stdin(stdin);
+    spawn_listening(command, LIMIT).await
 }
 
 /// Sends SIGTERM to `pid`.

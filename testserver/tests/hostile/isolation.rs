@@ -1,12 +1,15 @@
-//! One client against another's state (issue 33, item 10): tasks, gates and transcripts belong
-//! to the binding context that made them (a connection, a 2025-11-25 HTTP session, or the shared
-//! stateless context of 2026-07-28 HTTP), so another client can neither list, get, await nor
-//! cancel a task, release a wait or read a message of it; an unknown and another's task get the
-//! same -32602. Finished tasks are freed after their `ttl` and bounded in count.
+//! One client against another's state (issue 33, item 10): tasks, gates, transcripts, handler
+//! log lines and violations belong to the binding context that made them (a connection, a
+//! 2025-11-25 HTTP session, or the shared stateless context of 2026-07-28 HTTP), so another
+//! client can neither list, get, await nor cancel a task, release a wait, read a message, a
+//! handler's line or a violation of it, nor push its violations out of the log; an unknown and
+//! another's task get the same -32602. Finished tasks are freed after their `ttl` and bounded in
+//! count.
 
 use common::Conn;
 use mcp_testserver_core::Revision;
 use mcp_testserver_core::server::{MAX_FINISHED_TASKS, MAX_RUNNING_TASKS, MAX_TTL_MS};
+use mcp_testserver_core::violations::KEPT_VIOLATIONS_PER_CONTEXT;
 
 use super::*;
 
@@ -136,6 +139,117 @@ async fn a_transcript_shows_only_its_own_connections_messages() {
     // The operator's view (the artifacts) holds both.
     let whole = core.transcript.to_json().to_string();
     assert!(whole.contains("secret-of-first") && whole.contains("\"transcript\""));
+}
+
+/// The handler log's lines as `handler_log` shows them to `conn`.
+async fn handler_log(conn: &mut Conn, id: i64) -> Vec<String> {
+    let answer = conn.call(json!(id), "handler_log", json!({})).await;
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    text.lines().map(str::to_owned).collect()
+}
+
+/// Before, `handler_log` showed every client's lines (another client's tool names and ids, and
+/// what its handlers did).
+#[tokio::test]
+async fn a_handler_log_shows_only_its_own_connections_lines() {
+    let core = Arc::new(Core::default());
+    let (mut first, mut second) = two_clients(&core, Revision::V2025_11_25).await;
+    first.call(json!(71), "echo", json!({"text": "x"})).await;
+    second.call(json!(5), "echo", json!({"text": "y"})).await;
+    assert_eq!(
+        handler_log(&mut second, 6).await,
+        ["echo#5 started", "echo#5 completed"]
+    );
+    assert_eq!(
+        handler_log(&mut first, 72).await,
+        ["echo#71 started", "echo#71 completed"]
+    );
+    // The operator's view (the in-process API) holds both.
+    let whole = core.handlers.entries();
+    assert!(whole.contains(&"echo#71 started".to_owned()), "{whole:?}");
+    assert!(whole.contains(&"echo#5 started".to_owned()), "{whole:?}");
+}
+
+/// A bounded handler log drops the oldest lines of any client, but each client's marker counts
+/// its own dropped lines only.
+#[tokio::test]
+async fn a_handler_logs_dropped_marker_counts_its_own_lines() {
+    let core = Arc::new(Core::default());
+    core.limit_history(4);
+    let (mut first, mut second) = two_clients(&core, Revision::V2025_11_25).await;
+    second.call(json!(1), "echo", json!({"text": "y"})).await;
+    for id in 1..=3 {
+        first.call(json!(id), "echo", json!({"text": "x"})).await;
+    }
+    // Second's 2 lines and 2 of first's 6 went (the log keeps 4).
+    assert_eq!(
+        handler_log(&mut second, 2).await,
+        ["... 2 earlier lines dropped"]
+    );
+    // First's: its 6 lines and its `handler_log` call's first line (kept, not shown) against
+    // second's 2 `handler_log` lines, in a log of 4.
+    assert_eq!(
+        handler_log(&mut first, 4).await,
+        ["... 5 earlier lines dropped", "echo#3 completed"]
+    );
+}
+
+/// Before, the `violations` tool showed every client's violations: one client's malformed
+/// messages were another's.
+#[tokio::test]
+async fn violations_show_only_their_own_connections() {
+    for revision in Revision::ALL {
+        let core = Arc::new(Core::default());
+        let (mut first, mut second) = two_clients(&core, revision).await;
+        first.send_line("not json").await;
+        let _ = first.recv().await;
+        assert_eq!(second.violation_rules(json!(1)).await, Vec::<String>::new());
+        assert_eq!(first.violation_rules(json!(1)).await, ["parse-error"]);
+        // The server's own log (its report on stderr, the in-process API) holds it.
+        let rules: Vec<String> = core.violations.list().into_iter().map(|v| v.rule).collect();
+        assert_eq!(rules, ["parse-error"], "{revision}");
+    }
+}
+
+/// A client flooding violations fills its own log only: another client's first violation is
+/// still shown in full (before, past the server's first 1000 it was only counted).
+#[tokio::test]
+async fn a_flood_of_violations_does_not_push_out_another_connections() {
+    let core = Arc::new(Core::default());
+    let (mut first, mut second) = two_clients(&core, Revision::V2025_11_25).await;
+    for _ in 0..1000 {
+        first.send_line("not json").await;
+    }
+    for _ in 0..1000 {
+        let _ = first.recv().await;
+    }
+    second.send_line("not json either").await;
+    let _ = second.recv().await;
+    let answer = second.call(json!(1), "violations", json!({})).await;
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    let list: Vec<Value> = serde_json::from_str(text).unwrap();
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0]["rule"], "parse-error");
+    assert!(
+        list[0]["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("unparseable line"),
+        "{list:?}"
+    );
+    // The flooder's own log keeps its first ones in full and counts the rest.
+    let answer = first.call(json!(1), "violations", json!({})).await;
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    let list: Vec<Value> = serde_json::from_str(text).unwrap();
+    assert_eq!(list.len(), KEPT_VIOLATIONS_PER_CONTEXT + 1);
+    assert_eq!(
+        list[KEPT_VIOLATIONS_PER_CONTEXT]["detail"],
+        format!(
+            "and {} more, not kept (the log keeps the first {KEPT_VIOLATIONS_PER_CONTEXT} in full)",
+            1000 - KEPT_VIOLATIONS_PER_CONTEXT
+        )
+    );
+    assert_eq!(core.violations.total(), 1001);
 }
 
 #[tokio::test]

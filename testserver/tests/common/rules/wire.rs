@@ -229,9 +229,9 @@ pub(crate) async fn parse_error_answers_null_id_and_keeps_serving(connect: Conne
     assert_eq!(echo(&mut conn, json!(2), "still here").await, "still here");
 }
 
-/// A client that floods violations cannot make the server hold every one: the log keeps the
-/// first 1000 in full and counts the rest by rule, and the `violations` tool still names every
-/// rule, with how many were not kept.
+/// A client that floods violations cannot make the server hold every one: its context's log
+/// keeps the first 100 in full (`KEPT_VIOLATIONS_PER_CONTEXT`) and counts the rest by rule, and
+/// the `violations` tool still names every rule, with how many were not kept.
 pub(crate) async fn a_violation_flood_is_kept_bounded(connect: Connect) {
     let mut conn = ready(connect, Revision::V2025_11_25).await;
     for batch in 0..12 {
@@ -244,18 +244,18 @@ pub(crate) async fn a_violation_flood_is_kept_bounded(connect: Connect) {
     }
     let response = conn.call(json!(1), "violations", json!({})).await;
     let list: Vec<Value> = serde_json::from_str(text(&response)).unwrap();
-    assert_eq!(list.len(), 1001, "1000 kept and one count");
+    assert_eq!(list.len(), 101, "100 kept and one count");
     assert!(
-        list[..1000]
+        list[..100]
             .iter()
             .all(|violation| violation["rule"] == "parse-error"),
         "{:?}",
         &list[..3]
     );
     assert_eq!(
-        list[1000],
+        list[100],
         json!({"rule": "parse-error",
-               "detail": "and 200 more, not kept (the log keeps the first 1000 in full)"})
+               "detail": "and 1100 more, not kept (the log keeps the first 100 in full)"})
     );
 }
 
