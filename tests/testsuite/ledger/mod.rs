@@ -116,7 +116,7 @@ fn version_marks_name_measured_releases() {
             "mcp" => &["python"],
             "typescript" => &["typescript", "typescript-v2"],
             // An agent framework's picker and marks use its key in history.json (issue 32).
-            framework => std::slice::from_ref(&framework),
+            _ => std::slice::from_ref(&sdk),
         };
         keys.iter().any(|key| releases[*key].get(version).is_some())
     };
