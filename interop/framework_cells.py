@@ -21,12 +21,17 @@ import json
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+import facts
 
 INTEROP = Path(__file__).resolve().parent
 ROOT = INTEROP.parent
 FRAMEWORKS = INTEROP / "frameworks"
 INSTALL_TIMEOUT_S = 900
+# After the slow call's own length (its steps x step_ms from the moment it was recorded), how long
+# the runner still waits for its handler's end before it stops an HTTP server.
+HANDLER_GRACE_MS = 1500
 # The keys every entry of a frameworks.json must have.
 KEYS = ("name", "language", "command", "package", "version", "install")
 
@@ -122,3 +127,48 @@ def select(only: list[str]) -> tuple[bool, list[str]]:
     sdks = "sdks" in only
     chosen = names if "frameworks" in only else [name for name in names if name in only]
     return sdks, chosen
+
+
+def await_handler(read: Callable[[], list[dict[str, Any]]], poll_s: float = 0.1) -> float:
+    """Over Streamable HTTP the runner's server outlives the framework program: before the runner
+    stops it, this waits until the server's record (`read()`, the entries in time order) shows that
+    the slow call's handler ended, so that `process exit` and the other cells judge the handler's
+    end, not the moment the program happened to exit (they raced: "⌀ session ended" or "✗ ran to
+    the end" for one program). Ended: the call was cancelled (a `notifications/cancelled`, a
+    cancelling stream close, `tasks/cancel`: the cell's facts judge what the handler did then), or
+    the server answered it (a result, an error, the session's deletion). Waits at most until the
+    call's length after it was recorded plus HANDLER_GRACE_MS; returns the seconds waited."""
+    started = time.monotonic()
+    while True:
+        try:
+            entries = read()
+            wire = [(entry["direction"], entry["message"]) for entry in entries]
+            times = [entry.get("at_ms") for entry in entries]
+            call_index = facts._find_call(wire)
+        except (RuntimeError, facts.ReportError, KeyError):
+            return time.monotonic() - started  # no slow call recorded: nothing runs
+        if _handler_ended(wire, call_index):
+            return time.monotonic() - started
+        arguments = wire[call_index][1].get("params", {}).get("arguments") or {}
+        length_ms = int(arguments.get("steps", 15)) * int(arguments.get("step_ms", 200))
+        called_ms = times[call_index] or time.time() * 1000
+        if time.time() * 1000 >= called_ms + length_ms + HANDLER_GRACE_MS:
+            return time.monotonic() - started
+        time.sleep(poll_s)
+
+
+def _handler_ended(wire: list[tuple[str, dict[str, Any]]], call_index: int) -> bool:
+    """Whether the record shows the slow call cancelled or answered (see await_handler)."""
+    cancel, response, closed = facts._paired(wire, call_index)
+    if cancel is not None or response is not None or (closed is not None and wire[closed][1].get("cancels")):
+        return True
+    call_id = wire[call_index][1]["id"]
+    for direction, message in wire[call_index + 1 :]:
+        if not isinstance(message, dict):
+            continue
+        if direction == "in" and message.get("method") == "tasks/cancel":
+            return True
+        error = message.get("error") if direction == "out" and facts._same(message.get("id"), call_id) else None
+        if isinstance(error, dict) and (error.get("data") or {}).get("sessionDeleted"):
+            return True
+    return False

@@ -151,6 +151,8 @@ def run_cell(command: list[str], server: str, scenario: str, revision: str, tran
         else:
             with http_server(server, stem, extra) as url:
                 report = run_process(command + arguments + [url], stem, FRAMEWORK_CELL_TIMEOUT_S if framework else CELL_TIMEOUT_S)
+                if framework:  # the server outlives the program: judge the handler's end, not the exit
+                    framework_cells.await_handler(lambda: read_record(record))
         if not framework:
             return facts.facts(report)
         report["transcript"] = read_record(record)

@@ -119,6 +119,43 @@ def expected() -> dict:
     }
 
 
+class AwaitHandler(unittest.TestCase):
+    """framework_cells.await_handler: the runner keeps an HTTP server until the handler's end."""
+
+    def test_an_answer_or_a_cancel_ends_the_wait_at_once(self) -> None:
+        now = int(framework_cells.time.time() * 1000)
+        for last in (RESULT, CANCEL, {"jsonrpc": "2.0", "id": 3, "error": {"code": -32600, "message": "deleted", "data": {"sessionDeleted": True}}}):
+            direction = "in" if "method" in last else "out"
+            entries = record((now, "in", CALL), (now, direction, last))
+            self.assertLess(framework_cells.await_handler(lambda: entries), 0.5, last)
+
+    def test_a_running_handler_is_awaited_until_it_answers(self) -> None:
+        now = int(framework_cells.time.time() * 1000)
+        reads = []
+
+        def read() -> list[dict]:
+            reads.append(1)
+            return record((now, "in", CALL)) + (record((now + 300, "out", RESULT)) if len(reads) > 3 else [])
+
+        waited = framework_cells.await_handler(read, poll_s=0.05)
+        self.assertGreater(len(reads), 3)
+        self.assertLess(waited, 2.0)
+
+    def test_a_handler_that_never_answers_is_awaited_for_its_length_and_the_grace(self) -> None:
+        short = {**CALL, "params": {**CALL["params"], "arguments": {"steps": 2, "step_ms": 100}}}
+        called = int(framework_cells.time.time() * 1000)
+        waited = framework_cells.await_handler(lambda: record((called, "in", short)), poll_s=0.05)
+        self.assertGreaterEqual(waited, (200 + framework_cells.HANDLER_GRACE_MS) / 1000 - 0.1)
+        self.assertLess(waited, (200 + framework_cells.HANDLER_GRACE_MS) / 1000 + 1.0)
+
+    def test_no_call_and_no_record_wait_for_nothing(self) -> None:
+        def missing() -> list[dict]:
+            raise RuntimeError("the server wrote no record")
+
+        self.assertLess(framework_cells.await_handler(missing), 0.5)
+        self.assertLess(framework_cells.await_handler(lambda: record((0, "in", INIT))), 0.5)
+
+
 class Grid(unittest.TestCase):
     def test_rows_are_frameworks_and_cells_link_to_their_facts(self) -> None:
         text = render_frameworks.render(expected(), ["demo-fw"])

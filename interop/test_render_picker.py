@@ -74,13 +74,54 @@ class Markup(unittest.TestCase):
             render_picker.render(history(typescript_v2=["1.32.2"]), EXPECTED)
 
 
+def framework_release(**verdict_facts: dict) -> dict:
+    """One framework release's history row: each way of stopping's stdio cell."""
+    return {"matrix": {scenario: {"default": {"stdio": facts}} for scenario, facts in verdict_facts.items()}}
+
+
+# Two measured cells (interop/expected.json): a cancel sent, and a call that ran to its end.
+SENT = {'before the call': 'server/discover, tools/list, tools/call, tools/list, tools/list, tools/call, tools/list, tools/list', 'caller returned': 'promptly', 'caller saw': 'asyncio.CancelledError', 'cancel after stop': '<1 s', 'cancel reason': 'caller cancelled', 'cancel requestId': '9', 'cancel sent': True, 'handler': 'stopped by the cancel', 'next call': 'ok', 'response stream closed': None, 'revision on the wire': '2026-07-28', 'server sent after cancel': [], 'tasks/cancel sent': False}
+RAN = {'before the call': 'initialize (proposes 2025-11-25), notifications/initialized, tools/list, tools/list, tools/call', 'caller returned': 'promptly', 'caller saw': 'asyncio.CancelledError', 'cancel after stop': None, 'cancel reason': None, 'cancel requestId': None, 'cancel sent': False, 'handler': 'completed (no cancel)', 'next call': 'ok', 'response stream closed': None, 'revision on the wire': '2025-11-25', 'server sent after cancel': None, 'tasks/cancel sent': False}
+WITH_FRAMEWORKS = {
+    "sdks": {
+        **EXPECTED["sdks"],
+        "fastmcp": {"package": "fastmcp", "version": "4.1.6", "framework": True},
+        "mcp-use": {"package": "mcp-use", "version": "1.7.1", "framework": True},
+        "pydantic-ai": {"package": "pydantic-ai-slim", "version": "2.68.0", "framework": True},
+    }
+}
+
+
+class Frameworks(unittest.TestCase):
+    def test_a_framework_whose_cells_changed_between_releases_is_offered_after_the_sdks(self):
+        releases = {
+            "fastmcp": {"2.12.0": framework_release(**{"run abort": RAN}), "4.1.6": framework_release(**{"run abort": SENT})},
+            # Two releases that behave alike, and one measured at its pin only: nothing to tell apart.
+            "mcp-use": {"1.6.0": framework_release(**{"run abort": RAN}), "1.7.1": framework_release(**{"run abort": RAN})},
+            "pydantic-ai": {"2.68.0": framework_release(**{"run abort": SENT})},
+        }
+        markup = render_picker.render({"releases": releases}, WITH_FRAMEWORKS)
+        self.assertEqual(
+            re.findall(r'<select data-sdk-picker="([^"]+)" data-sdk="([^"]+)">', markup),
+            [("rmcp", "rmcp"), ("python", "mcp"), ("typescript", "typescript"), ("fastmcp", "fastmcp")],
+        )
+        self.assertEqual(options(markup, "fastmcp"), ["not chosen", "2.12.0", "4.1.6 (the book's pin)"])
+        self.assertIn("<span><code>fastmcp</code></span>", markup)
+
+    def test_the_committed_history_offers_fastmcp_and_strands_agents(self):
+        committed = json.loads(render_picker.HISTORY.read_text())
+        expected = json.loads(render_picker.EXPECTED.read_text())
+        self.assertEqual(render_picker.changing_frameworks(committed, expected), ["fastmcp", "strands-agents"])
+
+
 class Committed(unittest.TestCase):
     def test_the_committed_include_is_what_history_json_gives(self):
         rendered = render_picker.render(json.loads(render_picker.HISTORY.read_text()), json.loads(render_picker.EXPECTED.read_text()))
         self.assertEqual(render_picker.INCLUDE.read_text(), rendered, "run `python3 interop/render_picker.py`")
 
     def test_the_chapters_that_show_the_picker_include_it(self):
-        for chapter in (render_picker.ROOT / "book" / "short-answer.md", render_picker.ROOT / "interop" / "sdk-matrix.template.md"):
+        book = render_picker.ROOT / "book"
+        for chapter in (book / "short-answer.md", render_picker.ROOT / "interop" / "sdk-matrix.template.md", book / "frameworks.md"):
             self.assertTrue("{{#include generated/sdk-picker.md}}" in chapter.read_text(), f"{chapter} does not include the picker")
 
 

@@ -8,11 +8,13 @@
 #   scripts/setup-languages.sh --frameworks  only what book/frameworks.md's snippets run with:
 #       target/interop/fastmcp-venv (PyPI `fastmcp`, pinned in interop/frameworks/servers/
 #       requirements.txt), the node_modules of interop/frameworks/servers/typescript (npm
-#       `fastmcp`) and interop/frameworks/snippets/typescript (npm `ai`, `@ai-sdk/mcp`),
-#       target/interop/agents-venv (PyPI langchain-mcp-adapters and LangGraph, pinned in
-#       interop/frameworks/snippets/python/requirements.txt), and the server; the setup of the
+#       `fastmcp`) and interop/frameworks/snippets/typescript (npm `ai`, `@ai-sdk/mcp`,
+#       `@google/genai`, `@modelcontextprotocol/sdk`), target/interop/agents-venv (PyPI
+#       langchain-mcp-adapters and LangGraph, mcp-use, smolagents[mcp], all on mcp 1.30.0, pinned
+#       in interop/frameworks/snippets/python/requirements.txt), and the server; the setup of the
 #       python-fastmcp, ts-fastmcp, ts-agents and python-agents languages. About 2 minutes the
-#       first time (75 s measured before the agents venv, which took 41 s more), 2 s after.
+#       first time (75 s measured before the agents venv, which took 41 s more; with mcp-use and
+#       smolagents in it, the agents venv alone took about 2 minutes at load average 8), 2 s after.
 #
 # - target/interop/venv: PyPI `mcp` pinned in interop/python/requirements.txt; recreated when the
 #   pins change (their hash is kept in the venv's `.pins`).

@@ -7,7 +7,7 @@
 // `<div class="sdk-picker" hidden>`), whose option values are releases; and, anywhere in a chapter,
 // `<span class="sdk-mark" data-since="NAME VERSION">` and/or `data-until="NAME VERSION"` (the
 // last release the statement holds for), NAME being a select's `data-sdk` (`rmcp`, `mcp`,
-// `typescript`). Versions compare numerically, part by part (3.11.0 is after 3.6.0), a
+// `typescript`, or an agent framework's name such as `fastmcp`, whose releases differ). Versions compare numerically, part by part (3.11.0 is after 3.6.0), a
 // pre-release before its release.
 //
 // What a mark gets: `data-applies="true"` when the chosen release of its SDK is at or after its

@@ -16,6 +16,7 @@ use tokio::sync::mpsc;
 
 use crate::jsonrpc::{self, id_key};
 use crate::server::Core;
+use crate::server::mutants::Mutant;
 use crate::server::session::{Outbound, Session};
 use crate::transcript::Direction;
 
@@ -145,7 +146,11 @@ impl LegacySession {
     /// prescribes for any request naming a terminated session), recorded like every message
     /// the server sends.
     pub(super) fn end_deleted(&self) {
-        self.session.close();
+        if self.session.core.breaks(Mutant::DeleteKeepsHandlers) {
+            self.session.stop_sending(); // the mutant: the handlers run on, unheard
+        } else {
+            self.session.close();
+        }
         let mut routes = lock(&self.routes);
         let open: Vec<_> = routes.requests.drain().collect();
         let mut open: Vec<_> = open

@@ -30,6 +30,8 @@ pub enum Mutant {
     DisconnectNotCancel,
     /// 2025-11-25 Streamable HTTP: a closed response stream stops the handler, as a cancel would.
     LegacyDisconnectCancels,
+    /// 2025-11-25 Streamable HTTP: a `DELETE` ends the session but leaves its handlers running.
+    DeleteKeepsHandlers,
     /// 2026-07-28: a complete result goes out without its `resultType`.
     ResultTypeOmitted,
     /// The server numbers its own requests after the client's highest id, one counter for both.
@@ -111,6 +113,7 @@ impl Mutant {
         Mutant::EofKeepsHandlers,
         Mutant::DisconnectNotCancel,
         Mutant::LegacyDisconnectCancels,
+        Mutant::DeleteKeepsHandlers,
         Mutant::ResultTypeOmitted,
         Mutant::SharedIdSpace,
         Mutant::ProgressAfterResponse,
@@ -184,6 +187,12 @@ impl Mutant {
                 "a disconnection SHOULD NOT be interpreted as the client cancelling its request; to \
                  cancel, the client sends notifications/cancelled (2025-11-25, basic/transports, \
                  Sending Messages to the Server)",
+            ),
+            Mutant::DeleteKeepsHandlers => (
+                "delete-keeps-handlers",
+                "a client that no longer needs a session SHOULD send an HTTP DELETE to explicitly \
+                 terminate it: the session's requests end with it, so its running handlers stop \
+                 (2025-11-25, basic/transports, Session Management)",
             ),
             Mutant::ResultTypeOmitted => (
                 "result-type-omitted",

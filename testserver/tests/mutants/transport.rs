@@ -166,3 +166,68 @@ async fn legacy_disconnect_cancels_stops_a_2025_handler_when_the_stream_closes()
     )
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn delete_keeps_handlers_leaves_a_deleted_sessions_handler_running() {
+    async fn scenario(mutant: Option<Mutant>) -> Vec<String> {
+        let core = Arc::new(Core::default().with_mutant(mutant));
+        let server = serve_on_loopback(core.clone(), Limits::in_process()).await;
+        let url = server.url();
+        let client = reqwest::Client::new();
+        let request = |method: reqwest::Method, session: Option<&str>| {
+            let mut request = client
+                .request(method, &url)
+                .header("accept", "application/json, text/event-stream")
+                .header("content-type", "application/json");
+            if let Some(session) = session {
+                request = request
+                    .header("mcp-session-id", session)
+                    .header("mcp-protocol-version", "2025-11-25");
+            }
+            request
+        };
+        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}});
+        let answer = within(
+            request(reqwest::Method::POST, None)
+                .body(initialize.to_string())
+                .send(),
+        )
+        .await
+        .unwrap();
+        let session = answer.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        within(answer.bytes()).await.unwrap();
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let post = request(reqwest::Method::POST, Some(&session));
+        within(post.body(initialized.to_string()).send())
+            .await
+            .unwrap();
+        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "wait_gate", "arguments": {"gate": "g"}}});
+        let post = request(reqwest::Method::POST, Some(&session));
+        let pending = tokio::spawn(post.body(call.to_string()).send());
+        within(core.handlers.wait_in_flight("wait_gate")).await;
+        let deleted = within(request(reqwest::Method::DELETE, Some(&session)).send()).await;
+        assert!(
+            deleted.unwrap().status().is_success(),
+            "the DELETE was refused"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        core.gates.open("g"); // only a handler still running sees its gate open
+        within(core.handlers.wait_idle()).await;
+        pending.abort();
+        server.stop();
+        core.handlers.entries()
+    }
+    check(
+        Mutant::DeleteKeepsHandlers,
+        scenario,
+        &["wait_gate#2 started", "wait_gate#2 stopped by cancel"],
+        &["wait_gate#2 started", "wait_gate#2 completed"],
+    )
+    .await;
+}

@@ -2,8 +2,9 @@
 stdio parameters, and a scripted LangChain chat model, so a LangGraph agent calls one MCP tool
 with no network model.
 
-    from agents_snippet import Scripted, test_server
+    from agents_snippet import Scripted, http_test_server, test_server
     async with stdio_client(test_server()) as (read, write): ...
+    with http_test_server() as url: ...   # Streamable HTTP
     agent = create_react_agent(Scripted("slow", {"steps": 10, "step_ms": 200}), tools)
 
 `test_server()` names `$MCP_TESTSERVER` or `target/release/mcp-testserver` (relative paths from the
@@ -12,7 +13,10 @@ $MDBOOK_SNIPPETS_MUTANT` when the verifier set them, as interop/snippets/ does: 
 client passes the server a short list of variables only.
 """
 
+import contextlib
 import os
+import subprocess
+import threading
 import warnings
 from pathlib import Path
 
@@ -38,6 +42,24 @@ def test_server() -> StdioServerParameters:
     return StdioServerParameters(command=command, args=args)
 
 
+@contextlib.contextmanager
+def http_test_server():
+    """The test server over Streamable HTTP on a loopback port; yields its URL, stops it after."""
+    parameters = test_server()
+    command = [parameters.command, *parameters.args, "--http", "127.0.0.1:0"]
+    server = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in server.stderr:
+            if "listening on " in line:
+                threading.Thread(target=server.stderr.read, daemon=True).start()  # keep draining it
+                yield line.split("listening on ", 1)[1].strip()
+                return
+        raise RuntimeError(f"the test server exited ({server.wait()}) without a URL")
+    finally:
+        server.terminate()
+        server.wait()
+
+
 class Scripted(BaseChatModel):
     """Turn 1 calls `tool` with `arguments`; after a tool message, it answers "done"."""
 
@@ -61,3 +83,20 @@ class Scripted(BaseChatModel):
             call = {"name": self.tool, "args": self.arguments, "id": "call-1"}
             message = AIMessage(content="", tool_calls=[call])
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def print_handler_log(url: str) -> None:
+    """Prints the HTTP test server's handler log (`server: slow#2 started`, ...), asked through a
+    session of its own: the test server keeps one log for all its sessions."""
+    import anyio
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamablehttp_client
+
+    async def ask() -> str:
+        async with streamablehttp_client(url) as (read, write, _):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return (await session.call_tool("handler_log", {})).content[0].text
+
+    for line in anyio.run(ask).splitlines():
+        print(f"server: {line}")
