@@ -30,6 +30,15 @@
 #   BENCH_BOOKS  which books: `std deps broken` (default), or any of them
 #   BENCH_BROKEN the broken book's snippet count (default 90)
 #   BENCH_L_EDITION  the edition of the `mdbook test -L` book (default 2024)
+#   BENCH_BESIDE=1  one other build running beside the timed commands, the whole time: a loop
+#                of `cargo build --offline` (default jobs) of a fixed crate (a package that
+#                depends on the deps book's tokio and serde_json, this repository's lock) in a
+#                target dir of its own, removed before each build, so it always compiles. It
+#                starts before the first timed run and stops at the end; the load average
+#                is printed with the figures.
+#   BENCH_BASELINE  another mdbook-snippets executable (an older build, say) timed on the std
+#                and deps books beside this one, cold, in the same runs (`std_base`,
+#                `deps_base`), to compare two builds of the verifier side by side
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -49,6 +58,11 @@ command -v mdbook >/dev/null || { echo "error: mdbook not found (scripts/install
 echo "building mdbook-snippets (release)" >&2
 cargo build --release --quiet --bin mdbook-snippets
 tool=${CARGO_TARGET_DIR:-$repo/target}/release/mdbook-snippets
+baseline=${BENCH_BASELINE:-}
+if [[ -n $baseline ]]; then
+    baseline=$(realpath "$baseline")
+    [[ -x $baseline ]] || { echo "error: BENCH_BASELINE is not an executable: $baseline" >&2; exit 2; }
+fi
 
 export CARGO_TARGET_DIR=$work/target
 source "$repo/scripts/bench-common.sh"
@@ -247,6 +261,33 @@ if want deps; then
         || { tail -n 30 "$work/warmup-l.log" >&2; exit 2; }
 fi
 
+# The build beside (BENCH_BESIDE=1): a package of its own, its own target dir, in a session of
+# its own so that the whole loop (cargo, its rustc processes) stops with it.
+beside_pid=
+stop_beside() {
+    if [[ -n $beside_pid ]]; then
+        kill -TERM -- "-$beside_pid" 2>/dev/null || true
+        wait "$beside_pid" 2>/dev/null || true
+        beside_pid=
+    fi
+}
+trap stop_beside EXIT
+if [[ ${BENCH_BESIDE:-0} == 1 ]]; then
+    beside=$work/beside
+    rm -rf "$beside"
+    mkdir -p "$beside/src"
+    printf '[package]\nname = "bench-beside"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\ntokio = { version = "1", features = ["full"] }\nserde_json = "1"\n\n[workspace]\n' \
+        >"$beside/Cargo.toml"
+    printf 'fn main() {\n    println!("{}", serde_json::json!({ "beside": true }));\n}\n' \
+        >"$beside/src/main.rs"
+    cp "$repo/Cargo.lock" "$beside/Cargo.lock"
+    echo "starting the build beside (a loop of cargo build in $beside)" >&2
+    setsid bash -c "cd '$beside' && while :; do rm -rf target; CARGO_TARGET_DIR=target cargo build --offline --quiet >>'$work/beside.log' 2>&1 || sleep 1; echo built >>'$work/beside.log'; done" &
+    beside_pid=$!
+    # Until it compiles steadily.
+    sleep 10
+fi
+
 edit_std_snippet() {
     sed -i "s|^let v: Vec<u32> = (0..11)\\(\\.collect();.*\\)\\?$|let v: Vec<u32> = (0..11).collect(); // edit $1|" "$work/std-book/src/ch2.md"
     grep -q "// edit $1" "$work/std-book/src/ch2.md" || { echo "error: the edit did not apply" >&2; exit 2; }
@@ -255,6 +296,12 @@ edit_std_snippet() {
 for ((run = 1; run <= runs; run++)); do
     echo "run $run of $runs" >&2
     if want std; then
+        # The baseline first: its cache (keyed by its executable) is not this build's, so the
+        # warm and edited runs below must follow this build's cold run.
+        if [[ -n $baseline ]]; then
+            forget_generated
+            time_it std_base 0 "$baseline" test --quiet --no-cache "$work/std-book"
+        fi
         if ((run % 2)); then
             time_it mdbook_test 0 bash -c "cd '$work/std-book' && mdbook test"
             forget_generated
@@ -266,6 +313,10 @@ for ((run = 1; run <= runs; run++)); do
         fi
         record_ratio std_ratio std_cold mdbook_test
         record_ratio std_ratio_cpu std_cold_cpu mdbook_test_cpu
+        if [[ -n $baseline ]]; then
+            record_ratio std_base_ratio std_base mdbook_test
+            record_ratio std_base_ratio_cpu std_base_cpu mdbook_test_cpu
+        fi
         time_it std_warm 0 "$tool" test --quiet "$work/std-book"
         edit_std_snippet "$run"
         time_it std_edited 0 "$tool" test --quiet "$work/std-book"
@@ -274,17 +325,35 @@ for ((run = 1; run <= runs; run++)); do
     fi
 
     if want deps; then
+        deps_ours() {
+            forget_generated
+            time_it deps_cold 0 "$tool" test --quiet --no-cache "$work/deps-book"
+        }
+        deps_base() {
+            if [[ -n $baseline ]]; then
+                forget_generated
+                time_it deps_base 0 "$baseline" test --quiet --no-cache "$work/deps-book"
+            fi
+        }
+        deps_doctests() {
+            time_it deps_doctests 0 bash -c "cd '$work/deps-doctests' && cargo test --doc --quiet"
+        }
+        # The doctests between the two builds of the verifier, which swap places each run.
         if ((run % 2)); then
-            forget_generated
-            time_it deps_cold 0 "$tool" test --quiet --no-cache "$work/deps-book"
-            time_it deps_doctests 0 bash -c "cd '$work/deps-doctests' && cargo test --doc --quiet"
+            deps_ours
+            deps_doctests
+            deps_base
         else
-            time_it deps_doctests 0 bash -c "cd '$work/deps-doctests' && cargo test --doc --quiet"
-            forget_generated
-            time_it deps_cold 0 "$tool" test --quiet --no-cache "$work/deps-book"
+            deps_base
+            deps_doctests
+            deps_ours
         fi
         record_ratio deps_ratio deps_cold deps_doctests
         record_ratio deps_ratio_cpu deps_cold_cpu deps_doctests_cpu
+        if [[ -n $baseline ]]; then
+            record_ratio deps_base_ratio deps_base deps_doctests
+            record_ratio deps_base_ratio_cpu deps_base_cpu deps_doctests_cpu
+        fi
         mdbook_l() {
             time_it deps_mdbook_l 0 bash -c "cd '$work/deps-l-mdbook' && mdbook test -L '$deps_dir'"
         }
@@ -318,8 +387,21 @@ for ((run = 1; run <= runs; run++)); do
     fi
 done
 
+load_at_end=$(cut -d' ' -f1-3 /proc/loadavg)
+builds_beside=
+if [[ -n $beside_pid ]]; then
+    builds_beside=$(grep -c '^built$' "$work/beside.log" || true)
+    stop_beside
+fi
 printf '\n%s; %s cores, load average %s at the end; %s; medians of %s runs\n' "$books" \
-    "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" "$(rustc --version)" "$runs"
+    "$(nproc)" "$load_at_end" "$(rustc --version)" "$runs"
+if [[ -n $builds_beside ]]; then
+    printf 'with one other build beside (BENCH_BESIDE=1): %s builds of the fixed crate finished\n' \
+        "$builds_beside"
+fi
+if [[ -n $baseline ]]; then
+    printf 'baseline (BENCH_BASELINE): %s\n' "$baseline"
+fi
 row() { printf '| %-52s | %7s | %7s | %-44s |\n' "$1" "$2" "$3" "$4"; }
 both() { printf '%s wall, %s CPU' "$(median "$1")" "$(median "$1_cpu")"; }
 header() {
@@ -335,6 +417,10 @@ if want std; then
         "$(median mdbook_test_cpu)" ""
     row "std book: mdbook-snippets test, cold (no cache)" "$(median std_cold)" \
         "$(median std_cold_cpu)" "/ mdbook test: $(both std_ratio) (<= 0.25)"
+    if [[ -n $baseline ]]; then
+        row "std book: the baseline, cold (no cache)" "$(median std_base)" \
+            "$(median std_base_cpu)" "/ mdbook test: $(both std_base_ratio)"
+    fi
     row "std book: unchanged (warm)" "$(median std_warm)" "$(median std_warm_cpu)" "target < 1 s"
     row "std book: one snippet edited, first edit after cold" "$(median std_edited)" \
         "$(median std_edited_cpu)" "target < 1 s"
@@ -346,7 +432,11 @@ if want deps; then
     row "deps book: cargo test --doc, 2024 merged doctests" "$(median deps_doctests)" \
         "$(median deps_doctests_cpu)" ""
     row "deps book: mdbook-snippets test, cold (no cache)" "$(median deps_cold)" \
-        "$(median deps_cold_cpu)" "/ doctests: $(both deps_ratio) (<= 0.7)"
+        "$(median deps_cold_cpu)" "/ doctests: $(both deps_ratio) (<= 1.0)"
+    if [[ -n $baseline ]]; then
+        row "deps book: the baseline, cold (no cache)" "$(median deps_base)" \
+            "$(median deps_base_cpu)" "/ doctests: $(both deps_base_ratio)"
+    fi
     row "deps book, extern crate, $l_edition: mdbook test -L" "$(median deps_mdbook_l)" \
         "$(median deps_mdbook_l_cpu)" ""
     row "the same: mdbook-snippets test, cold (no cache)" "$(median deps_l_cold)" \

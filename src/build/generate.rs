@@ -77,8 +77,7 @@ pub(crate) fn generate(
     let mut files = Vec::new();
     let mut modules = Vec::new();
     // Per edition: the manifest's target tables, and the merged snippets' ids.
-    let mut packages: BTreeMap<&str, (String, Vec<Vec<&str>>)> = BTreeMap::new();
-    let chunks = settings.merged_binaries.max(1);
+    let mut packages: BTreeMap<&str, (String, Vec<&str>)> = BTreeMap::new();
     let mut used_names = std::collections::HashSet::new();
     for snippet in snippets {
         let (targets, merged) = packages.entry(&snippet.edition).or_default();
@@ -90,13 +89,10 @@ pub(crate) fn generate(
         let mut env = Vec::new();
         let (target, args) = match snippet.placement {
             Placement::Merged => {
-                let count: usize = merged.iter().map(Vec::len).sum();
-                let chunk = count % chunks;
-                merged.resize_with(merged.len().max(chunk + 1), Vec::new);
-                merged[chunk].push(&snippet.id);
+                merged.push(&snippet.id);
                 env.push((ENTRY_VARIABLE.to_owned(), snippet.id.clone()));
                 (
-                    merged_bin(&settings.package_name, &snippet.edition, chunk),
+                    package_name(&settings.package_name, &snippet.edition),
                     Vec::new(),
                 )
             }
@@ -133,14 +129,17 @@ pub(crate) fn generate(
         let package = format!("e{edition}");
         let name = package_name(&settings.package_name, edition);
         let mut targets = targets.clone();
-        for (chunk, ids) in merged.iter().enumerate() {
-            let bin = merged_bin(&settings.package_name, edition, chunk);
-            let main = match chunk {
-                0 => "src/main.rs".to_owned(),
-                _ => format!("src/main{chunk}.rs"),
-            };
-            write_target(&mut targets, "bin", &bin, std::path::Path::new(&main));
-            files.push((PathBuf::from(format!("{package}/{main}")), dispatcher(ids)));
+        if !merged.is_empty() {
+            write_target(
+                &mut targets,
+                "bin",
+                &name,
+                std::path::Path::new("src/main.rs"),
+            );
+            files.push((
+                PathBuf::from(format!("{package}/src/main.rs")),
+                dispatcher(merged),
+            ));
         }
         files.push((
             PathBuf::from(format!("{package}/Cargo.toml")),
@@ -198,16 +197,14 @@ fn crate_name_attribute(code: &str) -> Option<String> {
     })
 }
 
+/// An edition's package, and its dispatching binary: every merged snippet of the edition is a
+/// module of this one binary, whatever the book's dependencies or the machine's load. Spread
+/// over two binaries, a book of 60 tokio snippets took 6-16% more CPU time than in one (each
+/// crate loads the dependencies' metadata and instantiates the shared generics again), more
+/// than merged doctests take, and won wall time only while a core was idle
+/// (guide/src/measurements.md); rustc already runs one crate's codegen units on every core.
 fn package_name(package_name: &str, edition: &str) -> String {
     format!("{package_name}-e{edition}")
-}
-
-/// The (first) dispatching binary of an edition's package has the package's name.
-fn merged_bin(package_name: &str, edition: &str, chunk: usize) -> String {
-    match chunk {
-        0 => self::package_name(package_name, edition),
-        _ => format!("{}-{chunk}", self::package_name(package_name, edition)),
-    }
 }
 
 fn write_target(targets: &mut String, kind: &str, name: &str, path: &std::path::Path) {

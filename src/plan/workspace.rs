@@ -47,8 +47,6 @@ pub(crate) struct CrateSettings {
     pub harness: Option<HarnessDependency>,
     /// `[preprocessor.snippets.dependencies]`, paths already absolute.
     pub dependencies: BTreeMap<String, toml::Value>,
-    /// How many dispatching binaries the merged snippets of one edition are spread over.
-    pub merged_binaries: usize,
     /// Copied from the harness workspace (`[profile.*]` tables, as TOML text) so that shared
     /// dependencies are built once.
     pub profiles: String,
@@ -211,7 +209,6 @@ impl Workspace {
             fingerprint.push_str(&format!("env {name}={value:?}\n"));
         }
 
-        let merged_binaries = merged_binaries(config, &dependencies, harness.as_ref());
         Ok(Workspace {
             cache_dir: target_dir.join("mdbook-snippets").join("cache"),
             crate_dir,
@@ -220,7 +217,6 @@ impl Workspace {
                 package_name: format!("snippets-{book_key}"),
                 harness,
                 dependencies,
-                merged_binaries,
                 profiles,
                 package_env,
                 package_edition,
@@ -230,51 +226,6 @@ impl Workspace {
             toolchain,
         })
     }
-}
-
-/// Over how many binaries the merged snippets of an edition are spread. rustc's front end
-/// (expansion, type and borrow checking) is one thread per crate, while its codegen already
-/// runs on every core. On a book of 60 snippets that are programs of their own over external
-/// crates (`#[tokio::main] async fn main`, `json!`), the front end is 12% of the build and
-/// codegen 88% (`scripts/bench-phases.sh`); two binaries on two cores took 7% less wall time
-/// and 16% more CPU time than one (each crate loads the dependencies' metadata and instantiates
-/// the shared generics again, and links again), so they pay only while a core is idle: with
-/// other builds beside it (load average about 1 on 2 cores) the split book took 1.21x the wall
-/// time of one merged crate of doctests. Snippets run by a harness's `snippet_main`
-/// instantiate the same large generic code in every binary instead, and splitting them
-/// measured 35% slower; std-only books gained nothing (their crate-root and `compile_fail`
-/// binaries already fill the cores). So: one binary, but for a book with `dependencies` and no
-/// `snippet_main` one more for each core the machine has idle now (the cores less the
-/// one-minute load average, at most `jobs`, at most 4).
-fn merged_binaries(
-    config: &Config,
-    dependencies: &BTreeMap<String, toml::Value>,
-    harness: Option<&HarnessDependency>,
-) -> usize {
-    let wraps_with_harness = harness.is_some_and(|harness| harness.snippet_main);
-    if dependencies.is_empty() || wraps_with_harness {
-        1
-    } else {
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        idle_cores(cores, load_average()).clamp(1, config.jobs.clamp(1, 4))
-    }
-}
-
-/// The cores no process is waiting for: the cores less `load` (the one-minute load average),
-/// rounded (2 cores at load 0.3 are 2 idle, at load 1 one); one when the load is unknown.
-fn idle_cores(cores: usize, load: Option<f64>) -> usize {
-    match load {
-        // A float of at most a few hundred, not negative: the cast is exact.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        Some(load) => (cores as f64 - load).max(0.0).round() as usize,
-        None => 1,
-    }
-}
-
-/// The one-minute load average (`/proc/loadavg`), where the system has one.
-fn load_average() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
-    text.split_whitespace().next()?.parse().ok()
 }
 
 /// Reads the harness crate's manifest for its package and library names.
@@ -440,7 +391,3 @@ fn build_identity(memo: &Path) -> String {
     }
     format!("build {hash}")
 }
-
-#[cfg(test)]
-#[path = "workspace_tests.rs"]
-mod tests;

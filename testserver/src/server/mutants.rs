@@ -107,7 +107,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in the order `--list-mutants` prints them.
-    pub const ALL: [Mutant; 35] = [
+    pub const ALL: [Mutant; 36] = [
         Mutant::CancelIgnored,
         Mutant::CancelStillAnswered,
         Mutant::EofKeepsHandlers,
