@@ -48,6 +48,11 @@ done
 for package in $packages; do
     rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/"$package"-[0-9]*
 done
-cargo publish --dry-run --locked --allow-dirty --quiet "${args[@]}"
+# The packaged manifests lose the workspace's `[profile.dev]` (Cargo.toml: line-tables-only
+# debug info, sha2 optimized), and cargo (1.90 or later) verifies in the workspace's target dir:
+# given the same profile, the dry run reuses every dependency `cargo build`/`cargo test` already
+# built with the same features instead of building them all again with full debug info.
+CARGO_PROFILE_DEV_DEBUG=line-tables-only CARGO_PROFILE_DEV_PACKAGE_SHA2_OPT_LEVEL=3 \
+    cargo publish --dry-run --locked --allow-dirty --quiet "${args[@]}"
 echo "package-check: cargo publish --dry-run passed for $packages" | tr '\n' ' '
 echo
