@@ -11,6 +11,7 @@
 #   interop/run.sh --only frameworks    only the frameworks' cells (`--only sdks`: only the SDKs'; `--only NAME`:
 #                                       one SDK or framework; repeatable), compared with their part of
 #                                       expected.json (with --bless, merged into it); no snippet examples
+#   interop/run.sh --jobs N             cells run at once (matrix.py's --jobs; default 4: the cells mostly wait)
 #
 # Installs are pinned and throwaway (scripts/setup-languages.sh --matrix): a venv under target/interop/venv
 # (interop/python/requirements.txt) and interop/typescript{,-v2}/node_modules and
@@ -22,12 +23,15 @@ cd "$(dirname "$0")/.."
 WORK=target/interop
 BLESS=()
 ONLY=()
+JOBS=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --bless) BLESS=(--bless) ;;
-        --only) [[ $# -ge 2 ]] || { echo "usage: interop/run.sh [--bless] [--only sdks|frameworks|NAME]..." >&2; exit 2; }
+        --only) [[ $# -ge 2 ]] || { echo "usage: interop/run.sh [--bless] [--jobs N] [--only sdks|frameworks|NAME]..." >&2; exit 2; }
                 ONLY+=(--only "$2"); shift ;;
-        *) echo "usage: interop/run.sh [--bless] [--only sdks|frameworks|NAME]..." >&2; exit 2 ;;
+        --jobs) [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || { echo "usage: interop/run.sh [--bless] [--jobs N] [--only sdks|frameworks|NAME]..." >&2; exit 2; }
+                JOBS=(--jobs "$2"); shift ;;
+        *) echo "usage: interop/run.sh [--bless] [--jobs N] [--only sdks|frameworks|NAME]..." >&2; exit 2 ;;
     esac
     shift
 done
@@ -55,7 +59,7 @@ if [[ $needs_rmcp -eq 1 ]]; then
 fi
 
 status=0
-python3 interop/matrix.py --server target/release/mcp-testserver --work "$WORK" "${BLESS[@]}" "${ONLY[@]}" || status=$?
+python3 interop/matrix.py --server target/release/mcp-testserver --work "$WORK" "${JOBS[@]}" "${BLESS[@]}" "${ONLY[@]}" || status=$?
 if [[ $status -ge 2 ]]; then exit "$status"; fi
 if [[ ${#BLESS[@]} -gt 0 && $status -eq 0 ]]; then
     python3 interop/render_book.py || exit 2

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Where a `.ci/run` log's time went: each step's wall time, and each `cargo test` binary's.
+"""Where a `.ci/run` log's time went: each step's wall and CPU time, and each `cargo test` binary's.
 
     python3 scripts/ci-times.py LOG        # LOG: what `.ci/run` printed (it keeps target/ci-log.txt)
 
 Steps come from the `=== NAME (Ns)` headers `.ci/run` prints (N: seconds since the run began),
 so a step's time is the next header's N minus its own; the last step runs to the `done` header,
-or to the end of the log when the run stopped early (then marked "(stopped here)"). Test binaries
+or to the end of the log when the run stopped early (then marked "(stopped here)"). A step's CPU
+time (user + sys of the commands it ran) is the difference of the `--- cpu so far (user sys): U S`
+lines under its header and the next one (bash's `times`; a log without them shows wall only). Test binaries
 come from cargo's `Running SOURCE (BINARY)` lines and libtest's `test result: ... finished in
 Ts` line that closes each one; the slowest tests from libtest's `has been running for over 60
 seconds` warnings. Both lists are sorted slowest first. Standard library only.
@@ -18,23 +20,35 @@ import sys
 from pathlib import Path
 
 STEP = re.compile(r"^=== (?P<name>.*) \((?P<seconds>\d+)s\)$")
+CPU = re.compile(r"^--- cpu so far \(user sys\): (?P<user>\d+m[\d.]+s) (?P<sys>\d+m[\d.]+s)$")
 RUNNING = re.compile(r"^\s*Running (?P<source>.+?)(?: \((?P<binary>[^)]*)\))?$")
 DOC_TESTS = re.compile(r"^\s*Doc-tests (?P<name>\S+)")
 RESULT = re.compile(r"^test result: \w+\. (?P<passed>\d+) passed; (?P<failed>\d+) failed.*finished in (?P<seconds>[\d.]+)s")
 SLOW = re.compile(r"^test (?P<name>\S+) has been running for over 60 seconds")
 
 
-def steps(lines: list[str]) -> list[tuple[str, int, bool]]:
-    """Each step's (name, seconds, stopped): a step the log ends in is `stopped`."""
-    headers = [(m["name"], int(m["seconds"])) for m in map(STEP.match, lines) if m]
+def seconds_of(times: str) -> float:
+    """`1m2.500s` (bash's `times`) in seconds."""
+    minutes, seconds = times.rstrip("s").split("m")
+    return int(minutes) * 60 + float(seconds)
+
+
+def steps(lines: list[str]) -> list[tuple[str, int, bool, float | None]]:
+    """Each step's (name, seconds, stopped, cpu seconds or None): a step the log ends in is `stopped`."""
+    headers: list[tuple[str, int, float | None]] = []
+    for index, line in enumerate(lines):
+        if m := STEP.match(line):
+            cpu = CPU.match(lines[index + 1]) if index + 1 < len(lines) else None
+            headers.append((m["name"], int(m["seconds"]), seconds_of(cpu["user"]) + seconds_of(cpu["sys"]) if cpu else None))
     result = []
-    for (name, start), following in zip(headers, headers[1:] + [None]):
+    for (name, start, cpu), following in zip(headers, headers[1:] + [None]):
         if name == "done":
             continue
         if following is None:
-            result.append((name, 0, True))
+            result.append((name, 0, True, None))
         else:
-            result.append((name, following[1] - start, False))
+            used = following[2] - cpu if cpu is not None and following[2] is not None else None
+            result.append((name, following[1] - start, False, used))
     return result
 
 
@@ -61,10 +75,13 @@ def main(argv: list[str]) -> int:
     if not found:
         print(f"ci-times: no `=== STEP (Ns)` header in {argv[1]}", file=sys.stderr)
         return 2
-    total = sum(seconds for _, seconds, _ in found)
-    print(f"where .ci/run's time went ({total} s in finished steps):")
-    for name, seconds, stopped in sorted(found, key=lambda step: -step[1]):
-        print(f"  {seconds:>6} s  {name}" + ("  (stopped here)" if stopped else ""))
+    total = sum(seconds for _, seconds, _, _ in found)
+    with_cpu = any(cpu is not None for _, _, _, cpu in found)
+    cpu_total = sum(cpu or 0 for _, _, _, cpu in found)
+    print(f"where .ci/run's time went ({total} s in finished steps" + (f", {cpu_total:.0f} s CPU" if with_cpu else "") + "):")
+    for name, seconds, stopped, cpu in sorted(found, key=lambda step: -step[1]):
+        used = f"  {cpu:>6.0f} s CPU" if cpu is not None else ("  " + " " * 10 if with_cpu else "")
+        print(f"  {seconds:>6} s{used}  {name}" + ("  (stopped here)" if stopped else ""))
     binaries = test_binaries(lines)
     if binaries:
         print(f"cargo test, per test binary ({sum(s for _, s, _ in binaries):.0f} s in tests, builds not counted):")

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::support::{Book, book, copy_tree, read, repo, set_up_languages};
+use crate::support::{Book, book, copy_tree, read, repo, set_up_languages, snippets_target_dir};
 
 /// The `N passed, M failed[, K skipped]` line that closes a report.
 fn summary(stdout: &str) -> (usize, usize) {
@@ -175,11 +175,30 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
     )
     .expect("breaking the server copy");
     // The Python and TypeScript snippets start the binary `$MCP_TESTSERVER` names: the broken
-    // copy's, built in a target dir of its own (kept between runs, so only the copy rebuilds).
-    let server_target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("broken-server-target");
+    // copy's, built where every test builds its snippets (the workspace's target dir), under a
+    // name of its own so the real `target/debug/mcp-testserver` stays. Built with the harness's
+    // features (`-p mcp-testserver-harness`), every dependency is one the book's snippets
+    // already built, and the copy's server library is the one its Rust snippets link below:
+    // only the copy's two crates are compiled here.
+    let manifest = workspace.path().join("testserver/Cargo.toml");
+    let bin = "[[bin]]\nname = \"mcp-testserver\"\n";
+    let server_manifest = read(&manifest);
+    assert_eq!(
+        server_manifest.matches(bin).count(),
+        1,
+        "{}",
+        manifest.display()
+    );
+    std::fs::write(
+        &manifest,
+        server_manifest.replace(bin, "[[bin]]\nname = \"mcp-testserver-broken\"\n"),
+    )
+    .expect("renaming the broken copy's binary");
+    let server_target = snippets_target_dir();
     let build = std::process::Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "--locked", "-p", "mcp-testserver"])
-        .args(["--bin", "mcp-testserver", "--manifest-path"])
+        .args(["build", "--quiet", "--locked", "--bins"])
+        .args(["-p", "mcp-testserver", "-p", "mcp-testserver-harness"])
+        .arg("--manifest-path")
         .arg(workspace.path().join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", &server_target)
         .stdin(std::process::Stdio::null())
@@ -190,7 +209,7 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
         "building the broken server copy failed:\n{}",
         String::from_utf8_lossy(&build.stderr)
     );
-    let broken_server = server_target.join("debug/mcp-testserver");
+    let broken_server = server_target.join("debug/mcp-testserver-broken");
 
     let chapter = "client-cancellation.md";
     let book = one_chapter(chapter, &workspace.path().join("snippets"));

@@ -3,11 +3,17 @@
 
 use std::path::{Path, PathBuf};
 
-/// Where every test's snippet crates are built (shared, so their dependencies are built once;
-/// apart from the suite's own target dir, so a nested cargo never waits on the outer one's
-/// lock).
+/// Where every test's snippet crates are built: the workspace's own target dir (`target/`,
+/// the parent of `CARGO_TARGET_TMPDIR`), shared, so the harness and its dependencies (tokio,
+/// hyper, rmcp) are built once, by `cargo build --tests` or the first test that needs them, for
+/// the book's and the guide's own runs and every other test alike. (A target dir of its own,
+/// `target/tmp/snippets-target`, built them a second time on a fresh machine: about 7 minutes
+/// of a loaded 2-core machine.) The outer `cargo test` holds no lock on it while tests run.
 pub(crate) fn snippets_target_dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("snippets-target")
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("target/tmp has a parent")
+        .to_path_buf()
 }
 
 /// This repository's root (the workspace, the book, `book.toml`).
