@@ -220,7 +220,30 @@ def observe(work: Path, server: str, jobs: int, only: list[str], commands: dict[
             else:
                 observed["matrix"][sdk][scenario][revision][transport] = result
             print(f"  {sdk:<10} {scenario or 'default connection':<42} {revision:<10} {transport or 'stdio':<5} {'ERROR' if 'error' in result else 'ok'}", flush=True)
+    retry_failed_runs(observed, lambda sdk, scenario, revision, transport: run_cell(
+        (commands or programs(work, only))[sdk], server, scenario, revision, transport, logs_root / sdk,
+        bool(observed["sdks"][sdk].get("framework"))))
     return observed
+
+
+def retry_failed_runs(observed: dict[str, Any], rerun: Any) -> list[str]:
+    """Runs again, one at a time, each cell whose run failed (`{"error": ...}`: the program crashed,
+    timed out, or stopped before its call reached the server, as a loaded machine can make it do).
+    A failed run measured nothing, so running it again changes no fact; a cell that ran and
+    differs from expected.json is never rerun. Returns the cells rerun (`sdk / scenario / revision
+    / transport`), each said on stdout with its first error; a second failure stays a failure."""
+    rerun_cells = []
+    for sdk, scenarios in observed["matrix"].items():
+        for scenario, revisions in scenarios.items():
+            for revision, transports in revisions.items():
+                for transport, cell in transports.items():
+                    if "error" not in cell:
+                        continue
+                    name = f"{sdk} / {scenario} / {revision} / {transport}"
+                    print(f"  rerun, one at a time: {name} (its run failed: {cell['error']})", flush=True)
+                    transports[transport] = rerun(sdk, scenario, revision, transport)
+                    rerun_cells.append(name)
+    return rerun_cells
 
 
 def errors(observed: dict[str, Any]) -> list[str]:
