@@ -16,12 +16,13 @@ use mcp_testserver_core::server::mutants::{self, MUTANT_VAR, Mutant};
 const USAGE: &str = "\
 mcp-testserver: a spec-strict MCP test server
 usage: mcp-testserver [--transcript-limit N] [--transcript-bytes SIZE] [--artifacts DIR]
-                      [--record FILE]
+                      [--record FILE] [--handler-log-all]
                                        serve on stdio (one JSON-RPC message per line) until
                                        stdin closes, SIGTERM or SIGINT
        mcp-testserver --http ADDR [--allow-non-loopback] [--conformance] [--transcript-limit N]
                       [--transcript-bytes SIZE] [--artifacts DIR] [--read-timeout SECS]
                       [--session-idle-timeout SECS] [--max-sessions N] [--record FILE]
+                      [--handler-log-all]
                                        serve Streamable HTTP on ADDR (e.g. 127.0.0.1:0) until
                                        SIGTERM, SIGINT, or a piped stdin closing;
                                        --conformance adds the conformance suite's fixtures
@@ -43,6 +44,10 @@ usage: mcp-testserver [--transcript-limit N] [--transcript-bytes SIZE] [--artifa
                          {\"at_ms\": <unix epoch ms>, \"direction\": \"in\"|\"out\", \"message\": ...},
                          flushed per line; the operator's view, unbounded by --transcript-*,
                          and no client can read it
+  --handler-log-all      the handler_log tool shows every client's lines, not only the caller
+                         session's or connection's: the operator's view, for a test that watches
+                         a client it does not control (an agent framework) from a session of
+                         its own
   --mutant NAME          break one named rule on purpose (default: $MDBOOK_SNIPPETS_MUTANT,
                          if set); the transcript still records what was sent
   --list-mutants         print each mutant as NAME<TAB>the rule it breaks, and exit
@@ -189,6 +194,7 @@ fn parse(
                 }
                 options.record = Some(PathBuf::from(file));
             }
+            "--handler-log-all" => options.history.handler_log_of_every_client = true,
             "--transcript-limit" => {
                 let limit = args.next().ok_or("--transcript-limit needs a number")?;
                 options.history.messages = match limit.parse::<usize>() {

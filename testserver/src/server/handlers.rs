@@ -35,6 +35,8 @@ struct HandlerLog {
     dropped: u64,
     /// How many lines of each context were dropped (a context is forgotten when it ends).
     dropped_by_context: HashMap<Context, u64>,
+    /// `--handler-log-all`: `handler_log` shows every client's lines.
+    every_client: bool,
 }
 
 impl HandlerLog {
@@ -95,6 +97,29 @@ impl Handlers {
         let mut log = self.lock_log();
         log.lines.push_back((context, line));
         log.trim();
+    }
+
+    /// From now on, every client's `handler_log` tool shows the lines of every client context
+    /// (`--handler-log-all`): an operator's view, for a test that watches a client it does not
+    /// control (an agent framework opening sessions of its own) through a session of its own.
+    /// The server's own lines stay out of it.
+    pub fn show_every_client(&self) {
+        self.lock_log().every_client = true;
+    }
+
+    /// What a `handler_log` call from `context` shows: its own lines ([`Handlers::entries_of`]),
+    /// or every client's after [`Handlers::show_every_client`].
+    pub fn entries_for(&self, context: Context) -> Vec<String> {
+        let log = self.lock_log();
+        if !log.every_client {
+            drop(log);
+            return self.entries_of(context);
+        }
+        let clients = log
+            .lines
+            .iter()
+            .filter(|(owner, _)| *owner != Context::SERVER);
+        with_marker(log.dropped, clients.map(|(_, line)| line.clone()))
     }
 
     /// Keeps only the last `limit` lines of the handler log from now on.

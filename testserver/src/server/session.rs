@@ -42,6 +42,8 @@ pub struct HistoryLimits {
     pub messages: usize,
     /// Bytes of transcript kept (`--transcript-bytes`).
     pub bytes: usize,
+    /// `handler_log` shows every client's lines, not only the caller's (`--handler-log-all`).
+    pub handler_log_of_every_client: bool,
 }
 
 impl Default for HistoryLimits {
@@ -49,6 +51,7 @@ impl Default for HistoryLimits {
         HistoryLimits {
             messages: DEFAULT_HISTORY_LIMIT,
             bytes: DEFAULT_TRANSCRIPT_BYTES,
+            handler_log_of_every_client: false,
         }
     }
 }
@@ -121,6 +124,9 @@ impl Core {
     pub fn limit_history_to(&self, limits: HistoryLimits) {
         self.limit_history(limits.messages);
         self.transcript.set_byte_limit(limits.bytes);
+        if limits.handler_log_of_every_client {
+            self.handlers.show_every_client();
+        }
     }
 
     /// This core, with task ids from the operating system's CSPRNG (the binary's; see

@@ -356,7 +356,8 @@ async fn ignore_cancel(call: &Call, steps: u64, step_ms: u64) -> Outcome {
 
 /// The transcript as JSON text, with earlier `transcript` replies elided so replies do not grow
 /// geometrically.
-/// The caller's context's handler log (never another's), without the `handler_log` calls' own
+/// The caller's context's handler log (never another's, unless the operator asked for every
+/// client's with `--handler-log-all`), without the `handler_log` calls' own
 /// lines, so that asking (and asking again, until something happened) leaves the answer
 /// unchanged.
 fn handler_log_text(call: &Call) -> String {
@@ -365,7 +366,7 @@ fn handler_log_text(call: &Call) -> String {
     let lines: Vec<String> = session
         .core
         .handlers
-        .entries_of(session.context())
+        .entries_for(session.context())
         .into_iter()
         .filter(|line| !line.starts_with(&own))
         .collect();

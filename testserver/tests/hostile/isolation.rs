@@ -170,6 +170,25 @@ async fn a_handler_log_shows_only_its_own_connections_lines() {
     assert!(whole.contains(&"echo#5 started".to_owned()), "{whole:?}");
 }
 
+/// With `--handler-log-all` (`HistoryLimits::handler_log_of_every_client`), the operator's
+/// choice, a session of the test's own sees the lines of a client it does not control (an agent
+/// framework's session); the server's own lines stay out.
+#[tokio::test]
+async fn the_operator_can_show_every_clients_handler_log_lines() {
+    let core = Arc::new(Core::default());
+    core.limit_history_to(mcp_testserver_core::server::HistoryLimits {
+        handler_log_of_every_client: true,
+        ..Default::default()
+    });
+    let (mut first, mut second) = two_clients(&core, Revision::V2025_11_25).await;
+    first.call(json!(71), "echo", json!({"text": "x"})).await;
+    core.handlers.log("a line of the server's own".to_owned());
+    assert_eq!(
+        handler_log(&mut second, 6).await,
+        ["echo#71 started", "echo#71 completed"]
+    );
+}
+
 /// A bounded handler log drops the oldest lines of any client, but each client's marker counts
 /// its own dropped lines only.
 #[tokio::test]

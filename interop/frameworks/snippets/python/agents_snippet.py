@@ -44,9 +44,10 @@ def test_server() -> StdioServerParameters:
 
 @contextlib.contextmanager
 def http_test_server():
-    """The test server over Streamable HTTP on a loopback port; yields its URL, stops it after."""
+    """The test server over Streamable HTTP on a loopback port; yields its URL, stops it after.
+    `--handler-log-all`: `print_handler_log`'s session of its own sees the framework's sessions."""
     parameters = test_server()
-    command = [parameters.command, *parameters.args, "--http", "127.0.0.1:0"]
+    command = [parameters.command, *parameters.args, "--http", "127.0.0.1:0", "--handler-log-all"]
     server = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         for line in server.stderr:
@@ -87,7 +88,8 @@ class Scripted(BaseChatModel):
 
 def print_handler_log(url: str) -> None:
     """Prints the HTTP test server's handler log (`server: slow#2 started`, ...), asked through a
-    session of its own: the test server keeps one log for all its sessions."""
+    session of its own: `http_test_server` starts the server with `--handler-log-all`, so that
+    session sees every session's lines (without it, a client sees its own only)."""
     import anyio
     from mcp import ClientSession
     from mcp.client.streamable_http import streamablehttp_client

@@ -61,10 +61,11 @@ export function scriptedModel(tool: string, input: object): MockLanguageModelV4 
     });
 }
 
-/** The test server over Streamable HTTP on a loopback port: its URL, and a `stop()`. */
+/** The test server over Streamable HTTP on a loopback port: its URL, and a `stop()`. With
+ * `--handler-log-all`, a session of the snippet's own sees the framework's sessions' lines. */
 export async function httpTestServer(): Promise<{ url: URL; stop: () => void }> {
     const { command, args } = testServer();
-    const server = spawn(command, [...args, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const server = spawn(command, [...args, '--http', '127.0.0.1:0', '--handler-log-all'], { stdio: ['ignore', 'ignore', 'pipe'] });
     const lines = createInterface({ input: server.stderr! });
     for await (const line of lines) {
         const at = line.indexOf('listening on ');
