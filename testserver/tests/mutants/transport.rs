@@ -108,36 +108,7 @@ async fn legacy_disconnect_cancels_stops_a_2025_handler_when_the_stream_closes()
         let core = Arc::new(Core::default().with_mutant(mutant));
         let server = serve_on_loopback(core.clone(), Limits::in_process()).await;
         let url = server.url();
-        let client = reqwest::Client::new();
-        let post = |body: Value, session: Option<&str>| {
-            let mut request = client
-                .post(&url)
-                .header("accept", "application/json, text/event-stream")
-                .header("content-type", "application/json")
-                .body(body.to_string());
-            if let Some(session) = session {
-                request = request
-                    .header("mcp-session-id", session)
-                    .header("mcp-protocol-version", "2025-11-25");
-            }
-            request
-        };
-        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "1"}}});
-        let answer = within(post(initialize, None).send()).await.unwrap();
-        let session = answer.headers()["mcp-session-id"]
-            .to_str()
-            .unwrap()
-            .to_owned();
-        within(answer.bytes()).await.unwrap();
-        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-        within(post(initialized, Some(&session)).send())
-            .await
-            .unwrap();
-        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-            "name": "wait_gate", "arguments": {"gate": "g"}}});
-        let pending = tokio::spawn(post(call, Some(&session)).send());
+        let (_client, _session, pending) = legacy_session_waiting_on_gate(&url).await;
         close_the_stream_then_open_the_gate(&core, pending).await;
         server.stop();
         let mut seen = core.handlers.entries();
@@ -173,45 +144,10 @@ async fn delete_keeps_handlers_leaves_a_deleted_sessions_handler_running() {
         let core = Arc::new(Core::default().with_mutant(mutant));
         let server = serve_on_loopback(core.clone(), Limits::in_process()).await;
         let url = server.url();
-        let client = reqwest::Client::new();
-        let request = |method: reqwest::Method, session: Option<&str>| {
-            let mut request = client
-                .request(method, &url)
-                .header("accept", "application/json, text/event-stream")
-                .header("content-type", "application/json");
-            if let Some(session) = session {
-                request = request
-                    .header("mcp-session-id", session)
-                    .header("mcp-protocol-version", "2025-11-25");
-            }
-            request
-        };
-        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "1"}}});
-        let answer = within(
-            request(reqwest::Method::POST, None)
-                .body(initialize.to_string())
-                .send(),
-        )
-        .await
-        .unwrap();
-        let session = answer.headers()["mcp-session-id"]
-            .to_str()
-            .unwrap()
-            .to_owned();
-        within(answer.bytes()).await.unwrap();
-        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-        let post = request(reqwest::Method::POST, Some(&session));
-        within(post.body(initialized.to_string()).send())
-            .await
-            .unwrap();
-        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-            "name": "wait_gate", "arguments": {"gate": "g"}}});
-        let post = request(reqwest::Method::POST, Some(&session));
-        let pending = tokio::spawn(post.body(call.to_string()).send());
+        let (client, session, pending) = legacy_session_waiting_on_gate(&url).await;
         within(core.handlers.wait_in_flight("wait_gate")).await;
-        let deleted = within(request(reqwest::Method::DELETE, Some(&session)).send()).await;
+        let delete = legacy_request(&client, reqwest::Method::DELETE, &url, Some(&session));
+        let deleted = within(delete.send()).await;
         assert!(
             deleted.unwrap().status().is_success(),
             "the DELETE was refused"
@@ -230,4 +166,56 @@ async fn delete_keeps_handlers_leaves_a_deleted_sessions_handler_running() {
         &["wait_gate#2 started", "wait_gate#2 completed"],
     )
     .await;
+}
+
+/// A request to `url` as a 2025-11-25 client sends it (with `session`'s headers when given).
+fn legacy_request(
+    client: &reqwest::Client,
+    method: reqwest::Method,
+    url: &str,
+    session: Option<&str>,
+) -> reqwest::RequestBuilder {
+    let mut request = client
+        .request(method, url)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json");
+    if let Some(session) = session {
+        request = request
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", "2025-11-25");
+    }
+    request
+}
+
+/// A raw 2025-11-25 session on the HTTP server at `url` (initialize, initialized) and its
+/// `tools/call` of `wait_gate` on gate "g" (id 2), sent and pending: the client, the session
+/// id and the call's task.
+async fn legacy_session_waiting_on_gate(
+    url: &str,
+) -> (
+    reqwest::Client,
+    String,
+    tokio::task::JoinHandle<reqwest::Result<reqwest::Response>>,
+) {
+    let client = reqwest::Client::new();
+    let post = |body: Value, session: Option<&str>| {
+        legacy_request(&client, reqwest::Method::POST, url, session).body(body.to_string())
+    };
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let answer = within(post(initialize, None).send()).await.unwrap();
+    let session = answer.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    within(answer.bytes()).await.unwrap();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    within(post(initialized, Some(&session)).send())
+        .await
+        .unwrap();
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "wait_gate", "arguments": {"gate": "g"}}});
+    let pending = tokio::spawn(post(call, Some(&session)).send());
+    (client, session, pending)
 }
