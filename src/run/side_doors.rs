@@ -108,18 +108,22 @@ pub(crate) struct Mounts<'a> {
 
 /// In the launcher's new user and mount namespace: private, size-bounded `/dev/shm`, `/tmp`
 /// and runtime directory, a new `/dev/pts`, hidden paths (see the module docs). Mount
-/// propagation is made private first, so nothing is seen outside.
-pub(crate) fn private_mounts(mounts: &Mounts<'_>) -> anyhow::Result<()> {
+/// propagation is made private first, so nothing is seen outside. Returns the hidden paths it
+/// did not cover (not a directory now): Landlock must keep those out of reach itself.
+pub(crate) fn private_mounts(mounts: &Mounts<'_>) -> anyhow::Result<Vec<PathBuf>> {
     use rustix::mount::{MountPropagationFlags, mount_change};
     mount_change(
         "/",
         MountPropagationFlags::PRIVATE | MountPropagationFlags::REC,
     )
     .context("making the mounts private")?;
+    let mut uncovered = Vec::new();
     for path in mounts.hide {
         if path.is_dir() {
             tmpfs(path, "size=4k,mode=0", true)
                 .with_context(|| format!("hiding {}", path.display()))?;
+        } else {
+            uncovered.push(path.clone());
         }
     }
     let size = format!("size={},mode=1777", mounts.size);
@@ -139,7 +143,7 @@ pub(crate) fn private_mounts(mounts: &Mounts<'_>) -> anyhow::Result<()> {
     if let Ok(cwd) = std::env::current_dir() {
         std::env::set_current_dir(&cwd).with_context(|| format!("entering {}", cwd.display()))?;
     }
-    Ok(())
+    Ok(uncovered)
 }
 
 /// `/run/user/UID` and `XDG_RUNTIME_DIR`, where they are directories.

@@ -82,20 +82,34 @@ fn a_snippet_has_no_terminal_and_no_inherited_descriptor() {
 
 /// In a namespace, `/dev/shm`, `/tmp` and the working directory are private tmpfs: what a
 /// snippet leaves there is gone with the run, and the machine's `/tmp` entries are not seen.
-/// Under Landlock, the cache's secret is not readable.
+/// Under Landlock, the cache's secret is not readable, even to a snippet (root in its user
+/// namespace) that tries to unmount the empty tmpfs over the cache first, directly or from a
+/// user and mount namespace of its own: Landlock refuses every change of the mount tree.
 #[test]
 fn shared_places_are_private_and_the_cache_secret_is_out_of_reach() {
     let token = format!("side-door-{}", std::process::id());
-    let chapter = format!(
-        "# A\n\n```sh\n\
-         echo x > /dev/shm/{token} 2>/dev/null; echo x > /tmp/{token} 2>/dev/null\n\
-         if cat \"$CACHE\"/mac-key >/dev/null 2>&1; then echo key-read; else echo key-refused; fi\n\
-         ```\n\n```text,output\nkey-refused\n```\n"
-    );
+    let chapter = |uncover: &str| {
+        format!(
+            "# A\n\n```sh\n\
+             echo x > /dev/shm/{token} 2>/dev/null; echo x > /tmp/{token} 2>/dev/null\n\
+             {uncover}\
+             if cat \"$CACHE\"/mac-key >/dev/null 2>&1; then echo key-read; else echo key-refused; fi\n\
+             ```\n\n```text,output\nkey-refused\n```\n"
+        )
+    };
     for containment in Containment::ALL {
         if !containment.landlock() && containment != Containment::Sandbox {
             continue;
         }
+        // Without Landlock, a namespace's root may unmount what hides the cache: only a plain
+        // read is tried there.
+        let chapter = chapter(if containment.landlock() {
+            "umount \"$CACHE\" 2>/dev/null; umount -l \"$CACHE\" 2>/dev/null\n\
+             unshare -Urm sh -c 'umount -l \"$CACHE\"; cat \"$CACHE\"/mac-key' 2>/dev/null \
+             | grep -q . && echo key-read-in-a-namespace\n"
+        } else {
+            ""
+        });
         let target = tempfile::tempdir().unwrap();
         let cache = target.path().join("mdbook-snippets").join("cache");
         let book = sh_book("pass-env = [\"CACHE\"]\n", &chapter);
