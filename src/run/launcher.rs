@@ -97,6 +97,12 @@ mod linux {
         if args.init {
             return crate::run::namespace_init::init();
         }
+        // A session of its own before anything is started (`side_doors.rs`), so the verifier
+        // can spawn the launcher without code of its own between fork and exec.
+        if let Err(error) = crate::run::side_doors::own_session() {
+            eprintln!("mdbook-snippets sandbox: {error:#}");
+            return ExitCode::from(127);
+        }
         // The launcher ends with the verifier (pdeathsig); with a PID namespace the init, and so
         // everything, ends with the launcher. In the fallback SIGTERM lets it end its subtree.
         let death_signal = if args.namespaces {

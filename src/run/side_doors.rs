@@ -2,8 +2,9 @@
 //! Landlock (`launcher.rs`, `confine.rs`): the side doors a process of the user's could go
 //! through.
 //!
-//! - The terminal: the program starts a session of its own ([`new_session`]), so it has no
-//!   controlling terminal: `/dev/tty` does not open, and `TIOCSTI` (pushing input into the
+//! - The terminal: the launcher starts a session of its own before anything else
+//!   ([`own_session`]; a program run without a launcher: [`new_session`]), so the program has
+//!   no controlling terminal: `/dev/tty` does not open, and `TIOCSTI` (pushing input into the
 //!   user's shell) needs a controlling terminal or `CAP_SYS_ADMIN` of the first user namespace.
 //! - Inherited descriptors: every descriptor above 2 the launcher was given (a caller's
 //!   `3>>FILE`, what the user's shell had open) is closed first thing
@@ -52,9 +53,17 @@ pub(crate) fn close_inherited_descriptors() {
     }
 }
 
+/// Starts a new session, led by this process (the launcher, first thing: `containment.rs`
+/// registers the run under its pid as the process group): no controlling terminal, and a
+/// process group of its own, so nothing the launcher starts has a terminal either.
+pub(crate) fn own_session() -> anyhow::Result<()> {
+    rustix::process::setsid().context("starting a session of its own (setsid)")?;
+    Ok(())
+}
+
 /// Makes `command` start its program in a new session: no controlling terminal, and a process
-/// group of its own. `containment.rs` starts every launcher this way, so nothing it starts has a
-/// terminal either.
+/// group of its own. For a program `containment.rs` starts without a launcher (a launcher
+/// starts its own session: [`own_session`]).
 pub(crate) fn new_session(command: &mut std::process::Command) {
     use std::os::unix::process::CommandExt;
     // SAFETY: between fork and exec the closure makes one system call (`setsid`, which is
