@@ -138,6 +138,48 @@ fn shared_places_are_private_and_the_cache_secret_is_out_of_reach() {
     }
 }
 
+/// In a namespace under Landlock, a snippet that clones the mount holding the cache
+/// (`open_tree`, which a namespace's root may call: the clone leaves out the empty tmpfs over
+/// the cache) still reads nothing of it: Landlock refuses what a detached tree holds.
+#[test]
+fn a_cloned_mount_does_not_uncover_the_cache() {
+    let Some(kernel) = Containment::Sandbox
+        .line()
+        .strip_prefix("containment: pid namespace")
+    else {
+        eprintln!("note: no PID namespace on this machine: the cloned-mount check did not run");
+        return;
+    };
+    if !kernel.starts_with(" + landlock") {
+        eprintln!("note: no Landlock on this kernel: the cloned-mount check did not run");
+        return;
+    }
+    let chapter = "# A\n\n```sh\npython3 -c \"\n\
+import ctypes, os\n\
+libc = ctypes.CDLL(None, use_errno=True)\n\
+cache = os.environ['CACHE']\n\
+for flags in (1, 1 | 0x8000):  # OPEN_TREE_CLONE, then with AT_RECURSIVE\n\
+    tree = libc.syscall(428, -100, os.path.dirname(cache).encode(), flags | 0o2000000)\n\
+    try:\n\
+        os.read(os.open('cache/mac-key', os.O_RDONLY, dir_fd=tree), 64)\n\
+        print('key-read')\n\
+    except OSError:\n\
+        print('refused')\n\
+\"\n```\n\n```text,output\nrefused\nrefused\n```\n";
+    let target = tempfile::tempdir().unwrap();
+    let cache = target.path().join("mdbook-snippets").join("cache");
+    let book = sh_book("pass-env = [\"CACHE\"]\n", chapter);
+    // A first run makes the secret; the second tries to read it.
+    for options in [&["--quiet"][..], &["--quiet", "--no-cache"][..]] {
+        let mut command = book.test_command(options);
+        Containment::Sandbox.apply(&mut command);
+        command.env("CACHE", &cache);
+        let output = book.run_with_target_dir(command, target.path());
+        output.code(0).stdout_contains("1 passed, 0 failed");
+        assert!(cache.join("mac-key").is_file(), "no secret was made");
+    }
+}
+
 /// A limit hit fails the snippet with a message naming the limit.
 #[test]
 fn a_limit_hit_names_the_limit() {
