@@ -143,10 +143,8 @@ fn shared_places_are_private_and_the_cache_secret_is_out_of_reach() {
 /// the cache) still reads nothing of it: Landlock refuses what a detached tree holds.
 #[test]
 fn a_cloned_mount_does_not_uncover_the_cache() {
-    let Some(kernel) = Containment::Sandbox
-        .line()
-        .strip_prefix("containment: pid namespace")
-    else {
+    let line = Containment::Sandbox.line();
+    let Some(kernel) = line.strip_prefix("containment: pid namespace") else {
         eprintln!("note: no PID namespace on this machine: the cloned-mount check did not run");
         return;
     };
@@ -154,18 +152,21 @@ fn a_cloned_mount_does_not_uncover_the_cache() {
         eprintln!("note: no Landlock on this kernel: the cloned-mount check did not run");
         return;
     }
-    let chapter = "# A\n\n```sh\npython3 -c \"\n\
-import ctypes, os\n\
-libc = ctypes.CDLL(None, use_errno=True)\n\
-cache = os.environ['CACHE']\n\
-for flags in (1, 1 | 0x8000):  # OPEN_TREE_CLONE, then with AT_RECURSIVE\n\
-    tree = libc.syscall(428, -100, os.path.dirname(cache).encode(), flags | 0o2000000)\n\
-    try:\n\
-        os.read(os.open('cache/mac-key', os.O_RDONLY, dir_fd=tree), 64)\n\
-        print('key-read')\n\
-    except OSError:\n\
-        print('refused')\n\
-\"\n```\n\n```text,output\nrefused\nrefused\n```\n";
+    let chapter = concat!(
+        "# A\n\n```sh\npython3 -c \"\n",
+        "import ctypes, os\n",
+        "libc = ctypes.CDLL(None, use_errno=True)\n",
+        "cache = os.environ['CACHE']\n",
+        "# OPEN_TREE_CLONE, then with AT_RECURSIVE\n",
+        "for flags in (1, 1 | 0x8000):\n",
+        "    tree = libc.syscall(428, -100, os.path.dirname(cache).encode(), flags | 0o2000000)\n",
+        "    try:\n",
+        "        os.read(os.open('cache/mac-key', os.O_RDONLY, dir_fd=tree), 64)\n",
+        "        print('key-read')\n",
+        "    except OSError:\n",
+        "        print('refused')\n",
+        "\"\n```\n\n```text,output\nrefused\nrefused\n```\n",
+    );
     let target = tempfile::tempdir().unwrap();
     let cache = target.path().join("mdbook-snippets").join("cache");
     let book = sh_book("pass-env = [\"CACHE\"]\n", chapter);
