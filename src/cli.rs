@@ -38,10 +38,6 @@ pub(crate) enum Command {
         #[arg(long)]
         dry_run: bool,
     },
-    /// The sandbox launcher between the verifier and a snippet (`run/launcher.rs`): an
-    /// interface of the verifier with itself, hidden.
-    #[command(name = "__sandbox", hide = true)]
-    Sandbox(crate::run::launcher::LauncherArgs),
 }
 
 #[derive(Debug, clap::Args)]

@@ -28,6 +28,11 @@ fn main() -> ExitCode {
     if let Some(code) = build::rustc_wrapper::run_if_wrapper() {
         return code;
     }
+    // Started as a snippet's sandbox launcher or its PID namespace's init (`__sandbox ...`,
+    // twice per snippet): its own arguments, without clap's command tree.
+    if let Some(code) = run::launcher::run_if_launcher() {
+        return code;
+    }
     let cli = cli::Cli::parse();
     let result = match cli.command {
         Some(cli::Command::Test(args)) => test_command::run(&args),
@@ -36,7 +41,6 @@ fn main() -> ExitCode {
         Some(cli::Command::Supports { renderer }) => {
             Ok(preprocessor::supports_exit_code(&renderer))
         }
-        Some(cli::Command::Sandbox(args)) => return run::launcher::main(&args),
         None => preprocessor::run(),
     };
     run::containment::hold_exit_while_stopping();

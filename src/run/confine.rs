@@ -29,7 +29,10 @@ const ABI: landlock::ABI = landlock::ABI::V6;
 pub(crate) struct Rules<'a> {
     /// Written besides [`WRITABLE_DEVICES`].
     pub writable: &'a [PathBuf],
-    /// Neither read nor written (the cache: its secret and entries); canonical paths.
+    /// Neither read nor written (the cache: its secret and entries); canonical paths. In a
+    /// namespace the launcher passes none it covered with an empty tmpfs: a thread this domain
+    /// restricts cannot unmount it, or change any mount, and a mount cloned from elsewhere
+    /// (`open_tree`) is refused by the rules, which a detached tree's paths never reach.
     pub hidden: &'a [PathBuf],
 }
 

@@ -103,8 +103,13 @@ pub(crate) fn start(command: &mut Command, scratch: &Path) -> anyhow::Result<(Ch
     );
     command.env(MARKER_VARIABLE, &token);
     // A session of its own (and so a process group of its own, whose id is the launcher's pid):
-    // nothing the launcher starts has a controlling terminal (`side_doors.rs`).
-    crate::run::side_doors::new_session(command);
+    // nothing the launcher starts has a controlling terminal (`side_doors.rs`). The launcher
+    // starts it itself, first thing, so the verifier spawns it with no code between fork and
+    // exec (a `vfork`, not a copy of the verifier's memory per snippet); a program started
+    // without a launcher gets it from here.
+    if isolation == Isolation::ProcessGroup {
+        crate::run::side_doors::new_session(command);
+    }
     // Spawned and registered under one lock, so a signal either prevents the start or sees the
     // run.
     let mut registry = REGISTRY.lock().unwrap_or_else(|poison| poison.into_inner());

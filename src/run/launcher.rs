@@ -37,60 +37,26 @@
 //! that could not start the program says why on stderr (the snippet's stderr) and exits 127.
 //! `--probe` tells the verifier what this kernel allows (`sandbox.rs` reads its stdout).
 
-use std::ffi::OsString;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// `mdbook-snippets __sandbox`: the launcher's arguments (an interface between the verifier
-/// and itself, hidden from `--help`).
-#[derive(Debug, clap::Args)]
-pub(crate) struct LauncherArgs {
-    /// Print what the kernel allows (`namespaces: ...`, `landlock: ...`) and exit.
-    #[arg(long)]
-    pub probe: bool,
-    /// Be the init of a launcher's PID namespace (stdin: a pipe the launcher holds open).
-    #[arg(long)]
-    pub init: bool,
-    /// The process that started this one (the verifier, or the launcher for `--init`): the
-    /// launcher ends when it does.
-    #[arg(long, value_name = "PID")]
-    pub parent: Option<i32>,
-    /// Run the program in a new user and PID namespace (else: as a subreaper).
-    #[arg(long)]
-    pub namespaces: bool,
-    /// Run the program under Landlock, writing only under `--writable` paths.
-    #[arg(long)]
-    pub landlock: bool,
-    /// A file or directory the program may write (with `--landlock`).
-    #[arg(long, value_name = "PATH")]
-    pub writable: Vec<PathBuf>,
-    /// A path the run needs that a private `/tmp` would hide (with `--namespaces`).
-    #[arg(long, value_name = "PATH")]
-    pub keep: Vec<PathBuf>,
-    /// A directory the program must not see (the cache; see `side_doors.rs`, `confine.rs`).
-    #[arg(long, value_name = "PATH")]
-    pub hide: Vec<PathBuf>,
-    /// A directory that gets a tmpfs of `--scratch-limit` bytes (with `--namespaces`).
-    #[arg(long, value_name = "PATH")]
-    pub bounded: Vec<PathBuf>,
-    /// The size of each private tmpfs, bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = 1 << 30)]
-    pub scratch_limit: u64,
-    /// `RLIMIT_NPROC` of the program.
-    #[arg(long, value_name = "N")]
-    pub process_limit: Option<u64>,
-    /// `RLIMIT_AS` of the program, bytes.
-    #[arg(long, value_name = "BYTES")]
-    pub memory_limit: Option<u64>,
-    /// `RLIMIT_FSIZE` of the program, bytes.
-    #[arg(long, value_name = "BYTES")]
-    pub file_size_limit: Option<u64>,
-    /// A network namespace with only a loopback (with `--namespaces`).
-    #[arg(long)]
-    pub no_network: bool,
-    /// The program and its arguments.
-    #[arg(last = true)]
-    pub command: Vec<OsString>,
+pub(crate) use crate::run::launcher_args::LauncherArgs;
+
+/// When this process was started as the launcher (`__sandbox ...`, by the verifier) or as a
+/// PID namespace's init (`__sandbox --init`, by a launcher): runs it and returns its exit code;
+/// `None` otherwise. Called first in `main`, before clap (`launcher_args.rs` says why); a list
+/// of arguments it cannot read is an error and exit 2.
+pub(crate) fn run_if_launcher() -> Option<ExitCode> {
+    let mut args = std::env::args_os().skip(1);
+    if args.next()? != SUBCOMMAND {
+        return None;
+    }
+    Some(match crate::run::launcher_args::parse(args) {
+        Ok(args) => main(&args),
+        Err(error) => {
+            eprintln!("mdbook-snippets {SUBCOMMAND}: {error}");
+            ExitCode::from(2)
+        }
+    })
 }
 
 /// Runs the launcher (or the init, or the probe) and returns its exit code.
@@ -107,7 +73,7 @@ pub(crate) fn main(args: &LauncherArgs) -> ExitCode {
     }
 }
 
-/// The name of the hidden subcommand (`cli.rs` declares it).
+/// The name of the hidden subcommand (`main` dispatches it before clap).
 pub(crate) const SUBCOMMAND: &str = "__sandbox";
 
 /// The Linux side: namespaces, subreaping, Landlock.
@@ -131,6 +97,12 @@ mod linux {
         if args.init {
             return crate::run::namespace_init::init();
         }
+        // A session of its own before anything is started (`side_doors.rs`), so the verifier
+        // can spawn the launcher without code of its own between fork and exec.
+        if let Err(error) = crate::run::side_doors::own_session() {
+            eprintln!("mdbook-snippets sandbox: {error:#}");
+            return ExitCode::from(127);
+        }
         // The launcher ends with the verifier (pdeathsig); with a PID namespace the init, and so
         // everything, ends with the launcher. In the fallback SIGTERM lets it end its subtree.
         let death_signal = if args.namespaces {
@@ -149,7 +121,7 @@ mod linux {
         let result = if args.namespaces {
             in_namespaces(args)
         } else {
-            crate::run::subreaper::run(|| on_a_thread(|| start_program(args, true)))
+            crate::run::subreaper::run(|| on_a_thread(|| start_program(args, &args.hide, true)))
         };
         match result {
             Ok(status) => exit_like(status),
@@ -178,7 +150,10 @@ mod linux {
             .chain(program)
             .chain([cwd.as_path()])
             .collect();
-        crate::run::side_doors::private_mounts(&crate::run::side_doors::Mounts {
+        // The hidden paths are empty read-only tmpfs now, which the program cannot unmount or
+        // see beneath: Landlock refuses every change of the mount tree to a thread it
+        // restricts (`confine.rs`). Its rules need not split the file system around them.
+        let uncovered = crate::run::side_doors::private_mounts(&crate::run::side_doors::Mounts {
             keep,
             hide: &args.hide,
             bounded: &args.bounded,
@@ -188,7 +163,7 @@ mod linux {
         let (alive, held) = std::io::pipe().context("creating a pipe")?;
         let (mut init, program) = on_a_thread(|| {
             let init = start_init(alive)?;
-            Ok((init, start_program(args, false)))
+            Ok((init, start_program(args, &uncovered, false)))
         })?;
         let status =
             program.and_then(|mut program| program.wait().context("waiting for the program"));
@@ -271,15 +246,20 @@ mod linux {
     /// Starts the program from the calling thread (a thread of the launcher's own), which first
     /// enters the Landlock domain (so the launcher's other threads stay outside it: the program
     /// can neither signal nor trace the launcher) and, in the fallback as root, drops the
-    /// capabilities that read other processes through `/proc`.
-    fn start_program(args: &LauncherArgs, fallback: bool) -> anyhow::Result<Child> {
+    /// capabilities that read other processes through `/proc`. `hidden`: the `--hide` paths
+    /// Landlock must keep out of reach (those no empty tmpfs covers).
+    fn start_program(
+        args: &LauncherArgs,
+        hidden: &[std::path::PathBuf],
+        fallback: bool,
+    ) -> anyhow::Result<Child> {
         let Some((program, arguments)) = args.command.split_first() else {
             anyhow::bail!("no program to run");
         };
         if args.landlock {
             crate::run::confine::restrict_thread(&crate::run::confine::Rules {
                 writable: &args.writable,
-                hidden: &args.hide,
+                hidden,
             })?;
         }
         if fallback && rustix::process::geteuid().is_root() {

@@ -11,6 +11,7 @@ pub(crate) mod confine;
 pub(crate) mod containment;
 pub(crate) mod judge;
 pub(crate) mod launcher;
+pub(crate) mod launcher_args;
 pub(crate) mod marker_scan;
 pub(crate) mod mutant_list;
 pub(crate) mod mutants;

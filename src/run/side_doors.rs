@@ -2,8 +2,9 @@
 //! Landlock (`launcher.rs`, `confine.rs`): the side doors a process of the user's could go
 //! through.
 //!
-//! - The terminal: the program starts a session of its own ([`new_session`]), so it has no
-//!   controlling terminal: `/dev/tty` does not open, and `TIOCSTI` (pushing input into the
+//! - The terminal: the launcher starts a session of its own before anything else
+//!   ([`own_session`]; a program run without a launcher: [`new_session`]), so the program has
+//!   no controlling terminal: `/dev/tty` does not open, and `TIOCSTI` (pushing input into the
 //!   user's shell) needs a controlling terminal or `CAP_SYS_ADMIN` of the first user namespace.
 //! - Inherited descriptors: every descriptor above 2 the launcher was given (a caller's
 //!   `3>>FILE`, what the user's shell had open) is closed first thing
@@ -52,9 +53,17 @@ pub(crate) fn close_inherited_descriptors() {
     }
 }
 
+/// Starts a new session, led by this process (the launcher, first thing: `containment.rs`
+/// registers the run under its pid as the process group): no controlling terminal, and a
+/// process group of its own, so nothing the launcher starts has a terminal either.
+pub(crate) fn own_session() -> anyhow::Result<()> {
+    rustix::process::setsid().context("starting a session of its own (setsid)")?;
+    Ok(())
+}
+
 /// Makes `command` start its program in a new session: no controlling terminal, and a process
-/// group of its own. `containment.rs` starts every launcher this way, so nothing it starts has a
-/// terminal either.
+/// group of its own. For a program `containment.rs` starts without a launcher (a launcher
+/// starts its own session: [`own_session`]).
 pub(crate) fn new_session(command: &mut std::process::Command) {
     use std::os::unix::process::CommandExt;
     // SAFETY: between fork and exec the closure makes one system call (`setsid`, which is
@@ -108,18 +117,22 @@ pub(crate) struct Mounts<'a> {
 
 /// In the launcher's new user and mount namespace: private, size-bounded `/dev/shm`, `/tmp`
 /// and runtime directory, a new `/dev/pts`, hidden paths (see the module docs). Mount
-/// propagation is made private first, so nothing is seen outside.
-pub(crate) fn private_mounts(mounts: &Mounts<'_>) -> anyhow::Result<()> {
+/// propagation is made private first, so nothing is seen outside. Returns the hidden paths it
+/// did not cover (not a directory now): Landlock must keep those out of reach itself.
+pub(crate) fn private_mounts(mounts: &Mounts<'_>) -> anyhow::Result<Vec<PathBuf>> {
     use rustix::mount::{MountPropagationFlags, mount_change};
     mount_change(
         "/",
         MountPropagationFlags::PRIVATE | MountPropagationFlags::REC,
     )
     .context("making the mounts private")?;
+    let mut uncovered = Vec::new();
     for path in mounts.hide {
         if path.is_dir() {
             tmpfs(path, "size=4k,mode=0", true)
                 .with_context(|| format!("hiding {}", path.display()))?;
+        } else {
+            uncovered.push(path.clone());
         }
     }
     let size = format!("size={},mode=1777", mounts.size);
@@ -139,7 +152,7 @@ pub(crate) fn private_mounts(mounts: &Mounts<'_>) -> anyhow::Result<()> {
     if let Ok(cwd) = std::env::current_dir() {
         std::env::set_current_dir(&cwd).with_context(|| format!("entering {}", cwd.display()))?;
     }
-    Ok(())
+    Ok(uncovered)
 }
 
 /// `/run/user/UID` and `XDG_RUNTIME_DIR`, where they are directories.

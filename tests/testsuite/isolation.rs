@@ -92,3 +92,35 @@ trace=off,revision=both
     ]);
     book.test(&["--quiet"]).code(0);
 }
+
+/// The launcher's arguments (`__sandbox`, the verifier's interface with itself, read before
+/// clap) that it cannot read are refused with the reason and exit 2, the program unstarted.
+#[test]
+fn a_bad_launcher_argument_list_is_refused_with_the_reason() {
+    for (args, reason) in [
+        (
+            &["--bogus", "--", "true"][..],
+            "unexpected argument `--bogus`",
+        ),
+        (
+            &["--parent", "x", "--", "true"][..],
+            "`--parent`: `x` is not a valid number",
+        ),
+        (&["--scratch-limit"][..], "`--scratch-limit` needs a value"),
+        (&["true"][..], "unexpected argument `true`"),
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-snippets"))
+            .arg("__sandbox")
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(
+            stderr,
+            format!("mdbook-snippets __sandbox: {reason}\n"),
+            "{args:?}"
+        );
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -82,20 +82,34 @@ fn a_snippet_has_no_terminal_and_no_inherited_descriptor() {
 
 /// In a namespace, `/dev/shm`, `/tmp` and the working directory are private tmpfs: what a
 /// snippet leaves there is gone with the run, and the machine's `/tmp` entries are not seen.
-/// Under Landlock, the cache's secret is not readable.
+/// Under Landlock, the cache's secret is not readable, even to a snippet (root in its user
+/// namespace) that tries to unmount the empty tmpfs over the cache first, directly or from a
+/// user and mount namespace of its own: Landlock refuses every change of the mount tree.
 #[test]
 fn shared_places_are_private_and_the_cache_secret_is_out_of_reach() {
     let token = format!("side-door-{}", std::process::id());
-    let chapter = format!(
-        "# A\n\n```sh\n\
-         echo x > /dev/shm/{token} 2>/dev/null; echo x > /tmp/{token} 2>/dev/null\n\
-         if cat \"$CACHE\"/mac-key >/dev/null 2>&1; then echo key-read; else echo key-refused; fi\n\
-         ```\n\n```text,output\nkey-refused\n```\n"
-    );
+    let chapter = |uncover: &str| {
+        format!(
+            "# A\n\n```sh\n\
+             echo x > /dev/shm/{token} 2>/dev/null; echo x > /tmp/{token} 2>/dev/null\n\
+             {uncover}\
+             if cat \"$CACHE\"/mac-key >/dev/null 2>&1; then echo key-read; else echo key-refused; fi\n\
+             ```\n\n```text,output\nkey-refused\n```\n"
+        )
+    };
     for containment in Containment::ALL {
         if !containment.landlock() && containment != Containment::Sandbox {
             continue;
         }
+        // Without Landlock, a namespace's root may unmount what hides the cache: only a plain
+        // read is tried there.
+        let chapter = chapter(if containment.landlock() {
+            "umount \"$CACHE\" 2>/dev/null; umount -l \"$CACHE\" 2>/dev/null\n\
+             unshare -Urm sh -c 'umount -l \"$CACHE\"; cat \"$CACHE\"/mac-key' 2>/dev/null \
+             | grep -q . && echo key-read-in-a-namespace\n"
+        } else {
+            ""
+        });
         let target = tempfile::tempdir().unwrap();
         let cache = target.path().join("mdbook-snippets").join("cache");
         let book = sh_book("pass-env = [\"CACHE\"]\n", &chapter);
@@ -121,6 +135,49 @@ fn shared_places_are_private_and_the_cache_secret_is_out_of_reach() {
         for shared in ["/dev/shm", "/tmp"] {
             let _ = std::fs::remove_file(std::path::Path::new(shared).join(&token));
         }
+    }
+}
+
+/// In a namespace under Landlock, a snippet that clones the mount holding the cache
+/// (`open_tree`, which a namespace's root may call: the clone leaves out the empty tmpfs over
+/// the cache) still reads nothing of it: Landlock refuses what a detached tree holds.
+#[test]
+fn a_cloned_mount_does_not_uncover_the_cache() {
+    let line = Containment::Sandbox.line();
+    let Some(kernel) = line.strip_prefix("containment: pid namespace") else {
+        eprintln!("note: no PID namespace on this machine: the cloned-mount check did not run");
+        return;
+    };
+    if !kernel.starts_with(" + landlock") {
+        eprintln!("note: no Landlock on this kernel: the cloned-mount check did not run");
+        return;
+    }
+    let chapter = concat!(
+        "# A\n\n```sh\npython3 -c \"\n",
+        "import ctypes, os\n",
+        "libc = ctypes.CDLL(None, use_errno=True)\n",
+        "cache = os.environ['CACHE']\n",
+        "# OPEN_TREE_CLONE, then with AT_RECURSIVE\n",
+        "for flags in (1, 1 | 0x8000):\n",
+        "    tree = libc.syscall(428, -100, os.path.dirname(cache).encode(), flags | 0o2000000)\n",
+        "    try:\n",
+        "        os.read(os.open('cache/mac-key', os.O_RDONLY, dir_fd=tree), 64)\n",
+        "        print('key-read')\n",
+        "    except OSError:\n",
+        "        print('refused')\n",
+        "\"\n```\n\n```text,output\nrefused\nrefused\n```\n",
+    );
+    let target = tempfile::tempdir().unwrap();
+    let cache = target.path().join("mdbook-snippets").join("cache");
+    let book = sh_book("pass-env = [\"CACHE\"]\n", chapter);
+    // A first run makes the secret; the second tries to read it.
+    for options in [&["--quiet"][..], &["--quiet", "--no-cache"][..]] {
+        let mut command = book.test_command(options);
+        Containment::Sandbox.apply(&mut command);
+        command.env("CACHE", &cache);
+        let output = book.run_with_target_dir(command, target.path());
+        output.code(0).stdout_contains("1 passed, 0 failed");
+        assert!(cache.join("mac-key").is_file(), "no secret was made");
     }
 }
 
