@@ -11,14 +11,22 @@ framework's own throwaway place, `target/interop/frameworks/NAME` for the pin,
 
 `install` is a shell command run from the repository's root. It is rerun only when it, or a file
 it names (a requirements file; a folder's `package.json` / `package-lock.json`), changed since
-the last successful run (a marker under `target/interop/frameworks/.installed/`).
+the last successful run (a marker under `target/interop/frameworks/.installed/`); one install at a
+time (a lock beside the markers), so `interop/run.sh --install-only` in the background and a run
+that starts before it ended do not install the same place together.
+
+    python3 interop/framework_cells.py --install [--work DIR]   installs every framework's pin
 """
 
 from __future__ import annotations
 
+import argparse
+import fcntl
 import hashlib
 import json
+import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -85,9 +93,15 @@ def install(entry: dict[str, Any], work: Path, version: str | None = None) -> fl
         raise InstallError(f"{entry['name']}: its frameworks.json entry has no `release_install`, so no release but the pin {entry['version']} can be installed")
     marker = work / "frameworks" / ".installed" / (f"{entry['name']}" if version is None else f"{entry['name']}-{version}")
     fingerprint = _fingerprint(script)
-    if marker.is_file() and marker.read_text() == fingerprint and (version is None or place.exists()):
-        return 0.0
     marker.parent.mkdir(parents=True, exist_ok=True)
+    with open(marker.parent / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if marker.is_file() and marker.read_text() == fingerprint and (version is None or place.exists()):
+            return 0.0
+        return _install(entry, script, place, marker, fingerprint)
+
+
+def _install(entry: dict[str, Any], script: str, place: Path, marker: Path, fingerprint: str) -> float:
     place.parent.mkdir(parents=True, exist_ok=True)
     log = marker.parent / f"{marker.name}.log"
     started = time.monotonic()
@@ -172,3 +186,23 @@ def _handler_ended(wire: list[tuple[str, dict[str, Any]]], call_index: int) -> b
         if isinstance(error, dict) and (error.get("data") or {}).get("sessionDeleted"):
             return True
     return False
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Installs every framework's pinned environment (what interop/run.sh --install-only does).")
+    parser.add_argument("--install", action="store_true", required=True, help="install each framework whose pin changed")
+    parser.add_argument("--work", type=Path, default=Path("target/interop"), help="the work directory (default target/interop, from the repository's root)")
+    arguments = parser.parse_args()
+    os.chdir(ROOT)  # the installs' commands, and the markers' fingerprints, name paths from the root
+    try:
+        for name, entry in entries().items():
+            seconds = install(entry, arguments.work)
+            print(f"  {name}: {f'installed in {seconds:.1f} s' if seconds else 'installed already'}", flush=True)
+    except InstallError as error:
+        print(f"framework_cells: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -43,6 +43,10 @@ CELL_TIMEOUT_S = 60
 FRAMEWORK_CELL_TIMEOUT_S = 150
 # How long an HTTP server may take to print its address.
 SERVER_START_TIMEOUT_S = 10
+# Node's module compile cache (Node 22.1 and later; Node 20 ignores the variable), shared by every
+# cell: the TypeScript frameworks' Node 22 compiles each module once, not once per cell. A cache
+# only spares the compiling; the programs run as before.
+NODE_COMPILE_CACHE = ROOT / "target" / "interop" / "node-compile-cache"
 
 
 def clients(work: Path) -> dict[str, list[str]]:
@@ -73,7 +77,8 @@ def run_process(command: list[str], log_stem: Path, timeout_s: float = CELL_TIME
     """Runs one scenario program in its own process group; returns its JSON report or raises."""
     log_stem.parent.mkdir(parents=True, exist_ok=True)
     with open(f"{log_stem}.stderr", "wb") as stderr:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL, start_new_session=True, cwd=ROOT)
+        environment = {"NODE_COMPILE_CACHE": str(NODE_COMPILE_CACHE), **os.environ}
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL, start_new_session=True, cwd=ROOT, env=environment)
         try:
             stdout, _ = process.communicate(timeout=timeout_s)
         except subprocess.TimeoutExpired:

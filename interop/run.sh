@@ -12,6 +12,9 @@
 #                                       one SDK or framework; repeatable), compared with their part of
 #                                       expected.json (with --bless, merged into it); no snippet examples
 #   interop/run.sh --jobs N             cells run at once (matrix.py's --jobs; default 4: the cells mostly wait)
+#   interop/run.sh --install-only       only the installs below (every SDK's and framework's pin, the servers'
+#                                       venvs), no build and no cell; .ci/run starts it in the background
+#                                       while cargo builds, so the downloads overlap the build
 #
 # Installs are pinned and throwaway (scripts/setup-languages.sh --matrix): a venv under target/interop/venv
 # (interop/python/requirements.txt) and interop/typescript{,-v2}/node_modules and
@@ -24,19 +27,30 @@ WORK=target/interop
 BLESS=()
 ONLY=()
 JOBS=()
+INSTALL_ONLY=0
+USAGE="usage: interop/run.sh [--bless] [--jobs N] [--only sdks|frameworks|NAME]... | interop/run.sh --install-only"
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --bless) BLESS=(--bless) ;;
-        --only) [[ $# -ge 2 ]] || { echo "usage: interop/run.sh [--bless] [--jobs N] [--only sdks|frameworks|NAME]..." >&2; exit 2; }
+        --only) [[ $# -ge 2 ]] || { echo "$USAGE" >&2; exit 2; }
                 ONLY+=(--only "$2"); shift ;;
-        --jobs) [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || { echo "usage: interop/run.sh [--bless] [--jobs N] [--only sdks|frameworks|NAME]..." >&2; exit 2; }
+        --jobs) [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || { echo "$USAGE" >&2; exit 2; }
                 JOBS=(--jobs "$2"); shift ;;
-        *) echo "usage: interop/run.sh [--bless] [--jobs N] [--only sdks|frameworks|NAME]..." >&2; exit 2 ;;
+        --install-only) INSTALL_ONLY=1 ;;
+        *) echo "$USAGE" >&2; exit 2 ;;
     esac
     shift
 done
 fail() { echo "interop/run.sh: error: $*" >&2; exit 2; }
 mkdir -p "$WORK"
+if [[ $INSTALL_ONLY -eq 1 ]]; then
+    [[ ${#BLESS[@]} -eq 0 && ${#ONLY[@]} -eq 0 && ${#JOBS[@]} -eq 0 ]] || { echo "$USAGE" >&2; exit 2; }
+    # What a run installs (each a no-op when its pin is installed), without the test server's build.
+    scripts/setup-languages.sh --matrix --no-build || fail "scripts/setup-languages.sh --matrix --no-build"
+    scripts/setup-languages.sh --frameworks --no-build || fail "scripts/setup-languages.sh --frameworks --no-build"
+    python3 interop/framework_cells.py --install || fail "installing the frameworks (interop/framework_cells.py --install)"
+    exit 0
+fi
 
 # The Python SDK venv, the TypeScript SDKs' node_modules (v1, v2, the snippet helper's) and the
 # release server: scripts/setup-languages.sh, shared with the book (each redone only when its pin

@@ -22,20 +22,26 @@
 #   a book snippet imports; with --matrix also interop/typescript-v2): `npm ci`
 #   when node_modules is missing or older than package-lock.json (the lock's hash is kept in
 #   node_modules/.lock-sha256).
-# - target/release/mcp-testserver: `cargo build --release --locked` (a no-op when up to date).
+# - target/release/mcp-testserver: `cargo build --release --locked` (a no-op when up to date); not
+#   with `--no-build` (beside either mode: the installs only, for `interop/run.sh --install-only`,
+#   which .ci/run starts in the background while cargo builds).
 # Needs python3 (3.10 or later), Node.js 20 or later with npm, cargo; the package registries only.
 # Progress goes to stderr; exit 2 with a message naming what failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=target/interop
 DIRS=(interop/typescript interop/snippets/typescript)
-case "${1:-}" in
-    "") ;;
-    --matrix) DIRS=(interop/typescript interop/typescript-v2 interop/snippets/typescript) ;;
-    --frameworks) ;;
-    *) echo "usage: scripts/setup-languages.sh [--matrix | --frameworks]" >&2; exit 2 ;;
-esac
-[[ $# -le 1 ]] || { echo "usage: scripts/setup-languages.sh [--matrix | --frameworks]" >&2; exit 2; }
+MODE=
+BUILD=1
+usage() { echo "usage: scripts/setup-languages.sh [--matrix | --frameworks] [--no-build]" >&2; exit 2; }
+for arg in "$@"; do
+    case "$arg" in
+        --matrix) [[ -z $MODE ]] || usage; MODE=$arg; DIRS=(interop/typescript interop/typescript-v2 interop/snippets/typescript) ;;
+        --frameworks) [[ -z $MODE ]] || usage; MODE=$arg ;;
+        --no-build) BUILD=0 ;;
+        *) usage ;;
+    esac
+done
 fail() { echo "setup-languages: error: $*" >&2; exit 2; }
 for tool in python3 node npm cargo sha256sum; do
     command -v "$tool" >/dev/null || fail "\`$tool\` is not on PATH"
@@ -75,11 +81,12 @@ node_modules() {
         echo "$lock" > "$1/node_modules/.lock-sha256"
     fi
 }
-if [[ "${1:-}" == --frameworks ]]; then
+if [[ $MODE == --frameworks ]]; then
     venv "$WORK/fastmcp-venv" interop/frameworks/servers/requirements.txt
     venv "$WORK/agents-venv" interop/frameworks/snippets/python/requirements.txt
     node_modules interop/frameworks/servers/typescript
     node_modules interop/frameworks/snippets/typescript
+    [[ $BUILD -eq 1 ]] || exit 0
     cargo build --quiet --release --locked -p mcp-testserver --bin mcp-testserver \
         || fail "building target/release/mcp-testserver"
     exit 0
@@ -106,5 +113,6 @@ for dir in "${DIRS[@]}"; do
     fi
 done
 
+[[ $BUILD -eq 1 ]] || exit 0
 cargo build --quiet --release --locked -p mcp-testserver --bin mcp-testserver \
     || fail "building target/release/mcp-testserver"

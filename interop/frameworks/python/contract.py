@@ -267,15 +267,34 @@ def describe(adapter: Adapter) -> dict[str, Any]:
     }
 
 
-def main(adapter: Adapter) -> int:
-    parser = argparse.ArgumentParser(description=f"{adapter.name}: one framework cell against mcp-testserver")
+def _parser(name: str, add_help: bool = True) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=f"{name}: one framework cell against mcp-testserver", add_help=add_help)
     parser.add_argument("--describe", action="store_true")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--scenario")
     parser.add_argument("--revision", default="default")
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     parser.add_argument("server", nargs="*")
-    arguments = parser.parse_args()
+    return parser
+
+
+def process_exit_parent() -> None:
+    """Called by each adapter before it imports its framework: when this process is the parent of
+    `process exit`, which only starts this program again as its child and reports, it does that
+    and exits here, without importing the framework (the child does, as every other cell's
+    program): the framework's import, the larger part of a cell's CPU, is paid once per cell, not
+    twice. Otherwise it returns and the adapter goes on."""
+    arguments, _ = _parser("", add_help=False).parse_known_args()
+    if arguments.scenario == "process exit" and not arguments.child and not arguments.describe and arguments.server and arguments.revision == "default":
+        sys.exit(_run(None, arguments))
+
+
+def main(adapter: Adapter) -> int:
+    return _run(adapter, _parser(adapter.name).parse_args())
+
+
+def _run(adapter: Adapter | None, arguments: argparse.Namespace) -> int:
+    """One program run; `adapter` is None only for `process exit`'s parent (process_exit_parent)."""
     # The report is stdout's only line: whatever a framework prints (mcp-use logs to stdout) goes
     # to stderr instead, and the report to the saved stdout.
     report_out = os.fdopen(os.dup(1), "w")
@@ -284,7 +303,7 @@ def main(adapter: Adapter) -> int:
         print(json.dumps(describe(adapter)), file=report_out, flush=True)
         return 0
     if not arguments.scenario or not arguments.server:
-        parser.error("--scenario and `-- SERVER [ARGS...]` are needed")
+        _parser(adapter.name).error("--scenario and `-- SERVER [ARGS...]` are needed")
     if arguments.revision != "default":
         print(f"error: {adapter.name} speaks only its SDK's default revision", file=sys.stderr)
         return 2
@@ -293,13 +312,15 @@ def main(adapter: Adapter) -> int:
     import signal
 
     signal.signal(signal.SIGALRM, lambda *_: os._exit(3))
-    # `process exit` imports the framework twice (parent and child): twice the bound.
+    # `process exit`: the parent waits for its child, a whole program run of its own: twice the bound.
     signal.alarm(int(PROGRAM_BOUND_S) * (2 if arguments.scenario == "process exit" else 1))
     if arguments.child:
         asyncio.run(child_until_exit(adapter, cell, report_out))
         return 0
     if cell.scenario == "process exit":
         report = process_exit(sys.argv, cell)
+    elif adapter is None:
+        raise SystemExit("error: only `process exit`'s parent runs without its framework")
     else:
         # Printed and exited from inside the loop: leaving asyncio.run() waits for the worker
         # threads a synchronous framework may have left blocked (smolagents' after `close client`).

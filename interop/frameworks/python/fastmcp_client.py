@@ -20,10 +20,12 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator
 
+import contract
+
+contract.process_exit_parent()  # `process exit`'s parent ends here, before the framework's imports
+
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
-
-import contract
 
 
 class CallbackStop(Exception):

@@ -27,14 +27,16 @@ import json
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
+import contract
+
+contract.process_exit_parent()  # `process exit`'s parent ends here, before the framework's imports
+
 import httpx2 as httpx
 from google import genai
 from google.genai import types
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
-
-import contract
 
 
 def scripted_gemini(request: httpx.Request) -> httpx.Response:

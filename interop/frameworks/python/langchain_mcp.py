@@ -23,11 +23,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, AsyncIterator
 
+import contract
+
+contract.process_exit_parent()  # `process exit`'s parent ends here, before the framework's imports
+
 from langchain_core.messages import HumanMessage
 from langchain_mcp_adapters.client import MultiServerMCPClient
 from langgraph.prebuilt import create_react_agent
 
-import contract
 from scripted_langchain import ScriptedChatModel
 
 

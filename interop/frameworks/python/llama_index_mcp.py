@@ -20,9 +20,11 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
-from llama_index.tools.mcp import BasicMCPClient, McpToolSpec
-
 import contract
+
+contract.process_exit_parent()  # `process exit`'s parent ends here, before the framework's imports
+
+from llama_index.tools.mcp import BasicMCPClient, McpToolSpec
 
 
 @dataclass

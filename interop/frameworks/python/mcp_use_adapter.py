@@ -21,11 +21,14 @@ import os
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
+import contract
+
+contract.process_exit_parent()  # `process exit`'s parent ends here, before the framework's imports
+
 os.environ["MCP_USE_ANONYMIZED_TELEMETRY"] = "false"
 
 from mcp_use import MCPAgent, MCPClient  # noqa: E402
 
-import contract  # noqa: E402
 from scripted_langchain import ScriptedChatModel  # noqa: E402
 
 

@@ -21,11 +21,13 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
+import contract
+
+contract.process_exit_parent()  # `process exit`'s parent ends here, before the framework's imports
+
 from agents import Agent, Runner
 from agents.mcp import MCPServerStdio, MCPServerStreamableHttp
 from agents.testing import ModelStep, ScriptedModel, assistant_message, function_call
-
-import contract
 
 
 def respond(call: Any) -> list[Any]:

@@ -21,13 +21,15 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
+import contract
+
+contract.process_exit_parent()  # `process exit`'s parent ends here, before the framework's imports
+
 from fastmcp.client.transports import StdioTransport
 from pydantic_ai import Agent
 from pydantic_ai.mcp import MCPToolset
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, RetryPromptPart, TextPart, ToolCallPart, ToolReturnPart, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
-
-import contract
 
 
 def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:

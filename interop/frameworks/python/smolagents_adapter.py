@@ -24,11 +24,13 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
+import contract
+
+contract.process_exit_parent()  # `process exit`'s parent ends here, before the framework's imports
+
 from mcp import StdioServerParameters
 from smolagents import ToolCallingAgent, ToolCollection
 from smolagents.models import ChatMessage, ChatMessageToolCall, ChatMessageToolCallFunction, MessageRole, Model
-
-import contract
 
 
 class ScriptedModel(Model):

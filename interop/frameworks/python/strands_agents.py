@@ -25,14 +25,16 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, AsyncIterator
 
+import contract
+
+contract.process_exit_parent()  # `process exit`'s parent ends here, before the framework's imports
+
 from mcp import StdioServerParameters
 from mcp.client.stdio import stdio_client
 from strands import Agent
 from strands.models.model import Model
 from strands.tools.mcp import MCPClient
 from strands.tools.mcp.mcp_agent_tool import MCPAgentTool
-
-import contract
 
 
 class ScriptedModel(Model):
