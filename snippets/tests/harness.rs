@@ -2,8 +2,7 @@
 //! paused clock, gates and handler observation, deterministic transcripts, and `snippet_main`
 //! (run in a child process, since it exits the process).
 
-#[path = "common/rmcp.rs"]
-mod rmcp_support;
+use crate::rmcp_support;
 
 use std::time::Instant;
 
@@ -168,7 +167,7 @@ fn run_child(case: &str, attributes: &str) -> (i32, String, String, Vec<String>)
     let output = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "snippet_child",
+            "harness::snippet_child",
             "--nocapture",
             "--test-threads=1",
         ])

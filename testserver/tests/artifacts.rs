@@ -4,7 +4,7 @@
 //! harness renders for an in-process server given the same client messages; a bad directory is
 //! refused at start-up with exit code 2; `--transcript-limit` bounds what is written.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

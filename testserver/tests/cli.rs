@@ -2,7 +2,7 @@
 //! `--transcript-bytes SIZE` bound the transcript the `transcript` tool returns and say how many
 //! messages it dropped, and a bad value is refused with exit code 2 before anything is served.
 
-mod common;
+use crate::common;
 
 use common::{assert_refused, stdio_binary, text};
 use mcp_testserver::Revision;

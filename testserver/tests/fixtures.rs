@@ -8,7 +8,7 @@
 //!   list changes the filter asked for, tagged with the subscription id; `notifications/cancelled`
 //!   ends the stream with no response.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

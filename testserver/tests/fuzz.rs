@@ -3,7 +3,7 @@
 //! each line a sentinel request proves the server is still serving and bounds what the line
 //! produced.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;

@@ -1,9 +1,7 @@
 //! The protocol rules, checked against the in-process server (paused clock: timing costs no
 //! real time). The same scenarios run over stdio in `stdio.rs`.
 
-mod common;
-#[path = "common/rules/mod.rs"]
-mod rules;
+use crate::{common, rules};
 
 use common::Conn;
 use mcp_testserver::{Revision, TestServer};
@@ -12,4 +10,4 @@ fn in_process(revision: Revision) -> Conn {
     TestServer::start_with(revision).connect_raw()
 }
 
-every_rule_test!(in_process, #[tokio::test(start_paused = true)]);
+crate::every_rule_test!(in_process, #[tokio::test(start_paused = true)]);

@@ -3,7 +3,7 @@
 //! in the transcript's order with times that never go back, whatever the client or a SIGKILL
 //! does; a FILE that cannot be created is refused with exit code 2.
 
-mod common;
+use crate::common;
 
 use std::process::Stdio;
 use std::time::Duration;

@@ -6,7 +6,7 @@
 //! it; `tasks/update` answering input requests one at a time; `tasks/cancel` an empty ack, also
 //! on a terminal task; -32602 only for an unknown task id; -32021 without the extension.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -3,9 +3,6 @@
 //! records progress, connecting a handler forced to a revision, and reading what the server saw
 //! from its transcript.
 
-// Each test binary that includes this module uses a part of it.
-#![allow(dead_code)]
-
 use std::sync::{Arc, Mutex};
 
 use mcp_testserver::{Direction, RenderTranscript, Revision, RmcpRevision, TestServer};

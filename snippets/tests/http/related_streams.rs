@@ -8,7 +8,7 @@ use mcp_testserver::Revision;
 use serde_json::{Value, json};
 use sse_stream::SseStream;
 
-use crate::{start, within};
+use super::{start, within};
 
 /// A response's SSE events, read as they arrive (parsed by `sse-stream`, so an event or a
 /// character split across chunks is put together again).

@@ -11,10 +11,10 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, RoleClient};
 use serde_json::{Value, json};
 
+use super::{start, within};
 use crate::rmcp_support::{
     ProgressRecorder, answered, assert_no_violations, call, call_request, received, serve_as, text,
 };
-use crate::{start, within};
 
 /// An rmcp Streamable HTTP client with `handler`, forced to `revision`.
 async fn connect<H: ClientHandler>(

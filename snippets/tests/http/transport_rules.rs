@@ -7,7 +7,7 @@ use std::time::Duration;
 use mcp_testserver::{RenderTranscript, Revision};
 use serde_json::{Value, json};
 
-use crate::{start, within};
+use super::{start, within};
 
 /// Raw HTTP: one POST with the given headers and body.
 async fn post(url: &str, headers: &[(&str, &str)], body: &str) -> (u16, Option<String>, Value) {

@@ -7,8 +7,8 @@ use mcp_testserver::{Revision, TestServer};
 use rmcp::ServiceExt;
 use serde_json::{Value, json};
 
+use super::{connect, last_call_id, until};
 use crate::rmcp_support::{answered, assert_no_violations, call, received, sent, text};
-use crate::{connect, last_call_id, until};
 
 #[tokio::test(start_paused = true)]
 async fn call_echo() {

@@ -6,8 +6,8 @@ use mcp_testserver::{Revision, TestServer};
 use rmcp::service::PeerRequestOptions;
 use serde_json::json;
 
+use super::{assert_cancelled_once, cancels, connect, label, last_call_id};
 use crate::rmcp_support::{answered, assert_no_violations, call, call_request, text};
-use crate::{assert_cancelled_once, cancels, connect, label, last_call_id};
 
 #[tokio::test(start_paused = true)]
 async fn request_handle_cancel_stops_the_handler_and_no_response_is_sent() {

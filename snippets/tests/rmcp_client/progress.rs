@@ -5,8 +5,8 @@ use mcp_testserver::{Revision, TestServer};
 use rmcp::model::RequestMetaObject;
 use serde_json::{Value, json};
 
+use super::{connect, connect_recorder, until};
 use crate::rmcp_support::{ProgressRecorder, assert_no_violations, call, received, sent, text};
-use crate::{connect, connect_recorder, until};
 
 #[tokio::test(start_paused = true)]
 async fn progress_uses_rmcps_own_token() {

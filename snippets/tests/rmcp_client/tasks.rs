@@ -8,8 +8,8 @@ use rmcp::model::{
 };
 use serde_json::json;
 
+use super::{cancels, connect_recorder};
 use crate::rmcp_support::{ProgressRecorder, assert_no_violations, call};
-use crate::{cancels, connect_recorder};
 
 /// rmcp 3.11 speaks only the 2026-07-28 tasks extension (SEP-2663): `CallToolRequestParams` has
 /// no `task` field and there is no `tasks/result` or `tasks/list`, so 2025-11-25 core tasks are

@@ -10,8 +10,8 @@ use rmcp::model::ServerResult;
 use rmcp::service::{PeerRequestOptions, RunningService, ServiceError};
 use serde_json::json;
 
+use super::{assert_cancelled_once, cancels, connect, label, last_call_id};
 use crate::rmcp_support::{answered, assert_no_violations, call_request, text};
-use crate::{assert_cancelled_once, cancels, connect, label, last_call_id};
 
 async fn slow_with(
     client: &RunningService<RoleClient, ()>,

@@ -1,20 +1,34 @@
 //! The templates as a reader gets them running: the Rust ones built with their own lock files
-//! into `target/templates` (one directory, so the three share what their dependencies have in
-//! common), the Python ones with the venv of this repository's pins, the TypeScript ones with
+//! into the workspace's own target dir with its dev profile ([`cargo_build_settings`]), so every
+//! dependency they share with the workspace, at the same version and features, is the one
+//! `cargo build --tests` built, and the templates share the rest among themselves; the Python ones with the venv of this repository's pins, the TypeScript ones with
 //! the snippet helper's `node_modules`, which their lock files must agree with.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use crate::support::{python, read, repo, typescript_node_modules};
+use crate::support::{python, read, repo, snippets_target_dir, typescript_node_modules};
 
 /// The Rust templates, built together once per test process.
 const RUST_TEMPLATES: [&str; 3] = ["rmcp-client", "rmcp-server", "rmcp-task"];
 
-/// Where the Rust templates are built (`CARGO_TARGET_DIR`).
+/// Where the Rust templates are built (`CARGO_TARGET_DIR`): the workspace's own target dir.
 fn target_dir() -> PathBuf {
-    repo().join("target/templates")
+    snippets_target_dir()
+}
+
+/// What a Rust template's `cargo` gets so that it builds where the workspace builds, with the
+/// workspace's dev profile (`[profile.dev]` of the root `Cargo.toml`, which a template's own
+/// workspace does not have: line-tables-only debug info, sha2 optimized). A compiled
+/// dependency is reused only when its version, features and profile are the same; the
+/// templates' lock files pin the workspace's versions. Neither setting changes a template's
+/// code, lock file or how it behaves; `.ci/run` clippies them with the same settings.
+pub(super) fn cargo_build_settings(command: &mut Command) -> &mut Command {
+    command
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only")
+        .env("CARGO_PROFILE_DEV_PACKAGE_SHA2_OPT_LEVEL", "3")
 }
 
 /// The template folder `templates/NAME`.
@@ -30,10 +44,11 @@ pub(super) fn rust_template(name: &str) -> Command {
     BUILT.get_or_init(|| {
         for template in RUST_TEMPLATES {
             let manifest = template_dir(template).join("Cargo.toml");
-            let output = Command::new(env!("CARGO"))
+            let mut command = Command::new(env!("CARGO"));
+            command
                 .args(["build", "--locked", "--quiet", "--manifest-path"])
-                .arg(&manifest)
-                .env("CARGO_TARGET_DIR", target_dir())
+                .arg(&manifest);
+            let output = cargo_build_settings(&mut command)
                 .stdin(std::process::Stdio::null())
                 .output()
                 .unwrap_or_else(|error| panic!("running cargo build for {template}: {error}"));

@@ -6,16 +6,16 @@
 //! `TOOL: ...` line awaited on stdout (`[..]` matches any text). Nothing else is done to the
 //! copies, so a step the README leaves out fails the test.
 //!
-//! Two settings make it quicker without changing a step: the Rust templates build into the
-//! `CARGO_TARGET_DIR` the other template tests build into (`target/templates`, see `build.rs`:
-//! the same lock files, so rmcp and tokio are built once for all), and npm prefers its cache
-//! (`npm_config_prefer_offline`). pip and npm may still ask their registries.
+//! Two settings make it quicker without changing a step: the Rust templates build where the
+//! other template tests build them, with the same profile (`build::cargo_build_settings`: the
+//! workspace's target dir and dev profile, so rmcp and tokio are not built again), and npm
+//! prefers its cache (`npm_config_prefer_offline`). pip and npm may still ask their registries.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use super::build::template_dir;
+use super::build::{cargo_build_settings, template_dir};
 use super::child::Child;
 use crate::support::{read, repo};
 
@@ -88,10 +88,9 @@ fn copy_template(name: &str, into: &Path) -> PathBuf {
 /// A shell command run in `folder` with the two settings the module doc names.
 fn shell(line: &str, folder: &Path) -> Command {
     let mut command = Command::new("sh");
-    command
+    cargo_build_settings(&mut command)
         .args(["-c", line])
         .current_dir(folder)
-        .env("CARGO_TARGET_DIR", repo().join("target/templates"))
         .env("npm_config_prefer_offline", "true")
         .env_remove("VIRTUAL_ENV");
     command

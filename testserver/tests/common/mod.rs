@@ -1,13 +1,10 @@
-//! The one support module of the server's test binaries (each declares `mod common;` and uses
-//! a part of it): the connection is the crate's own peer (`RawClient`, here `Conn`), in-process
+//! The one support module of the server's tests (`tests/main.rs` declares it first; each test
+//! module uses a part of it): the connection is the crate's own peer (`RawClient`, here `Conn`), in-process
 //! (the conformance fixtures' core: `conformance`) or over the stdio binary (`stdio_binary`),
 //! and two readers of a response; the binary as a process (`process`: a scratch directory,
 //! `--http` and the address it prints, SIGTERM, the exit code); a core over Streamable HTTP on a
 //! loopback port (`loopback`). The rule scenarios live in `rules/` (included by `protocol.rs`
 //! and `stdio.rs`, which run every one of them through `every_rule_test!`).
-
-// Each test binary uses a part of this module; the rest is not dead code, only unused there.
-#![allow(dead_code, unused_imports)]
 
 pub(crate) mod listening;
 pub(crate) mod loopback;

@@ -5,8 +5,7 @@
 //! every mutant is killed by at least one snippet that says so with `kills=NAME`. One module per
 //! concern; this file holds what they share.
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 mod book;
 mod cancellation;

@@ -5,8 +5,7 @@
 //! its transcript, its handler log and its violations. The clock is paused, so one-second steps
 //! cost no real time. This file holds the helpers the concern modules share.
 
-#[path = "../common/rmcp.rs"]
-mod rmcp_support;
+use crate::rmcp_support;
 
 mod calls;
 mod cancellation;

@@ -13,8 +13,7 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 mod clients;
 mod isolation;

@@ -4,9 +4,6 @@
 //! on their own request's stream (`related_streams`). Real time, real sockets: every wait is
 //! bounded by a gate or by the server's own `in_flight`/`idle`. This file holds what they share.
 
-#[path = "../common/rmcp.rs"]
-mod rmcp_support;
-
 mod related_streams;
 mod rmcp_over_http;
 mod transport_rules;
