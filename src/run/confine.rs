@@ -151,3 +151,26 @@ pub(crate) fn drop_ptrace_capability() -> anyhow::Result<()> {
     set_capabilities(None, sets).context("capset")?;
     Ok(())
 }
+
+/// Drops every capability from the calling thread's bounding, inheritable and ambient sets,
+/// so a program it starts has none, even as root of its user namespace (where the launcher's
+/// uid may be 0): it cannot unmount or clone from under the empty tmpfs that hides the cache
+/// (a setup and the `mutants` command run without Landlock, which would refuse those mount
+/// changes), and a user namespace it makes of its own finds those mounts locked.
+pub(crate) fn drop_every_capability() -> anyhow::Result<()> {
+    use rustix::thread::{CapabilitySet, capabilities, set_capabilities};
+    for capability in CapabilitySet::all().iter() {
+        // A capability this kernel does not know is refused with EINVAL: it has none to give.
+        match rustix::thread::remove_capability_from_bounding_set(capability) {
+            Ok(()) | Err(rustix::io::Errno::INVAL) => {}
+            Err(error) => {
+                return Err(error).context("dropping a capability from the bounding set");
+            }
+        }
+    }
+    rustix::thread::clear_ambient_capability_set().context("clearing the ambient capabilities")?;
+    let mut sets = capabilities(None).context("capget")?;
+    sets.inheritable = CapabilitySet::empty();
+    set_capabilities(None, sets).context("capset")?;
+    Ok(())
+}

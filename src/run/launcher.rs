@@ -265,6 +265,11 @@ mod linux {
         if fallback && rustix::process::geteuid().is_root() {
             crate::run::confine::drop_ptrace_capability()?;
         }
+        if !fallback {
+            // Root of its user namespace, the program would keep every capability there
+            // across its `exec`: it gets none (the init has started).
+            crate::run::confine::drop_every_capability()?;
+        }
         crate::run::side_doors::set_limits(&crate::run::side_doors::Limits {
             // In the fallback the count is of every process of the user, not of the run's.
             processes: args.process_limit.filter(|_| !fallback),

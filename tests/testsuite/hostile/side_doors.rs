@@ -267,7 +267,11 @@ fn the_mutants_command_is_contained() {
 }
 
 /// A language's setup runs contained with the snippets' clean environment, and cannot read
-/// the cache's secret (the issue's forgery: a setup re-signed a `did not compile` entry).
+/// the cache's secret (the issue's forgery: a setup re-signed a `did not compile` entry), not
+/// even by unmounting the empty tmpfs that hides the cache in a namespace, or from a user and
+/// mount namespace of its own: a setup has no Landlock, and as root of its user namespace it
+/// would have every capability there, but it starts with none, and in a namespace of its own
+/// the mounts it inherits are locked.
 #[test]
 fn a_setup_gets_no_secret_and_no_cache_key() {
     let target = tempfile::tempdir().unwrap();
@@ -276,9 +280,12 @@ fn a_setup_gets_no_secret_and_no_cache_key() {
         "extension = \"sh\"\n",
         &format!(
             "extension = \"sh\"\nsetup = \"echo secret=$SECRET_TOKEN > setup-seen; \
-             if cat {}/mac-key > /dev/null 2>&1; then echo key-read >> setup-seen; \
-             else echo key-refused >> setup-seen; fi\"\n",
-            cache.display()
+             umount {cache} 2>/dev/null; umount -l {cache} 2>/dev/null; \
+             if cat {cache}/mac-key > /dev/null 2>&1; then echo key-read >> setup-seen; \
+             else echo key-refused >> setup-seen; fi; \
+             if unshare -Urm sh -c 'umount -l {cache}; cat {cache}/mac-key' 2>/dev/null | grep -q .; \
+             then echo key-read-in-a-namespace >> setup-seen; fi\"\n",
+            cache = cache.display()
         ),
     );
     let book = crate::support::book(&[
