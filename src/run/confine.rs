@@ -152,25 +152,24 @@ pub(crate) fn drop_ptrace_capability() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Drops every capability from the calling thread's bounding, inheritable and ambient sets,
-/// so a program it starts has none, even as root of its user namespace (where the launcher's
-/// uid may be 0): it cannot unmount or clone from under the empty tmpfs that hides the cache
-/// (a setup and the `mutants` command run without Landlock, which would refuse those mount
-/// changes), and a user namespace it makes of its own finds those mounts locked.
-pub(crate) fn drop_every_capability() -> anyhow::Result<()> {
+/// Drops `CAP_SYS_ADMIN` from the calling thread's bounding, inheritable and ambient sets, so
+/// a program it starts lacks it, even as root of its user namespace (where the launcher's uid
+/// may be 0): it cannot unmount, move or clone the mounts of its namespace, so the empty tmpfs
+/// over the cache stays (a setup and the `mutants` command run without Landlock, which would
+/// refuse those mount changes), and a user namespace it makes of its own finds those mounts
+/// locked. The other capabilities stay: a verifier the program runs needs them to enter
+/// namespaces of its own (and drops this one the same way, where it may not be in the set).
+pub(crate) fn drop_mount_capability() -> anyhow::Result<()> {
     use rustix::thread::{CapabilitySet, capabilities, set_capabilities};
-    for capability in CapabilitySet::all().iter() {
-        // A capability this kernel does not know is refused with EINVAL: it has none to give.
-        match rustix::thread::remove_capability_from_bounding_set(capability) {
-            Ok(()) | Err(rustix::io::Errno::INVAL) => {}
-            Err(error) => {
-                return Err(error).context("dropping a capability from the bounding set");
-            }
-        }
+    if rustix::thread::capability_is_in_bounding_set(CapabilitySet::SYS_ADMIN)
+        .context("reading the bounding set")?
+    {
+        rustix::thread::remove_capability_from_bounding_set(CapabilitySet::SYS_ADMIN)
+            .context("dropping CAP_SYS_ADMIN from the bounding set")?;
     }
     rustix::thread::clear_ambient_capability_set().context("clearing the ambient capabilities")?;
     let mut sets = capabilities(None).context("capget")?;
-    sets.inheritable = CapabilitySet::empty();
+    sets.inheritable.remove(CapabilitySet::SYS_ADMIN);
     set_capabilities(None, sets).context("capset")?;
     Ok(())
 }

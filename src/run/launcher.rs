@@ -267,8 +267,8 @@ mod linux {
         }
         if !fallback {
             // Root of its user namespace, the program would keep every capability there
-            // across its `exec`: it gets none (the init has started).
-            crate::run::confine::drop_every_capability()?;
+            // across its `exec`: it gets no `CAP_SYS_ADMIN` (the init has started).
+            crate::run::confine::drop_mount_capability()?;
         }
         crate::run::side_doors::set_limits(&crate::run::side_doors::Limits {
             // In the fallback the count is of every process of the user, not of the run's.

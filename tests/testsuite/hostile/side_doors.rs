@@ -270,7 +270,7 @@ fn the_mutants_command_is_contained() {
 /// the cache's secret (the forgery: a setup re-signed a `did not compile` entry), not
 /// even by unmounting the empty tmpfs that hides the cache in a namespace, or from a user and
 /// mount namespace of its own: a setup has no Landlock, and as root of its user namespace it
-/// would have every capability there, but it starts with none, and in a namespace of its own
+/// would have every capability there, but it starts without `CAP_SYS_ADMIN`, and in one of its own
 /// the mounts it inherits are locked.
 #[test]
 fn a_setup_gets_no_secret_and_no_cache_key() {
