@@ -24,9 +24,10 @@ for package in json.load(sys.stdin)["packages"]:
 [[ -n $packages ]] || fail "no publishable package found"
 
 # What a package may ship: its Rust sources, tests, benches and examples, the manifest and lock
-# file, the README and both license files (which it must ship), and the page's stylesheet that
+# file, the verifier's build script (`build.rs`), the README and both license files (which it must
+# ship), and the page's stylesheet that
 # `mdbook-snippets install` writes (`include_str!`).
-allowed='^(\.cargo_vcs_info\.json|Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|README\.md|LICENSE-MIT|LICENSE-APACHE|(src|tests|benches|examples)/.*\.rs|book/theme/snippets\.css)$'
+allowed='^(\.cargo_vcs_info\.json|Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|build\.rs|README\.md|LICENSE-MIT|LICENSE-APACHE|(src|tests|benches|examples)/.*\.rs|book/theme/snippets\.css)$'
 args=()
 for package in $packages; do
     list=$(cargo package --locked --allow-dirty --list -p "$package" 2>/dev/null) \
