@@ -256,7 +256,21 @@ if want deps; then
     # lock; the doctests do too, so both sides use the same versions and dependency artifacts.
     cp "$repo/Cargo.lock" "$work/deps-doctests/Cargo.lock"
     (cd "$work/deps-doctests" && cargo build --quiet --lib && cargo test --doc --quiet >/dev/null)
-    deps_dir=$CARGO_TARGET_DIR/debug/deps
+    # `mdbook test -L DIR` refuses a crate with two candidates in DIR (E0464), and the shared
+    # target dir keeps every build of tokio it ever made (other feature sets, older verifiers):
+    # DIR holds just the doctests' own dependencies, linked from cargo's list of them.
+    deps_dir=$work/l-deps
+    rm -rf "$deps_dir"
+    mkdir -p "$deps_dir"
+    (cd "$work/deps-doctests" && cargo build --quiet --lib --message-format=json) \
+        | python3 -c 'import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message.get("reason") == "compiler-artifact":
+        for name in message["filenames"]:
+            if name.endswith((".rlib", ".rmeta", ".so")):
+                print(name)' \
+        | xargs -r ln -sf -t "$deps_dir"
     (cd "$work/deps-l-mdbook" && mdbook test -L "$deps_dir" >"$work/warmup-l.log" 2>&1) \
         || { tail -n 30 "$work/warmup-l.log" >&2; exit 2; }
 fi
