@@ -56,5 +56,49 @@ class Stamped(unittest.TestCase):
         self.assertEqual(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28")
 
 
+class MeasureAgain(unittest.TestCase):
+    """`--check` measures a differing cell once more and compares the second measurement."""
+
+    def setUp(self) -> None:
+        server = {"name": "fastmcp", "sync_tool": "slow_sync"}
+        self.chosen = measure.cells([server], ["stdio 2025-11-25"])
+        self.keys = [" ".join(cell[1:]) for cell in self.chosen]
+        self.stopped = {"tool": "stopped"}
+        self.expected = {"fastmcp": {key: self.stopped for key in self.keys}}
+
+    def run_again(self, results: dict, second: dict):
+        asked = []
+
+        def run(retry):
+            asked.extend(" ".join(cell[1:]) for cell in retry)
+            return {"fastmcp": {" ".join(cell[1:]): second for cell in retry}}
+
+        again = measure.measure_again(results, self.expected, self.chosen, run)
+        return again, asked
+
+    def test_only_the_cells_that_differed_are_measured_again_and_the_second_is_kept(self) -> None:
+        late = {"tool": "ran to the end"}
+        results = {"fastmcp": {key: self.stopped for key in self.keys}}
+        results["fastmcp"][self.keys[1]] = late
+        again, asked = self.run_again(results, self.stopped)
+        self.assertEqual(asked, [self.keys[1]])
+        self.assertEqual(again, [("fastmcp", self.keys[1])])
+        self.assertEqual(measure.differing(results, self.expected), [])
+
+    def test_a_difference_that_holds_twice_is_still_a_difference(self) -> None:
+        late = {"tool": "ran to the end"}
+        results = {"fastmcp": {key: self.stopped for key in self.keys}}
+        results["fastmcp"][self.keys[0]] = late
+        self.run_again(results, late)
+        self.assertEqual(measure.differing(results, self.expected), [("fastmcp", self.keys[0])])
+
+    def test_nothing_is_measured_again_when_every_cell_is_as_expected(self) -> None:
+        results = {"fastmcp": {key: self.stopped for key in self.keys}}
+        again, asked = self.run_again(results, {"tool": "ran to the end"})
+        self.assertEqual((again, asked), ([], []))
+        self.assertEqual(self.keys[:3], ["stdio 2025-11-25 cancel", "stdio 2025-11-25 stdin close",
+                                         "stdio 2025-11-25 request id"])
+
+
 if __name__ == "__main__":
     unittest.main()

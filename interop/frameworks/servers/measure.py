@@ -340,8 +340,9 @@ def run_cell(server: dict, transport: str, revision: str, scenario: str) -> dict
             client.stop()
 
 
-def measure(servers: list[dict], verbose: bool, only: list[str]) -> dict:
-    results: dict = {}
+def cells(servers: list[dict], only: list[str]) -> list[tuple[dict, str, str, str]]:
+    """Every (server, transport, revision, scenario) to measure, in order."""
+    chosen = []
     for server in servers:
         for transport, scenarios in SCENARIOS.items():
             for revision in server.get("revisions", REVISIONS):
@@ -353,14 +354,46 @@ def measure(servers: list[dict], verbose: bool, only: list[str]) -> dict:
                     if scenario.startswith("cancel") and transport == "http" \
                             and revision != "2025-11-25":
                         continue  # under 2026-07-28 HTTP the cancel is the stream close
-                    try:
-                        facts = run_cell(server, transport, revision, scenario)
-                    except (OSError, RuntimeError, TimeoutError, KeyError) as error:
-                        facts = {"error": f"{type(error).__name__}: {error}"}
-                    results.setdefault(server["name"], {})[key] = facts
-                    if verbose:
-                        print(f"{server['name']}: {key}: {json.dumps(facts)}", file=sys.stderr)
+                    chosen.append((server, transport, revision, scenario))
+    return chosen
+
+
+def measure(chosen: list[tuple[dict, str, str, str]], verbose: bool) -> dict:
+    results: dict = {}
+    for server, transport, revision, scenario in chosen:
+        key = f"{transport} {revision} {scenario}"
+        try:
+            facts = run_cell(server, transport, revision, scenario)
+        except (OSError, RuntimeError, TimeoutError, KeyError) as error:
+            facts = {"error": f"{type(error).__name__}: {error}"}
+        results.setdefault(server["name"], {})[key] = facts
+        if verbose:
+            print(f"{server['name']}: {key}: {json.dumps(facts)}", file=sys.stderr)
     return results
+
+
+def measure_again(results: dict, expected: dict, chosen: list, run) -> list[tuple[str, str]]:
+    """Measures once more, with `run` (a list of cells -> results), each cell of `chosen` whose
+    facts in `results` differ from `expected`, and keeps the second measurement in `results`.
+    Returns the (server, key) cells measured again; the first measurements go to stderr."""
+    again = differing(results, expected)
+    if not again:
+        return []
+    print(f"measure: {len(again)} cell(s) differed; measuring them again, one at a time",
+          file=sys.stderr)
+    for name, key in again:
+        print(f"measure: first measurement of {name}: {key}: {json.dumps(results[name][key])}",
+              file=sys.stderr)
+    retry = [cell for cell in chosen if (cell[0]["name"], " ".join(cell[1:])) in again]
+    for name, found in run(retry).items():
+        results[name].update(found)
+    return again
+
+
+def differing(results: dict, expected: dict) -> list[tuple[str, str]]:
+    """The (server, key) cells whose facts are not the expected ones."""
+    return [(name, key) for name, found in results.items() for key, facts in found.items()
+            if expected.get(name, {}).get(key) != facts]
 
 
 def main() -> int:
@@ -383,23 +416,28 @@ def main() -> int:
                 print(f"measure: error: {path} is missing: run {server['install']}",
                       file=sys.stderr)
                 return 2
-    results = measure(servers, args.verbose, args.only or [])
+    chosen = cells(servers, args.only or [])
+    results = measure(chosen, args.verbose)
     expected_path = HERE / "expected.json"
     if args.bless:
         expected = json.loads(expected_path.read_text()) if expected_path.exists() else {}
-        for name, cells in results.items():
-            expected.setdefault(name, {}).update(cells)
+        for name, found in results.items():
+            expected.setdefault(name, {}).update(found)
         expected_path.write_text(json.dumps(expected, indent=2, sort_keys=True) + "\n")
+    if args.check:
+        expected = json.loads(expected_path.read_text())
+        # A cell whose facts differ is measured once more, after the others, and its second
+        # measurement is the one compared: the windows are fractions of a second (a step 0.3 s
+        # after the stop is late), and interop/run.sh runs this beside the matrix's cells. Both
+        # measurements are printed; a difference that holds twice fails.
+        measure_again(results, expected, chosen, lambda retry: measure(retry, args.verbose))
     print(json.dumps(results, indent=2, sort_keys=True))
     if not args.check:
         return 0
-    expected = json.loads(expected_path.read_text())
     differences = [
         f"{name}: {key}: expected {json.dumps(expected.get(name, {}).get(key))}, "
-        f"measured {json.dumps(facts)}"
-        for name, cells in results.items()
-        for key, facts in cells.items()
-        if expected.get(name, {}).get(key) != facts
+        f"measured {json.dumps(results[name][key])}"
+        for name, key in differing(results, expected)
     ]
     for line in differences:
         print(f"measure: {line}", file=sys.stderr)
