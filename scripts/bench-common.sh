@@ -2,6 +2,11 @@
 # command into a series, medians and per-run ratios, a cold start. Expects `$root` (the
 # repository), `$work` (where logs go: `bench_setup` makes one) and `CARGO_TARGET_DIR`.
 
+# The doctests the benches time run with libtest's own default (a thread per core), not the
+# repository's `.cargo/config.toml` (four tests at a time, for its own test suite), which cargo
+# finds from the bench books under target/.
+export RUST_TEST_THREADS=${RUST_TEST_THREADS:-$(nproc)}
+
 # bench_setup PROFILE: builds mdbook-snippets (PROFILE: `debug` or `release`) and sets `bin` to
 # it, and `work` to a fresh temporary directory, removed when the script exits.
 bench_setup() {
