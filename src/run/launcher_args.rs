@@ -122,43 +122,33 @@ struct Flag {
     name: &'static str,
     takes_value: bool,
     repeated: bool,
-    set: fn(&mut LauncherArgs, &OsStr) -> Result<(), String>,
+    set: Setter,
 }
 
-const fn switch(
-    name: &'static str,
-    set: fn(&mut LauncherArgs, &OsStr) -> Result<(), String>,
-) -> Flag {
+/// What a flag sets, from its value (empty for a switch).
+type Setter = fn(&mut LauncherArgs, &OsStr) -> Result<(), String>;
+
+/// A flag's shape: a switch takes no value, a value flag takes one and may be given once, a
+/// paths flag takes one each time it is given.
+const fn flag(name: &'static str, takes_value: bool, repeated: bool, set: Setter) -> Flag {
     Flag {
         name,
-        takes_value: false,
-        repeated: false,
+        takes_value,
+        repeated,
         set,
     }
 }
 
-const fn value(
-    name: &'static str,
-    set: fn(&mut LauncherArgs, &OsStr) -> Result<(), String>,
-) -> Flag {
-    Flag {
-        name,
-        takes_value: true,
-        repeated: false,
-        set,
-    }
+const fn switch(name: &'static str, set: Setter) -> Flag {
+    flag(name, false, false, set)
 }
 
-const fn paths(
-    name: &'static str,
-    set: fn(&mut LauncherArgs, &OsStr) -> Result<(), String>,
-) -> Flag {
-    Flag {
-        name,
-        takes_value: true,
-        repeated: true,
-        set,
-    }
+const fn value(name: &'static str, set: Setter) -> Flag {
+    flag(name, true, false, set)
+}
+
+const fn paths(name: &'static str, set: Setter) -> Flag {
+    flag(name, true, true, set)
 }
 
 const FLAGS: &[Flag] = &[
