@@ -82,11 +82,11 @@ pub(crate) fn write_at_end(
         return Ok(());
     };
     let (text_path, svg_path) = write_next(directory, transcript)?;
-    eprintln!(
-        "mcp-testserver: wrote {} and {}",
+    crate::shutdown::say(format_args!(
+        "wrote {} and {}",
         text_path.display(),
         svg_path.display()
-    );
+    ));
     Ok(())
 }
 

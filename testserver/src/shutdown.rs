@@ -80,6 +80,15 @@ pub(crate) fn record_shutdown(
 /// full pipe, so what it writes there in a whole run stays far below a pipe's buffer.
 pub(crate) fn report_violations(violations: &ViolationLog) {
     for line in violations.report(REPORTED_VIOLATIONS) {
-        eprintln!("mcp-testserver: {line}");
+        say(format_args!("{line}"));
     }
+}
+
+/// Writes `mcp-testserver: MESSAGE` on stderr, whatever became of it. From the first signal on,
+/// the reader of stderr may be gone: a client killed with its process group takes its end of the
+/// pipe with it, and `eprintln!` would then panic on the broken pipe before the artifacts are
+/// written (measured: a Python client and this server, one process group, SIGTERM under load).
+pub(crate) fn say(message: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr().lock(), "mcp-testserver: {message}");
 }

@@ -11,7 +11,7 @@ use tokio::io::{AsyncRead, ReadBuf};
 use crate::artifact_files::write_at_end;
 use crate::record::Record;
 use crate::server::{Core, HistoryLimits, serve_connection};
-use crate::shutdown::{Termination, record_shutdown, report_violations};
+use crate::shutdown::{Termination, record_shutdown, report_violations, say};
 use crate::transcript::{Direction, Entry};
 
 /// Serves MCP on this process's stdin/stdout until stdin closes (or SIGTERM or SIGINT arrives),
@@ -43,7 +43,7 @@ pub async fn serve_stdio(
     tokio::select! {
         _ = serve_connection(core.clone(), stdin, tokio::io::stdout()) => {}
         signal = termination.wait() => {
-            eprintln!("mcp-testserver: {signal}: stopping");
+            say(format_args!("{signal}: stopping"));
             let pending = pending.lock().unwrap_or_else(|poison| poison.into_inner());
             let partial = (pending.length > 0).then_some(pending.length);
             if partial.is_some() {

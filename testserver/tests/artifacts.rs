@@ -228,6 +228,39 @@ async fn stdio_writes_the_artifacts_on_sigterm_too() {
     std::fs::remove_dir_all(&directory).unwrap();
 }
 
+/// A client killed with its process group takes its end of the server's stderr with it: the
+/// server, stopping on the same SIGTERM, writes to a broken pipe, and must still write the
+/// artifacts and exit 0 (its stderr lines then go nowhere; `eprintln!` panicked there).
+#[tokio::test]
+async fn the_artifacts_are_written_on_sigterm_when_stderr_is_gone() {
+    let directory = scratch("stdio-term-no-stderr");
+    let artifacts = directory.to_str().unwrap();
+    let mut child = tokio::process::Command::new(BINARY)
+        .args(["--artifacts", artifacts])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut conn = RawClient::over(tokio::io::join(stdout, stdin), Revision::V2025_11_25);
+    stdio_script(&mut conn).await;
+    drop(child.stderr.take());
+    sigterm(child.id().unwrap());
+    let status = tokio::time::timeout(Duration::from_secs(10), child.wait())
+        .await
+        .expect("the server exits on SIGTERM")
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let text = std::fs::read_to_string(directory.join("10-wire_transcript.txt")).unwrap();
+    assert!(text.contains("tools/call open_gate"), "{text}");
+    assert!(directory.join("11-sequence.svg").exists());
+    drop(conn);
+    std::fs::remove_dir_all(&directory).unwrap();
+}
+
 /// A 2026-07-28 `tools/call` over HTTP (stateless: no session, the version in `_meta`).
 async fn http_call(url: &str, id: u64, tool: &str, arguments: Value) -> Value {
     let response = tools_call_2026(url, id, tool, arguments)

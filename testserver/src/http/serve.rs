@@ -18,7 +18,7 @@ use super::limits::{self, Limits};
 use crate::artifact_files::write_at_end;
 use crate::record::Record;
 use crate::server::{Core, HistoryLimits};
-use crate::shutdown::{Termination, piped_stdin_closed, record_shutdown, report_violations};
+use crate::shutdown::{Termination, piped_stdin_closed, record_shutdown, report_violations, say};
 
 /// Serves `core` over Streamable HTTP on `listener` until `stop` is cancelled, then ends every
 /// session (running handlers are cancelled), with the limits of an in-process server
@@ -130,7 +130,7 @@ pub async fn serve_address(
         signal = termination.wait() => signal,
         _ = piped_stdin_closed() => "stdin closed",
     };
-    eprintln!("mcp-testserver: {reason}: stopping");
+    say(format_args!("{reason}: stopping"));
     // Recorded before the streams close, so no open stream reads as the client leaving.
     record_shutdown(&core.transcript, "http", reason, None);
     stop.cancel();
