@@ -3,7 +3,7 @@
 
 use expect_test::expect;
 
-use crate::support::{fixture, junit, snippets_target_dir};
+use crate::support::{fixture, junit};
 
 #[test]
 fn passing_book_passes() {
@@ -105,7 +105,7 @@ fn progress_lines_go_to_stderr() {
 fn a_closed_stdout_ends_the_report_quietly() {
     let book = fixture("failing");
     let mut command = book.test_command(&["--quiet", "--junit", "report.xml"]);
-    book.isolate(&mut command, &snippets_target_dir())
+    book.isolate(&mut command, &book.target_dir())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
     let mut child = command.spawn().expect("starting mdbook-snippets");

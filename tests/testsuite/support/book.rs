@@ -1,11 +1,12 @@
 //! A book in a directory of its own (inline files, or a copy of a fixture folder), and the runs
-//! of `mdbook-snippets` on it: each in the book's directory, snippet crates built in the shared
-//! target dir, no GitHub annotations, stdin closed.
+//! of `mdbook-snippets` on it: each in the book's directory, snippet crates built in a shared
+//! target dir (one for books with crates to build, one for std-only books), no GitHub
+//! annotations, stdin closed.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::files::{copy_tree, repo, snippets_target_dir};
+use super::files::{copy_tree, repo, snippets_target_dir, std_target_dir};
 use super::output::Output;
 
 /// A book in a temporary directory, removed when dropped.
@@ -73,7 +74,25 @@ impl Book {
         write(self.path(), relative, content);
     }
 
-    /// Runs `mdbook-snippets test <book> ARGS` with the shared snippets target dir.
+    /// Where this book's snippet crates build ([`Book::run`], [`Book::start`]): the shared
+    /// snippets target dir when its `book.toml` names a harness or dependencies or the book is
+    /// a package (their crates are built there once for every test), else the std-only books'
+    /// own shared dir. A cargo build holds its target dir's lock from start to end, so a
+    /// std-only book, which reuses nothing of the other dir, need not wait there behind another
+    /// test's build of the book, the guide or a template.
+    pub(crate) fn target_dir(&self) -> PathBuf {
+        let book_toml = std::fs::read_to_string(self.path().join("book.toml")).unwrap_or_default();
+        let has_crates = book_toml.contains("harness")
+            || book_toml.contains("dependencies")
+            || self.path().join("Cargo.toml").exists();
+        if has_crates {
+            snippets_target_dir()
+        } else {
+            std_target_dir()
+        }
+    }
+
+    /// Runs `mdbook-snippets test <book> ARGS`, building in [`Book::target_dir`].
     pub(crate) fn test(&self, args: &[&str]) -> Output {
         self.run(self.test_command(args))
     }
@@ -87,7 +106,7 @@ impl Book {
     }
 
     pub(crate) fn run(&self, command: Command) -> Output {
-        self.run_with_target_dir(command, &snippets_target_dir())
+        self.run_with_target_dir(command, &self.target_dir())
     }
 
     /// Like `run`, building snippet crates in `target_dir`.

@@ -10,7 +10,6 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use super::book::Book;
-use super::files::snippets_target_dir;
 use super::output::Output;
 
 /// A run under way (killed when dropped).
@@ -26,7 +25,7 @@ pub(crate) struct Running<'a> {
 impl Book {
     /// Starts `command` (from [`Book::test_command`]) as [`Book::run`] would run it.
     pub(crate) fn start(&self, mut command: Command) -> Running<'_> {
-        self.isolate(&mut command, &snippets_target_dir());
+        self.isolate(&mut command, &self.target_dir());
         let description = format!("{command:?}");
         let mut child = command
             .stdout(Stdio::piped())
