@@ -200,32 +200,7 @@ fn a_bad_directory_is_refused_at_start_up_with_exit_code_2() {
 
 #[tokio::test]
 async fn stdio_writes_the_artifacts_on_sigterm_too() {
-    let directory = scratch("stdio-term");
-    let artifacts = directory.to_str().unwrap();
-    let mut child = tokio::process::Command::new(BINARY)
-        .args(["--artifacts", artifacts])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut conn = RawClient::over(tokio::io::join(stdout, stdin), Revision::V2025_11_25);
-    stdio_script(&mut conn).await;
-    // stdin stays open: only the signal ends the session.
-    sigterm(child.id().unwrap());
-    let status = tokio::time::timeout(Duration::from_secs(10), child.wait())
-        .await
-        .expect("the server exits on SIGTERM")
-        .unwrap();
-    assert_eq!(status.code(), Some(0));
-    let text = std::fs::read_to_string(directory.join("10-wire_transcript.txt")).unwrap();
-    assert!(text.contains("tools/call open_gate"), "{text}");
-    assert!(directory.join("11-sequence.svg").exists());
-    drop(conn);
-    std::fs::remove_dir_all(&directory).unwrap();
+    artifacts_on_sigterm("stdio-term", false).await;
 }
 
 /// A client killed with its process group takes its end of the server's stderr with it: the
@@ -233,7 +208,14 @@ async fn stdio_writes_the_artifacts_on_sigterm_too() {
 /// artifacts and exit 0 (its stderr lines then go nowhere; `eprintln!` panicked there).
 #[tokio::test]
 async fn the_artifacts_are_written_on_sigterm_when_stderr_is_gone() {
-    let directory = scratch("stdio-term-no-stderr");
+    artifacts_on_sigterm("stdio-term-no-stderr", true).await;
+}
+
+/// A stdio session (stdin kept open, so only the signal ends it) ended by SIGTERM, with the
+/// reader of the server's stderr gone first when `close_stderr`: the server exits 0 and has
+/// written its transcript and diagram.
+async fn artifacts_on_sigterm(name: &str, close_stderr: bool) {
+    let directory = scratch(name);
     let artifacts = directory.to_str().unwrap();
     let mut child = tokio::process::Command::new(BINARY)
         .args(["--artifacts", artifacts])
@@ -247,7 +229,9 @@ async fn the_artifacts_are_written_on_sigterm_when_stderr_is_gone() {
     let stdout = child.stdout.take().unwrap();
     let mut conn = RawClient::over(tokio::io::join(stdout, stdin), Revision::V2025_11_25);
     stdio_script(&mut conn).await;
-    drop(child.stderr.take());
+    if close_stderr {
+        drop(child.stderr.take());
+    }
     sigterm(child.id().unwrap());
     let status = tokio::time::timeout(Duration::from_secs(10), child.wait())
         .await

@@ -14,10 +14,16 @@ use super::listening::spawn_listening;
 /// The longest any single wait may take before the test fails.
 pub(crate) const LIMIT: Duration = Duration::from_secs(10);
 
-/// A fresh, empty directory of this test's own.
+/// A fresh, empty directory of this test's own: unique within the process too, since every
+/// module's tests run in one binary, at once (two tests that both asked for `stdio-term` once
+/// shared a directory, and one removed the other's artifacts).
 pub(crate) fn scratch(name: &str) -> PathBuf {
-    let directory =
-        std::env::temp_dir().join(format!("mcp-testserver-test-{name}-{}", std::process::id()));
+    static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let count = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let directory = std::env::temp_dir().join(format!(
+        "mcp-testserver-test-{name}-{}-{count}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&directory);
     std::fs::create_dir_all(&directory).expect("creating a scratch directory");
     directory
