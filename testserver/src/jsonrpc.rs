@@ -75,15 +75,46 @@ pub const MAX_ID_KEY_BYTES: usize = 128;
 /// (every id of a 2025-11-25 session, to flag reuse) hold a few dozen bytes per id whatever the
 /// client sends; two different ids never share a key (a whole key never contains `…[`).
 pub fn id_key(id: &Value) -> String {
+    // A long string id with nothing to escape is keyed from its text as it is: its JSON text is
+    // the string in quotes, so no copy of it is made and serialized at every lookup (a 1 MB
+    // id was, several times per message).
+    if let Value::String(string) = id
+        && string.len() + 2 > MAX_ID_KEY_BYTES
+        && !string.bytes().any(needs_escape)
+    {
+        return long_key(&["\"", string, "\""]);
+    }
     let text = id.to_string();
     if text.len() <= MAX_ID_KEY_BYTES {
         return text;
     }
+    long_key(&[&text])
+}
+
+/// Whether serde_json escapes this byte of a string: `"`, `\` and the control characters.
+fn needs_escape(byte: u8) -> bool {
+    byte < 0x20 || byte == b'"' || byte == b'\\'
+}
+
+/// The key of an id whose JSON text, `parts` joined, is longer than [`MAX_ID_KEY_BYTES`].
+fn long_key(parts: &[&str]) -> String {
     use sha2::Digest;
-    let digest = sha2::Sha256::digest(text.as_bytes());
-    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
-    let start: String = text.chars().take(24).collect();
-    format!("{start}…[{} bytes, sha256 {hex}]", text.len())
+    let mut hasher = sha2::Sha256::new();
+    for part in parts {
+        hasher.update(part.as_bytes());
+    }
+    let hex: String = hasher
+        .finalize()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    let start: String = parts
+        .iter()
+        .flat_map(|part| part.chars())
+        .take(24)
+        .collect();
+    let length: usize = parts.iter().map(|part| part.len()).sum();
+    format!("{start}…[{length} bytes, sha256 {hex}]")
 }
 
 /// Classifies one parsed JSON value.
