@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Tests of scripts/import-cycles.py on small crates written here: `python3 scripts/test_import_cycles.py`."""
 
+import atexit
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -12,6 +14,7 @@ SCRIPT = Path(__file__).with_name("import-cycles.py")
 
 def crate(files):
     root = Path(tempfile.mkdtemp(prefix="import-cycles-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)

@@ -100,6 +100,7 @@ pub(super) fn rustdoc_verdicts(
     }
     let output = command
         .current_dir(book.path())
+        .env("TMPDIR", book.tmpdir())
         .output()
         .expect("running rustdoc");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();

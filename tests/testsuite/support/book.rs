@@ -74,6 +74,15 @@ impl Book {
         write(self.path(), relative, content);
     }
 
+    /// A folder inside this book, removed with it, for `TMPDIR` of a process that leaves files
+    /// there: rustdoc keeps a `/tmp/.tmpXXXXXX/rustdoc-cfgs` folder of each `--test` run that has
+    /// a failing block (rust-lang/rust#139899), 19 a `cargo test` before this.
+    pub(crate) fn tmpdir(&self) -> PathBuf {
+        let dir = self.path().join(".tmpdir");
+        std::fs::create_dir_all(&dir).expect("creating the book's TMPDIR");
+        dir
+    }
+
     /// Where this book's snippet crates build ([`Book::run`], [`Book::start`]): the shared
     /// snippets target dir when its `book.toml` names a harness or dependencies or the book is
     /// a package (their crates are built there once for every test), else the std-only books'

@@ -53,6 +53,7 @@ pub(crate) fn command(args: &[&str]) -> Command {
 /// Runs `mdbook ARGS` on `book`, with `env` added.
 pub(crate) fn run(book: &Book, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = command(args);
-    command.envs(env.iter().copied());
+    // `mdbook test` runs rustdoc, which leaves a folder in TMPDIR when a block fails.
+    command.env("TMPDIR", book.tmpdir()).envs(env.iter().copied());
     book.run(command)
 }
