@@ -4,7 +4,9 @@
 
 use std::path::Path;
 
-use crate::support::{Book, book, copy_tree, read, repo, set_up_languages, snippets_target_dir};
+use crate::support::{
+    Book, book, copy_tree, keep_modified, read, repo, set_up_languages, snippets_target_dir,
+};
 
 /// The `N passed, M failed[, K skipped]` line that closes a report.
 fn summary(stdout: &str) -> (usize, usize) {
@@ -143,11 +145,16 @@ fn changing_what_a_snippet_prints_fails_the_book_at_its_line() {
 #[test]
 fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
     // A copy of the workspace whose server marks a cancelled request but no longer stops its
-    // handler: exactly the bug class of go-sdk#1259 and python-sdk#1152.
-    let workspace = tempfile::Builder::new()
-        .prefix("broken-server-")
-        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-        .expect("creating a temporary workspace");
+    // handler: exactly the bug class of go-sdk#1259 and python-sdk#1152. Always at one path,
+    // its files with their originals' times (the two edited below too), so a second run finds
+    // its crates built and fresh unless the originals changed; copied to a new path each run,
+    // the copy's two crates were built again each time, and kept beside the old ones in the
+    // target dir (20 MB more a run).
+    let workspace = Path::new(env!("CARGO_TARGET_TMPDIR")).join("broken-server");
+    if workspace.exists() {
+        std::fs::remove_dir_all(&workspace).expect("removing the last run's copy");
+    }
+    std::fs::create_dir_all(&workspace).expect("creating the copy's folder");
     for entry in [
         "Cargo.toml",
         "Cargo.lock",
@@ -156,9 +163,9 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
         "snippets",
         "interop/rmcp",
     ] {
-        copy_tree(&repo().join(entry), &workspace.path().join(entry));
+        copy_tree(&repo().join(entry), &workspace.join(entry));
     }
-    let calls = workspace.path().join("testserver/src/server/calls.rs");
+    let calls = workspace.join("testserver/src/server/calls.rs");
     let source = read(&calls);
     // (The `cancel-ignored` mutant guards the same line; this edit of the source is the check
     // that no such hook is needed for the book to notice.)
@@ -174,13 +181,14 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
         source.replace(stop, "            call.cancelled = true;\n"),
     )
     .expect("breaking the server copy");
+    keep_modified(&repo().join("testserver/src/server/calls.rs"), &calls);
     // The Python and TypeScript snippets start the binary `$MCP_TESTSERVER` names: the broken
     // copy's, built where every test builds its snippets (the workspace's target dir), under a
     // name of its own so the real `target/debug/mcp-testserver` stays. Built with the harness's
     // features (`-p mcp-testserver-harness`), every dependency is one the book's snippets
     // already built, and the copy's server library is the one its Rust snippets link below:
     // only the copy's two crates are compiled here.
-    let manifest = workspace.path().join("testserver/Cargo.toml");
+    let manifest = workspace.join("testserver/Cargo.toml");
     let bin = "[[bin]]\nname = \"mcp-testserver\"\n";
     let server_manifest = read(&manifest);
     assert_eq!(
@@ -194,12 +202,13 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
         server_manifest.replace(bin, "[[bin]]\nname = \"mcp-testserver-broken\"\n"),
     )
     .expect("renaming the broken copy's binary");
+    keep_modified(&repo().join("testserver/Cargo.toml"), &manifest);
     let server_target = snippets_target_dir();
     let build = std::process::Command::new(env!("CARGO"))
         .args(["build", "--quiet", "--locked", "--bins"])
         .args(["-p", "mcp-testserver", "-p", "mcp-testserver-harness"])
         .arg("--manifest-path")
-        .arg(workspace.path().join("Cargo.toml"))
+        .arg(workspace.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", &server_target)
         .stdin(std::process::Stdio::null())
         .output()
@@ -212,7 +221,7 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
     let broken_server = server_target.join("debug/mcp-testserver-broken");
 
     let chapter = "client-cancellation.md";
-    let book = one_chapter(chapter, &workspace.path().join("snippets"));
+    let book = one_chapter(chapter, &workspace.join("snippets"));
     let mut command = book.test_command(&["--timeout", "10"]);
     command.env("MCP_TESTSERVER", &broken_server);
     let output = book.run(command);

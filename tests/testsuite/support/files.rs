@@ -39,11 +39,13 @@ pub(crate) fn read(path: &Path) -> String {
         .unwrap_or_else(|error| panic!("reading {}: {error}", path.display()))
 }
 
-/// Copies the file or directory `from` to `to`, directories whole.
+/// Copies the file or directory `from` to `to`, directories whole, each file with its
+/// modification time (as `cp -p`), so cargo finds a copied crate built before fresh.
 pub(crate) fn copy_tree(from: &Path, to: &Path) {
     if !from.is_dir() {
         std::fs::copy(from, to)
             .unwrap_or_else(|error| panic!("copying {}: {error}", from.display()));
+        keep_modified(from, to);
         return;
     }
     std::fs::create_dir_all(to)
@@ -54,6 +56,16 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) {
         let entry = entry.expect("reading a directory entry");
         copy_tree(&entry.path(), &to.join(entry.file_name()));
     }
+}
+
+/// Gives file `to` the modification time of file `from`.
+pub(crate) fn keep_modified(from: &Path, to: &Path) {
+    let modified = std::fs::metadata(from)
+        .and_then(|metadata| metadata.modified())
+        .unwrap_or_else(|error| panic!("reading the time of {}: {error}", from.display()));
+    std::fs::File::open(to)
+        .and_then(|file| file.set_modified(modified))
+        .unwrap_or_else(|error| panic!("setting the time of {}: {error}", to.display()));
 }
 
 /// Every file under `dir` (none if it does not exist), directories walked into, in no order.

@@ -54,6 +54,8 @@ pub(crate) fn command(args: &[&str]) -> Command {
 pub(crate) fn run(book: &Book, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = command(args);
     // `mdbook test` runs rustdoc, which leaves a folder in TMPDIR when a block fails.
-    command.env("TMPDIR", book.tmpdir()).envs(env.iter().copied());
+    command
+        .env("TMPDIR", book.tmpdir())
+        .envs(env.iter().copied());
     book.run(command)
 }

@@ -15,7 +15,7 @@
 //! - a JUnit report: [`junit`]; a full disk: [`tmpfs`]; a process a snippet left: [`Tagged`]
 //!   (by a token in its command line, which works in a PID namespace too), under each
 //!   [`containment::Containment`];
-//! - files: [`repo`] (this repository), [`read`], [`copy_tree`], [`files_under`];
+//! - files: [`repo`] (this repository), [`read`], [`copy_tree`], [`keep_modified`], [`files_under`];
 //! - the Python venv, TypeScript `node_modules` and release test server the book's other
 //!   languages and templates run with: [`set_up_languages`], [`python`],
 //!   [`typescript_node_modules`], [`test_server`].
@@ -35,7 +35,9 @@ pub(crate) mod tmpfs;
 
 pub(crate) use bad_config::check_bad_config;
 pub(crate) use book::{Book, book, fixture, sh_book, write_bytes};
-pub(crate) use files::{copy_tree, files_under, harness_dir, read, repo, snippets_target_dir};
+pub(crate) use files::{
+    copy_tree, files_under, harness_dir, keep_modified, read, repo, snippets_target_dir,
+};
 pub(crate) use languages::{python, set_up_languages, test_server, typescript_node_modules};
 pub(crate) use output::Output;
 pub(crate) use process::Tagged;
