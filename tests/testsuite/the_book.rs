@@ -188,25 +188,43 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
     // features (`-p mcp-testserver-harness`), every dependency is one the book's snippets
     // already built, and the copy's server library is the one its Rust snippets link below:
     // only the copy's two crates are compiled here.
+    //
+    // The copy's package is renamed too: under its own name its crates are built apart from the
+    // real ones. Named `mcp-testserver` at the same place in its workspace, the copy's library
+    // had the same file name and fingerprint as the real one built with the harness's features,
+    // so after this test `cargo test -p mcp-testserver-harness` found the broken library fresh
+    // and linked it (the harness's stress test failed: every cancelled handler ran to the end).
     let manifest = workspace.join("testserver/Cargo.toml");
-    let bin = "[[bin]]\nname = \"mcp-testserver\"\n";
-    let server_manifest = read(&manifest);
-    assert_eq!(
-        server_manifest.matches(bin).count(),
-        1,
-        "{}",
-        manifest.display()
+    let renames = [
+        (
+            "[package]\nname = \"mcp-testserver\"\n",
+            "[package]\nname = \"mcp-testserver-broken\"\n",
+        ),
+        (
+            "[[bin]]\nname = \"mcp-testserver\"\n",
+            "[[bin]]\nname = \"mcp-testserver-broken\"\n",
+        ),
+    ];
+    rename_in(&manifest, &repo().join("testserver/Cargo.toml"), &renames);
+    rename_in(
+        &workspace.join("snippets/Cargo.toml"),
+        &repo().join("snippets/Cargo.toml"),
+        &[(
+            "\nmcp-testserver = { path = \"../testserver\",",
+            // The key names the crate: the library's name, as without `package`.
+            "\nmcp-testserver-core = { package = \"mcp-testserver-broken\", path = \"../testserver\",",
+        )],
     );
-    std::fs::write(
-        &manifest,
-        server_manifest.replace(bin, "[[bin]]\nname = \"mcp-testserver-broken\"\n"),
-    )
-    .expect("renaming the broken copy's binary");
-    keep_modified(&repo().join("testserver/Cargo.toml"), &manifest);
     let server_target = snippets_target_dir();
+    // Not `--locked`: the copy's lock file takes the new name (`--offline`: nothing else moves).
     let build = std::process::Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "--locked", "--bins"])
-        .args(["-p", "mcp-testserver", "-p", "mcp-testserver-harness"])
+        .args(["build", "--quiet", "--offline", "--bins"])
+        .args([
+            "-p",
+            "mcp-testserver-broken",
+            "-p",
+            "mcp-testserver-harness",
+        ])
         .arg("--manifest-path")
         .arg(workspace.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", &server_target)
@@ -250,6 +268,24 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
             "no {language} snippet failed against the broken server (failing: {failing:?})\n{output}"
         );
     }
+}
+
+/// Replaces each `(from, to)` once in the copied file `path` (each must be there once), keeping
+/// the time of its `original`.
+fn rename_in(path: &Path, original: &Path, renames: &[(&str, &str)]) {
+    let mut text = read(path);
+    for (from, to) in renames {
+        assert_eq!(
+            text.matches(from).count(),
+            1,
+            "{from:?} in {}",
+            path.display()
+        );
+        text = text.replace(from, to);
+    }
+    std::fs::write(path, text)
+        .unwrap_or_else(|error| panic!("writing {}: {error}", path.display()));
+    keep_modified(original, path);
 }
 
 /// The languages (first word of the fence) of the snippets the closing `failures:` list of a
