@@ -1,7 +1,7 @@
 //! An unchanged book is verified again from the cache, without cargo; a change to a snippet
 //! (or its expected block) is seen.
 
-use crate::support::book;
+use crate::support::{book, book_key, builds_of};
 
 /// The cache is shared by every run of the suite (it is keyed by content), so each run's
 /// snippets carry a comment no earlier run had.
@@ -341,4 +341,60 @@ fn a_timed_out_snippet_is_cached_under_its_timeout() {
     let (third, took) = timed();
     third.code(1).stdout_contains("timed out after 4 s");
     assert!(took >= std::time::Duration::from_secs(4), "{took:?}");
+}
+
+/// The testsuite's books are at a new path each run, so their snippet crates are too: a dropped
+/// book takes what the verifier built for it along (`Book`'s `Drop`): its merged binary, a
+/// snippet's own binary, and a path dependency in the book's folder.
+#[test]
+fn a_dropped_book_leaves_no_build_of_its_own() {
+    // A nonce, so the verdicts are not in the cache and the snippets are built.
+    let nonce = format!("{:?}", std::time::SystemTime::now());
+    let chapter = format!(
+        "```rust\n// {nonce}\nprintln!(\"{{}}\", helper::NAME);\n```\n\n\
+         ```rust,standalone_crate\n// {nonce}\nfn main() {{ println!(\"own\"); }}\n```\n"
+    );
+    let book = book(&[
+        (
+            "book.toml",
+            "[book]\ntitle = \"t\"\n\n[preprocessor.snippets.dependencies]\n\
+             helper = { path = \"helper\" }\n",
+        ),
+        (
+            "helper/Cargo.toml",
+            "[package]\nname = \"helper\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        (
+            "helper/src/lib.rs",
+            &format!("// {nonce}\npub const NAME: &str = \"helper\";\n"),
+        ),
+        ("src/a.md", &chapter),
+    ]);
+    book.test(&[]).code(0).stdout_contains("2 passed");
+    let target_dir = book.target_dir();
+    let root = std::fs::canonicalize(book.path()).expect("the book is there");
+    let since = book.created();
+    let builds = builds_of(&target_dir, &root, since);
+    let named = |part: &str| {
+        builds
+            .iter()
+            .filter(|path| path.to_string_lossy().contains(part))
+            .count()
+    };
+    assert!(
+        builds.contains(&target_dir.join("mdbook-snippets").join(book_key(&root))),
+        "{builds:#?}"
+    );
+    // Each crate's fingerprint folder, and in deps the binaries or the library with their
+    // dep-info.
+    assert!(named("/deps/snippets_") >= 2, "{builds:#?}");
+    assert!(named("/deps/own_src_a_md") >= 2, "{builds:#?}");
+    assert!(named("/deps/libhelper-") >= 1, "{builds:#?}");
+    assert!(named("/.fingerprint/helper-") >= 1, "{builds:#?}");
+    drop(book);
+    assert_eq!(
+        builds_of(&target_dir, &root, since),
+        Vec::<std::path::PathBuf>::new()
+    );
+    assert!(builds.iter().all(|path| !path.exists()), "{builds:#?}");
 }

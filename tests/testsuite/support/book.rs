@@ -5,13 +5,109 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::SystemTime;
 
 use super::files::{copy_tree, repo, snippets_target_dir, std_target_dir};
 use super::output::Output;
 
-/// A book in a temporary directory, removed when dropped.
+/// A book in a temporary directory, removed when dropped, with what the verifier built for it
+/// in its target dir ([`builds_of`]).
 pub(crate) struct Book {
     dir: tempfile::TempDir,
+    created: SystemTime,
+}
+
+impl Drop for Book {
+    /// A book's snippet crates are named after its path, a new one each run: kept, every
+    /// `cargo test` left about 300 MB of them in `target/debug/deps` (4.2 GB in a day of runs).
+    fn drop(&mut self) {
+        let Ok(root) = std::fs::canonicalize(self.path()) else {
+            return;
+        };
+        for path in builds_of(&self.target_dir(), &root, self.created) {
+            let _ = if path.is_dir() {
+                std::fs::remove_dir_all(&path)
+            } else {
+                std::fs::remove_file(&path)
+            };
+        }
+    }
+}
+
+impl Book {
+    /// When the book was made: what was built for it is newer.
+    pub(crate) fn created(&self) -> SystemTime {
+        self.created
+    }
+}
+
+/// The key the verifier names the book at the canonical path `root` by
+/// (`src/plan/workspace.rs`): the first 10 hex digits of the SHA-256 of the path.
+pub(crate) fn book_key(root: &Path) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(root.to_string_lossy().as_bytes());
+    let key: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+    key[..10].to_owned()
+}
+
+/// What the verifier and cargo keep in `target_dir` for the book at the canonical path `root`,
+/// made since `since`: the generated crate's folder (`mdbook-snippets/KEY`, [`book_key`]), and
+/// each build of the book's own crates, found by its hash: its fingerprint folder and its files
+/// in `deps/`. The book's own crates are the packages `snippets-KEY-eEDITION` (each snippet
+/// binary, merged or of its own), and any crate whose dep-info in `deps/` (written since
+/// `since`) names a file of the book (a path dependency in the book's folder).
+pub(crate) fn builds_of(target_dir: &Path, root: &Path, since: SystemTime) -> Vec<PathBuf> {
+    let entries = |dir: &Path| -> Vec<(String, PathBuf)> {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| {
+                (
+                    entry.file_name().to_string_lossy().into_owned(),
+                    entry.path(),
+                )
+            })
+            .collect()
+    };
+    let hash_of = |stem: &str| stem.rsplit_once('-').map(|(_, hash)| format!("-{hash}"));
+    let key = book_key(root);
+    let mut found: Vec<PathBuf> = Vec::new();
+    let crate_dir = target_dir.join("mdbook-snippets").join(&key);
+    if crate_dir.exists() {
+        found.push(crate_dir);
+    }
+    let debug = target_dir.join("debug");
+    let fingerprints = entries(&debug.join(".fingerprint"));
+    let deps = entries(&debug.join("deps"));
+    let package = format!("snippets-{key}-");
+    let mut hashes: Vec<String> = fingerprints
+        .iter()
+        .filter(|(name, _)| name.starts_with(&package))
+        .filter_map(|(name, _)| hash_of(name))
+        .collect();
+    let in_book = format!("{}/", root.display());
+    for (name, path) in &deps {
+        let Some(stem) = name.strip_suffix(".d") else {
+            continue;
+        };
+        let recent = std::fs::metadata(path)
+            .and_then(|metadata| metadata.modified())
+            .is_ok_and(|modified| modified >= since);
+        if recent
+            && std::fs::read_to_string(path).is_ok_and(|text| text.contains(&in_book))
+            && let Some(hash) = hash_of(stem)
+        {
+            hashes.push(hash);
+        }
+    }
+    for (name, path) in fingerprints.iter().chain(&deps) {
+        let stem = name.split('.').next().unwrap_or_default();
+        if hashes.iter().any(|hash| stem.ends_with(hash.as_str())) {
+            found.push(path.clone());
+        }
+    }
+    found
 }
 
 /// A book made of `files` (path, content); `book.toml` defaults to a minimal one.
@@ -26,7 +122,10 @@ pub(crate) fn book(files: &[(&str, &str)]) -> Book {
     for (path, content) in files {
         write(dir.path(), path, content);
     }
-    Book { dir }
+    Book {
+        dir,
+        created: SystemTime::now(),
+    }
 }
 
 /// A book of one chapter, `src/a.md`, whose `sh` fences are snippets run by `sh`, with `table`

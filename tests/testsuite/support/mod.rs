@@ -34,7 +34,7 @@ mod running;
 pub(crate) mod tmpfs;
 
 pub(crate) use bad_config::check_bad_config;
-pub(crate) use book::{Book, book, fixture, sh_book, write_bytes};
+pub(crate) use book::{Book, book, book_key, builds_of, fixture, sh_book, write_bytes};
 pub(crate) use files::{
     copy_tree, files_under, harness_dir, keep_modified, read, repo, snippets_target_dir,
 };
