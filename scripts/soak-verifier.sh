@@ -88,6 +88,18 @@ EOF
     echo "$dir"
 }
 
+# A book (sh_book NAME) whose chapter is one `sh` snippet: BODY, with ATTRIBUTES after `sh` (e.g.
+# ",timeout=2") and sh_book's TABLE lines.
+#   one_sh_book NAME BODY [ATTRIBUTES] [TABLE]
+one_sh_book() {
+    sh_book "$1" "${4:-}" "# A
+
+\`\`\`sh${3:-}
+$2
+\`\`\`
+"
+}
+
 # Fails the attack unless the report $2 (default $OUT) says `$1` (e.g. "1 passed, 1 failed").
 verdicts() {
     grep -q "^$1\$" <<<"${2-$OUT}" || fail "expected \"$1\", got exit $CODE: $(tail -c 300 <<<"${2-$OUT}") $(tail -c 300 <<<"$ERR")"
@@ -166,13 +178,8 @@ parent done
 attack_closed_stdout() {
     local name=$1 dir tag left
     tag=$(token)
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh
-(setsid sh -c 'exec >/dev/null 2>&1; echo started > $WORK/$name/pids/started; exec sleep 40.$tag' &)
-while [ ! -s $WORK/$name/pids/started ]; do sleep 0.01; done
-\`\`\`
-")
+    dir=$(one_sh_book "$name" "(setsid sh -c 'exec >/dev/null 2>&1; echo started > $WORK/$name/pids/started; exec sleep 40.$tag' &)
+while [ ! -s $WORK/$name/pids/started ]; do sleep 0.01; done")
     verify "$dir" 30 --no-cache
     [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
     ran "$dir/pids/started"
@@ -184,13 +191,8 @@ while [ ! -s $WORK/$name/pids/started ]; do sleep 0.01; done
 attack_deadline_with_pipe_holder() {
     local name=$1 dir tag left
     tag=$(token)
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh,timeout=2
-setsid sh -c 'echo started > $WORK/$name/pids/started; exec sleep 40.$tag' &
-while :; do sleep 0.1; done
-\`\`\`
-")
+    dir=$(one_sh_book "$name" "setsid sh -c 'echo started > $WORK/$name/pids/started; exec sleep 40.$tag' &
+while :; do sleep 0.1; done" ",timeout=2")
     verify "$dir" 30 --no-cache
     [[ $CODE == 1 ]] || fail "exit $CODE: $OUT"
     grep -q "timed out" <<<"$OUT" || fail "exit $CODE: $OUT"
@@ -203,14 +205,9 @@ while :; do sleep 0.1; done
 attack_many_detached() {
     local name=$1 dir tag left written
     tag=$(token)
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh
-for i in \$(seq 20); do setsid sh -c \"echo started > $WORK/$name/pids/started\$i; exec sleep 40.$tag\" & done
+    dir=$(one_sh_book "$name" "for i in \$(seq 20); do setsid sh -c \"echo started > $WORK/$name/pids/started\$i; exec sleep 40.$tag\" & done
 while [ \$(ls $WORK/$name/pids | grep -c started) -lt 20 ]; do sleep 0.01; done
-echo spawned
-\`\`\`
-")
+echo spawned")
     verify "$dir" 30 --no-cache
     written=$(find "$dir/pids" -maxdepth 1 -name 'started*' -size +0 | wc -l)
     left=$(left_with "40.$tag")
@@ -270,14 +267,9 @@ not this
 attack_signal() {
     local name=$1 signal=$2 code=$3 dir tag verifier got left
     tag=$(token)
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh
-setsid sh -c 'echo started > $WORK/$name/pids/child; exec sleep 40.$tag' &
+    dir=$(one_sh_book "$name" "setsid sh -c 'echo started > $WORK/$name/pids/child; exec sleep 40.$tag' &
 echo started > $WORK/$name/pids/main
-exec sh -c 'while :; do sleep 0.1; done' main-$tag
-\`\`\`
-")
+exec sh -c 'while :; do sleep 0.1; done' main-$tag")
     "$BIN" test "$dir" --quiet --no-cache --target-dir "$TARGET" >/dev/null 2>&1 &
     verifier=$!
     for _ in $(seq 500); do
@@ -349,12 +341,7 @@ wrong
 
 attack_zero_jobs_and_timeout() {
     local name=$1 dir jobs
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh
-$(mark "$name" ran)
-\`\`\`
-")
+    dir=$(one_sh_book "$name" "$(mark "$name" ran)")
     verify "$dir" 30 --jobs 0
     jobs=$CODE
     grep -q -- "--jobs" <<<"$ERR" || fail "--jobs 0: exit $CODE, no error naming --jobs: $ERR"
@@ -568,10 +555,7 @@ attack_full_disk_build() {
 attack_fork_hopper() {
     local name=$1 mode=${2:-auto} dir tag before after left
     tag=$(token)
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh
-perl -MPOSIX -e 'POSIX::setsid();
+    dir=$(one_sh_book "$name" "perl -MPOSIX -e 'POSIX::setsid();
 open STDIN, \"<\", \"/dev/null\"; open STDOUT, \">\", \"/dev/null\"; open STDERR, \">\", \"/dev/null\";
 my \$hops = 0;
 until (-e \"$WORK/$name/pids/stop\") {
@@ -581,9 +565,7 @@ until (-e \"$WORK/$name/pids/stop\") {
 }' hopper-$tag &
 while [ ! -s $WORK/$name/pids/hops ]; do sleep 0.01; done
 sleep 0.2
-echo parent done
-\`\`\`
-")
+echo parent done")
     MDBOOK_SNIPPETS_SANDBOX=$mode verify "$dir" 30 --no-cache
     sleep 0.3
     before=$(wc -l <"$dir/pids/hops" 2>/dev/null || echo 0)
@@ -604,19 +586,14 @@ echo parent done
 attack_mark_dropper() {
     local name=$1 mode=${2:-auto} dir tag left
     tag=$(token)
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh
-cat > \"\$TMPDIR/dropper.sh\" <<'END'
+    dir=$(one_sh_book "$name" "cat > \"\$TMPDIR/dropper.sh\" <<'END'
 exec </dev/null >/dev/null 2>&1
 echo started > $WORK/$name/pids/started
 exec sleep 40.$tag
 END
 setsid sh -c 'cd / && exec env -i /bin/sh \"\$0\"' \"\$TMPDIR/dropper.sh\" &
 while [ ! -s $WORK/$name/pids/started ]; do sleep 0.01; done
-echo parent done
-\`\`\`
-")
+echo parent done")
     MDBOOK_SNIPPETS_SANDBOX=$mode verify "$dir" 30 --no-cache
     [[ $CODE == 0 ]] || fail "exit $CODE: $OUT $ERR"
     verdicts "1 passed, 0 failed"
@@ -631,10 +608,7 @@ echo parent done
 attack_proc_environ() {
     local name=$1 mode=${2:-auto} dir secret
     secret=soak-environ-$RANDOM$RANDOM$RANDOM
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh
-{ tr '\\0' '\\n' < /proc/\$PPID/environ; } 2>&1 | grep -a MY_SECRET_TOKEN
+    dir=$(one_sh_book "$name" "{ tr '\\0' '\\n' < /proc/\$PPID/environ; } 2>&1 | grep -a MY_SECRET_TOKEN
 read -r _ _ _ parent _ < /proc/self/stat
 while [ \"\$parent\" -gt 1 ]; do
   echo \"ancestor \$parent\"
@@ -642,9 +616,7 @@ while [ \"\$parent\" -gt 1 ]; do
   read -r _ _ _ parent _ < /proc/\$parent/stat
 done
 for environ in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \$environ 2>/dev/null | grep -a MY_SECRET_TOKEN; done
-echo walked
-\`\`\`
-")
+echo walked")
     # The secret in the verifier's environment alone (not `timeout`'s, not this shell's): without a
     # PID namespace a snippet reads the environment of the user's dumpable processes, the
     # documented limit of the fallback; the verifier is never one of them.
@@ -660,12 +632,7 @@ echo walked
 # entry and a chapter: a later run must still see the verifier's own verdicts.
 attack_book_and_cache_writes() {
     local name=$1 dir cache before after planted
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh
-echo cached
-\`\`\`
-")
+    dir=$(one_sh_book "$name" "echo cached")
     verify "$dir" 30
     [[ $CODE == 0 ]] || fail "first run: exit $CODE: $OUT $ERR"
     cache=$TARGET/mdbook-snippets/cache
@@ -849,13 +816,8 @@ attack_forged_cache_entry() {
 
 attack_timeout_cached() {
     local name=$1 dir
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh,timeout=2
-echo serving
-while :; do sleep 1; done
-\`\`\`
-")
+    dir=$(one_sh_book "$name" "echo serving
+while :; do sleep 1; done" ",timeout=2")
     verify "$dir" 30
     [[ $CODE == 1 ]] || fail "exit $CODE, expected 1: $OUT"
     grep -q "timed out" <<<"$OUT" || fail "not timed out: $OUT"
@@ -872,14 +834,9 @@ while :; do sleep 1; done
 # read whole would otherwise take the machine's memory); $3 is what the report must say.
 artifact_attack() {
     local name=$1 dir
-    dir=$(sh_book "$name" "timeout = 3" "# A
-
-\`\`\`sh
-A=\$MDBOOK_SNIPPETS_ARTIFACTS/10-wire.txt
+    dir=$(one_sh_book "$name" "A=\$MDBOOK_SNIPPETS_ARTIFACTS/10-wire.txt
 $2
-echo made
-\`\`\`
-")
+echo made" "" "timeout = 3")
     ulimit -v 3000000
     verify "$dir" 30 --no-cache
     [[ $CODE == 1 ]] || fail "exit $CODE after ${SECONDS_TAKEN}s, expected 1: $OUT $(tail -c 300 <<<"$ERR")"
@@ -920,12 +877,7 @@ attack_huge_artifact() {
 # space.
 attack_inputs() {
     local name=$1 dir input
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh
-$(mark "$name" ran)
-\`\`\`
-")
+    dir=$(one_sh_book "$name" "$(mark "$name" ran)")
     mkfifo "$dir/fifo"
     cp "$dir/book.toml" "$dir/book.toml.orig"
     for input in fifo /dev/zero; do
@@ -946,13 +898,8 @@ $(mark "$name" ran)
 
 attack_escape_sequences() {
     local name=$1 dir
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh
-printf 'visible \\033[8mHIDDEN\\033[0m\\rOVERWRITTEN\\n' >&2
-exit 3
-\`\`\`
-")
+    dir=$(one_sh_book "$name" "printf 'visible \\033[8mHIDDEN\\033[0m\\rOVERWRITTEN\\n' >&2
+exit 3")
     verify "$dir" 30 --no-cache --junit "$dir/report.xml"
     [[ $CODE == 1 ]] || fail "exit $CODE: $OUT"
     ! grep -q $'\e' <<<"$OUT" || fail "a raw ESC in the report"
@@ -1007,10 +954,7 @@ attack_terminal_and_descriptors() {
     local name=$1 dir
     command -v script >/dev/null || skip "no script(1) for a pseudo-terminal"
     command -v python3 >/dev/null || skip "no python3 for TIOCSTI"
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh
-$(mark "$name" ran)
+    dir=$(one_sh_book "$name" "$(mark "$name" ran)
 echo leaked >&3 2>/dev/null
 python3 - 2>/dev/null <<'PY'
 import fcntl, os, termios
@@ -1026,9 +970,7 @@ for fd in fds:
     except OSError:
         pass
 PY
-true
-\`\`\`
-")
+true")
     : >"$WORK/leak"
     OUT=$(timeout -k 1 60 script -qec "exec 3>>$WORK/leak; $BIN test $dir --quiet --no-cache --target-dir $TARGET" /dev/null 2>&1)
     CODE=$?
@@ -1043,15 +985,10 @@ true
 attack_shared_places_and_key() {
     local name=$1 dir tag
     tag=$(token)
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh
-$(mark "$name" ran)
+    dir=$(one_sh_book "$name" "$(mark "$name" ran)
 echo x > /dev/shm/soak-$tag; echo x > /tmp/soak-$tag
 cat $TARGET/mdbook-snippets/cache/mac-key > $WORK/$name/pids/key 2>/dev/null
-true
-\`\`\`
-")
+true")
     verify "$dir" 60
     verify "$dir" 60 --no-cache
     ran "$dir/pids/ran"
@@ -1066,12 +1003,7 @@ true
 # output-limit = 100 after a pass with 2,000 bytes of output: the cached pass must not stand.
 attack_output_limit_key() {
     local name=$1 dir
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh
-head -c 2000 /dev/zero | tr '\\\\0' x
-\`\`\`
-")
+    dir=$(one_sh_book "$name" "head -c 2000 /dev/zero | tr '\\\\0' x")
     verify "$dir" 60
     verdicts "1 passed, 0 failed"
     sed -i 's/^\[preprocessor.snippets\]$/[preprocessor.snippets]\noutput-limit = 100/' "$dir/book.toml"
@@ -1083,12 +1015,7 @@ head -c 2000 /dev/zero | tr '\\\\0' x
 # A FIFO at a cache entry's path must not hang the next run.
 attack_fifo_cache_entry() {
     local name=$1 dir entry
-    dir=$(sh_book "$name" "" "# A
-
-\`\`\`sh
-echo fifo-entry-$name
-\`\`\`
-")
+    dir=$(one_sh_book "$name" "echo fifo-entry-$name")
     verify "$dir" 60
     entry=$(grep -l "fifo-entry-$name" "$TARGET"/mdbook-snippets/cache/*.json | head -1)
     [[ -n $entry ]] || fail "no cache entry was written"
@@ -1135,13 +1062,8 @@ test -z \"\${MDBOOK_SNIPPETS_MUTANT-}\"
 # file-size-limit = 1: a 3 MB file fails the snippet, naming the limit.
 attack_file_size_limit() {
     local name=$1 dir
-    dir=$(sh_book "$name" "file-size-limit = 1" "# A
-
-\`\`\`sh
-$(mark "$name" ran)
-head -c 3000000 /dev/zero > big
-\`\`\`
-")
+    dir=$(one_sh_book "$name" "$(mark "$name" ran)
+head -c 3000000 /dev/zero > big" "" "file-size-limit = 1")
     verify "$dir" 60 --no-cache
     ran "$dir/pids/ran"
     verdicts "0 passed, 1 failed"
