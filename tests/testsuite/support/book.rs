@@ -183,21 +183,44 @@ impl Book {
     }
 
     /// Where this book's snippet crates build ([`Book::run`], [`Book::start`]): the shared
-    /// snippets target dir when its `book.toml` names a harness or dependencies or the book is
-    /// a package (their crates are built there once for every test), else the std-only books'
-    /// own shared dir. A cargo build holds its target dir's lock from start to end, so a
-    /// std-only book, which reuses nothing of the other dir, need not wait there behind another
-    /// test's build of the book, the guide or a template.
+    /// snippets target dir when they link crates built there once for every test (a harness,
+    /// a dependency from a registry or outside the book, the book's own package), else the
+    /// shared dir of the books that reuse nothing of it (std only, or only path dependencies in
+    /// the book's folder, which are built for that book alone wherever it builds). A cargo
+    /// build holds its target dir's lock from start to end, so such a book need not wait there
+    /// behind another test's build of the book, the guide or a template (a book with a path
+    /// dependency waited 35 s there in a run of the testsuite).
     pub(crate) fn target_dir(&self) -> PathBuf {
-        let book_toml = std::fs::read_to_string(self.path().join("book.toml")).unwrap_or_default();
-        let has_crates = book_toml.contains("harness")
-            || book_toml.contains("dependencies")
-            || self.path().join("Cargo.toml").exists();
-        if has_crates {
+        if self.reuses_shared_builds() {
             snippets_target_dir()
         } else {
             std_target_dir()
         }
+    }
+
+    fn reuses_shared_builds(&self) -> bool {
+        if self.path().join("Cargo.toml").exists() {
+            return true;
+        }
+        let text = std::fs::read_to_string(self.path().join("book.toml")).unwrap_or_default();
+        let Ok(table) = text.parse::<toml::Table>() else {
+            // A book.toml a test breaks on purpose: as the words say.
+            return text.contains("harness") || text.contains("dependencies");
+        };
+        let Some(snippets) = table.get("preprocessor").and_then(|p| p.get("snippets")) else {
+            return false;
+        };
+        let in_book = |dependency: &toml::Value| {
+            dependency
+                .get("path")
+                .and_then(toml::Value::as_str)
+                .is_some_and(|path| !path.starts_with('/') && !path.starts_with(".."))
+        };
+        snippets.get("harness").is_some()
+            || snippets
+                .get("dependencies")
+                .and_then(toml::Value::as_table)
+                .is_some_and(|dependencies| !dependencies.values().all(in_book))
     }
 
     /// Runs `mdbook-snippets test <book> ARGS`, building in [`Book::target_dir`].

@@ -16,8 +16,9 @@ pub(crate) fn snippets_target_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// Where the snippet crates of std-only books build (`target/tmp/std-target`): apart from
-/// [`snippets_target_dir`], whose lock another test's long build can hold, and shared, so
+/// Where the snippet crates of books that reuse no shared build build (std only, or path
+/// dependencies in the book's folder; `Book::target_dir`), `target/tmp/std-target`: apart
+/// from [`snippets_target_dir`], whose lock another test's long build can hold, and shared, so
 /// cargo's probes of rustc (kept per target dir) run once, not once per book.
 pub(crate) fn std_target_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("std-target")
