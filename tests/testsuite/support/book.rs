@@ -174,8 +174,8 @@ impl Book {
     }
 
     /// A folder inside this book, removed with it, for `TMPDIR` of a process that leaves files
-    /// there: rustdoc keeps a `/tmp/.tmpXXXXXX/rustdoc-cfgs` folder of each `--test` run that has
-    /// a failing block (rust-lang/rust#139899), 19 a `cargo test` before this.
+    /// there: rustdoc left a `/tmp/.tmpXXXXXX/rustdoc-cfgs` folder behind on some `--test` runs,
+    /// 19 a `cargo test` before this (the kind of leftover rust-lang/rust#139899 reports).
     pub(crate) fn tmpdir(&self) -> PathBuf {
         let dir = self.path().join(".tmpdir");
         std::fs::create_dir_all(&dir).expect("creating the book's TMPDIR");
