@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use super::files::{copy_tree, repo, snippets_target_dir, std_target_dir};
 use super::output::Output;
@@ -91,9 +91,10 @@ pub(crate) fn builds_of(target_dir: &Path, root: &Path, since: SystemTime) -> Ve
         let Some(stem) = name.strip_suffix(".d") else {
             continue;
         };
+        // With 2 s to spare for a file system whose times are coarser than the clock's.
         let recent = std::fs::metadata(path)
             .and_then(|metadata| metadata.modified())
-            .is_ok_and(|modified| modified >= since);
+            .is_ok_and(|modified| modified + Duration::from_secs(2) >= since);
         if recent
             && std::fs::read_to_string(path).is_ok_and(|text| text.contains(&in_book))
             && let Some(hash) = hash_of(stem)
