@@ -165,23 +165,14 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
     ] {
         copy_tree(&repo().join(entry), &workspace.join(entry));
     }
-    let calls = workspace.join("testserver/src/server/calls.rs");
-    let source = read(&calls);
     // (The `cancel-ignored` mutant guards the same line; this edit of the source is the check
     // that no such hook is needed for the book to notice.)
     let stop = "            call.cancelled = true;\n            if !self.core.breaks(Mutant::CancelIgnored) {\n                call.token.cancel();\n            }\n";
-    assert_eq!(
-        source.matches(stop).count(),
-        1,
-        "the mutation point moved in {}",
-        calls.display()
+    edit_copy(
+        &workspace,
+        "testserver/src/server/calls.rs",
+        &[(stop, "            call.cancelled = true;\n")],
     );
-    std::fs::write(
-        &calls,
-        source.replace(stop, "            call.cancelled = true;\n"),
-    )
-    .expect("breaking the server copy");
-    keep_modified(&repo().join("testserver/src/server/calls.rs"), &calls);
     // The Python and TypeScript snippets start the binary `$MCP_TESTSERVER` names: the broken
     // copy's, built where every test builds its snippets (the workspace's target dir), under a
     // name of its own so the real `target/debug/mcp-testserver` stays. Built with the harness's
@@ -194,21 +185,23 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
     // had the same file name and fingerprint as the real one built with the harness's features,
     // so after this test `cargo test -p mcp-testserver-harness` found the broken library fresh
     // and linked it (the harness's stress test failed: every cancelled handler ran to the end).
-    let manifest = workspace.join("testserver/Cargo.toml");
-    let renames = [
-        (
-            "[package]\nname = \"mcp-testserver\"\n",
-            "[package]\nname = \"mcp-testserver-broken\"\n",
-        ),
-        (
-            "[[bin]]\nname = \"mcp-testserver\"\n",
-            "[[bin]]\nname = \"mcp-testserver-broken\"\n",
-        ),
-    ];
-    rename_in(&manifest, &repo().join("testserver/Cargo.toml"), &renames);
-    rename_in(
-        &workspace.join("snippets/Cargo.toml"),
-        &repo().join("snippets/Cargo.toml"),
+    edit_copy(
+        &workspace,
+        "testserver/Cargo.toml",
+        &[
+            (
+                "[package]\nname = \"mcp-testserver\"\n",
+                "[package]\nname = \"mcp-testserver-broken\"\n",
+            ),
+            (
+                "[[bin]]\nname = \"mcp-testserver\"\n",
+                "[[bin]]\nname = \"mcp-testserver-broken\"\n",
+            ),
+        ],
+    );
+    edit_copy(
+        &workspace,
+        "snippets/Cargo.toml",
         &[(
             "\nmcp-testserver = { path = \"../testserver\",",
             // The key names the crate: the library's name, as without `package`.
@@ -270,22 +263,24 @@ fn breaking_the_servers_cancellation_fails_the_chapter_that_relies_on_it() {
     }
 }
 
-/// Replaces each `(from, to)` once in the copied file `path` (each must be there once), keeping
-/// the time of its `original`.
-fn rename_in(path: &Path, original: &Path, renames: &[(&str, &str)]) {
-    let mut text = read(path);
-    for (from, to) in renames {
+/// Replaces each `(from, to)` in `workspace`'s copy of this repository's file `relative`, where
+/// each `from` must be found exactly once (else the edit point moved), and gives the copy its
+/// original's modification time, so the edited copy is as fresh as that original.
+fn edit_copy(workspace: &Path, relative: &str, edits: &[(&str, &str)]) {
+    let path = workspace.join(relative);
+    let mut text = read(&path);
+    for (from, to) in edits {
         assert_eq!(
             text.matches(from).count(),
             1,
-            "{from:?} in {}",
+            "the edit point moved in {}: {from:?}",
             path.display()
         );
         text = text.replace(from, to);
     }
-    std::fs::write(path, text)
+    std::fs::write(&path, text)
         .unwrap_or_else(|error| panic!("writing {}: {error}", path.display()));
-    keep_modified(original, path);
+    keep_modified(&repo().join(relative), &path);
 }
 
 /// The languages (first word of the fence) of the snippets the closing `failures:` list of a
