@@ -6,8 +6,8 @@
 //! virtual milliseconds cost nothing and the whole test runs in seconds in debug.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicIsize, Ordering};
 use std::time::Duration;
 
 use mcp_testserver::{Direction, Revision, TestServer};
@@ -15,31 +15,44 @@ use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
 use rmcp::service::PeerRequestOptions;
 use serde_json::{Value, json};
 
-/// Counts live heap bytes, so "memory flat" is measured exactly rather than through RSS.
+/// Counts live heap bytes per thread, so "memory flat" is measured exactly rather than through
+/// RSS, and two rounds on two threads (each a current-thread runtime: a round's client, server
+/// and tasks allocate and free on its thread alone) each count only their own.
 struct Counting;
 
-static LIVE_BYTES: AtomicIsize = AtomicIsize::new(0);
+thread_local! {
+    // Const-initialised and without a destructor: reading it never allocates, so the
+    // allocator may use it.
+    static LIVE_BYTES: Cell<isize> = const { Cell::new(0) };
+}
+
+/// Adds `change` to this thread's live bytes (nothing once the thread's locals are gone).
+fn count(change: isize) {
+    let _ = LIVE_BYTES.try_with(|live| live.set(live.get() + change));
+}
+
+/// This thread's live heap bytes.
+fn live_bytes() -> isize {
+    LIVE_BYTES.with(Cell::get)
+}
 
 // SAFETY: every call forwards to `System` with the caller's arguments unchanged; the counter
 // only observes sizes.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LIVE_BYTES.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        count(layout.size() as isize);
         // SAFETY: same contract as our caller's.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
-        LIVE_BYTES.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        count(-(layout.size() as isize));
         // SAFETY: `pointer` came from `alloc` with this layout.
         unsafe { System.dealloc(pointer, layout) }
     }
 
     unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LIVE_BYTES.fetch_add(
-            new_size as isize - layout.size() as isize,
-            Ordering::Relaxed,
-        );
+        count(new_size as isize - layout.size() as isize);
         // SAFETY: same contract as our caller's.
         unsafe { System.realloc(pointer, layout, new_size) }
     }
@@ -206,42 +219,37 @@ fn paused_runtime() -> tokio::runtime::Runtime {
 
 #[test]
 fn ten_thousand_calls_with_random_cancels_end_exactly_once() {
-    // Each revision's round on a runtime and a thread of its own, side by side: cargo runs this
-    // test binary alone, so a second core would stand idle through them.
+    // Each revision on a runtime and a thread of its own, side by side (cargo runs this test
+    // binary alone, so a second core would stand idle): two rounds, the thread's live heap taken
+    // after each, which must not grow, and no task left over.
     std::thread::scope(|scope| {
         for (index, revision) in Revision::ALL.into_iter().enumerate() {
             scope.spawn(move || {
                 paused_runtime().block_on(async move {
                     let tasks_before = alive_tasks();
-                    round(revision, 0x5EED + index as u64).await;
+                    let seed = 0x5EED + 2 * index as u64;
+                    round(revision, seed).await;
                     settle().await;
+                    let after_first = live_bytes();
+                    round(revision, seed + 1).await;
+                    settle().await;
+                    let after_second = live_bytes();
                     assert_eq!(
                         alive_tasks(),
                         tasks_before,
-                        "{revision}: tasks outlived the round"
+                        "{revision}: tasks outlived the rounds"
+                    );
+                    let growth = after_second - after_first;
+                    eprintln!(
+                        "{revision}: live heap after round 1: {after_first} B, after round 2: \
+                         {after_second} B, growth {growth} B"
+                    );
+                    assert!(
+                        growth < FLAT_SLACK_BYTES,
+                        "{revision}: live heap grew by {growth} bytes over one round of {CALLS} calls"
                     );
                 });
             });
         }
-    });
-
-    // Memory, with nothing else running: two rounds on the same revision, the live heap taken
-    // after each.
-    paused_runtime().block_on(async {
-        let revision = Revision::V2025_11_25;
-        round(revision, 1).await;
-        settle().await;
-        let after_first = LIVE_BYTES.load(Ordering::Relaxed);
-        round(revision, 2).await;
-        settle().await;
-        let after_second = LIVE_BYTES.load(Ordering::Relaxed);
-        let growth = after_second - after_first;
-        eprintln!(
-            "live heap after round 1: {after_first} B, after round 2: {after_second} B, growth {growth} B"
-        );
-        assert!(
-            growth < FLAT_SLACK_BYTES,
-            "live heap grew by {growth} bytes over one round of {CALLS} calls"
-        );
     });
 }
