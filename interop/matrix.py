@@ -231,12 +231,17 @@ def observe(work: Path, server: str, jobs: int, only: list[str], commands: dict[
     return observed
 
 
-def retry_failed_runs(observed: dict[str, Any], rerun: Any) -> list[str]:
+# How many times a cell whose run failed is run again, one at a time, before its failure counts.
+RERUNS = 3
+
+
+def retry_failed_runs(observed: dict[str, Any], rerun: Any, reruns: int = RERUNS) -> list[str]:
     """Runs again, one at a time, each cell whose run failed (`{"error": ...}`: the program crashed,
-    timed out, or stopped before its call reached the server, as a loaded machine can make it do).
-    A failed run measured nothing, so running it again changes no fact; a cell that ran and
-    differs from expected.json is never rerun. Returns the cells rerun (`sdk / scenario / revision
-    / transport`), each said on stdout with its first error; a second failure stays a failure."""
+    timed out, or stopped before its call reached the server, as a loaded machine can make it do),
+    up to `reruns` times, until a run does not fail. A failed run measured nothing, so running it
+    again changes no fact; a cell that ran and differs from expected.json is never rerun. Returns
+    the cells rerun (`sdk / scenario / revision / transport`), each said on stdout with each
+    failure; the last failure stays a failure."""
     rerun_cells = []
     for sdk, scenarios in observed["matrix"].items():
         for scenario, revisions in scenarios.items():
@@ -245,9 +250,13 @@ def retry_failed_runs(observed: dict[str, Any], rerun: Any) -> list[str]:
                     if "error" not in cell:
                         continue
                     name = f"{sdk} / {scenario} / {revision} / {transport}"
-                    print(f"  rerun, one at a time: {name} (its run failed: {cell['error']})", flush=True)
-                    transports[transport] = rerun(sdk, scenario, revision, transport)
                     rerun_cells.append(name)
+                    for attempt in range(1, reruns + 1):
+                        print(f"  rerun {attempt} of {reruns}, one at a time: {name} (its run failed: {cell['error']})", flush=True)
+                        cell = rerun(sdk, scenario, revision, transport)
+                        if "error" not in cell:
+                            break
+                    transports[transport] = cell
     return rerun_cells
 
 

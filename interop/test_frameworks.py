@@ -91,6 +91,13 @@ class FrameworkFacts(unittest.TestCase):
         with self.assertRaises(facts.ReportError):
             facts.framework_facts(report(record((1000, "in", INIT))))
 
+    def test_a_stop_before_the_call_reached_the_server_is_a_report_error(self) -> None:
+        # Stopped at 1600, the call recorded at 1700: the run stopped a call the server never ran.
+        with self.assertRaisesRegex(facts.ReportError, "the stop came 100 ms before the `slow` call reached the server"):
+            facts.framework_facts(report(record((1700, "in", CALL), (1710, "in", CANCEL))))
+        # At the same millisecond it counts: the call had reached the server.
+        self.check(record((1600, "in", CALL), (1610, "in", CANCEL)), {"cancel sent": True}, "stopped")
+
     def test_buckets_and_returns(self) -> None:
         self.assertEqual([facts.bucket_ms(ms) for ms in (-5, 99, 100, 999, 1000)], ["<1 s", "<1 s", "<1 s", "<1 s", ">1 s"])
         self.assertEqual([facts.caller_returned(*pair) for pair in ((1000, 1999), (1000, 2000), (1000, None), (None, 5))], ["promptly", "late", "hung", "not stopped"])

@@ -1,5 +1,6 @@
 """Tests of matrix.retry_failed_runs: a cell whose run failed (`{"error": ...}`) is run once more,
-one at a time; a cell that ran, whatever it measured, is not; a second failure stays a failure.
+one at a time, until a run does not fail or RERUNS runs failed; a cell that ran, whatever it
+measured, is not; the last failure stays a failure.
 Run with `python3 -m unittest discover -s interop`."""
 
 from __future__ import annotations
@@ -33,15 +34,27 @@ class RetryFailedRuns(unittest.TestCase):
         matrix_ = observed()
         with contextlib.redirect_stdout(io.StringIO()) as out:
             rerun_cells = matrix.retry_failed_runs(matrix_, rerun)
-        self.assertEqual(seen, [("fw", "run abort", "default", "http"), ("fw", "tool timeout", "default", "stdio")])
+        # The run abort's first rerun ran; the tool timeout failed every time, three reruns.
+        self.assertEqual(seen, [("fw", "run abort", "default", "http")] + [("fw", "tool timeout", "default", "stdio")] * matrix.RERUNS)
         self.assertEqual(rerun_cells, ["fw / run abort / default / http", "fw / tool timeout / default / stdio"])
         cells = matrix_["matrix"]["fw"]
         self.assertEqual(cells["run abort"]["default"]["http"], {"cancel sent": "no"})
         self.assertEqual(cells["run abort"]["default"]["stdio"], {"cancel sent": "yes"})
         self.assertEqual(cells["tool timeout"]["default"]["stdio"], {"error": "timed out again"})
         self.assertEqual(cells["tool timeout"]["default"]["http"], {"skipped": "no"})
-        self.assertIn("rerun, one at a time: fw / run abort / default / http", out.getvalue())
+        self.assertIn("rerun 1 of 3, one at a time: fw / run abort / default / http", out.getvalue())
+        self.assertIn("rerun 3 of 3, one at a time: fw / tool timeout / default / stdio (its run failed: timed out again)", out.getvalue())
+        self.assertNotIn("rerun 2 of 3, one at a time: fw / run abort", out.getvalue())
         self.assertEqual(matrix.errors(matrix_), ["fw / tool timeout / default / stdio: timed out again"])
+
+    def test_a_run_that_fails_then_runs_keeps_the_run(self) -> None:
+        results = iter([{"error": "the stop came 40 ms before the `slow` call reached the server"}, {"cancel sent": "no"}])
+        matrix_ = observed()
+        matrix_["matrix"]["fw"]["tool timeout"]["default"]["stdio"] = {"cancel sent": "no"}
+        with contextlib.redirect_stdout(io.StringIO()):
+            matrix.retry_failed_runs(matrix_, lambda *cell: next(results))
+        self.assertEqual(matrix_["matrix"]["fw"]["run abort"]["default"]["http"], {"cancel sent": "no"})
+        self.assertEqual(matrix.errors(matrix_), [])
 
     def test_a_matrix_without_failed_runs_runs_nothing(self) -> None:
         matrix_ = observed()
