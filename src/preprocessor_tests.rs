@@ -17,6 +17,7 @@ fn report(chapters: &[(&str, &str, &[&str])]) -> Report {
                 stdout: stdout.to_string(),
                 stderr: String::new(),
                 artifacts: Vec::new(),
+                elapsed: None,
             });
             snippets.push(snippet);
         }

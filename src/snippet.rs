@@ -155,6 +155,9 @@ pub(crate) struct SnippetResult {
     pub stderr: String,
     /// Files the harness left in `MDBOOK_SNIPPETS_ARTIFACTS`, in file-name order.
     pub artifacts: Vec<Artifact>,
+    /// How long its run took, when it ran in this verification (not for a verdict from the
+    /// cache, nor a snippet that does not run): the JUnit report's time.
+    pub elapsed: Option<Duration>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -252,6 +255,10 @@ pub(crate) struct RunRecord {
     /// the snippet fails with it (see `run/artifacts.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub artifact_failure: Option<String>,
+    /// How long the process ran, from its start to its end; not kept in the cache (a cached
+    /// verdict took no time in the verification that read it).
+    #[serde(skip)]
+    pub elapsed: Option<Duration>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -18,6 +18,7 @@ fn round_trip_and_keys() {
         stderr: String::new(),
         artifacts: Vec::new(),
         artifact_failure: None,
+        elapsed: None,
     });
     cache.put(&key, &record).unwrap();
     assert_eq!(cache.get(&key), Some(record));
@@ -60,6 +61,7 @@ fn ran(code: i32, stdout: &str) -> Record {
         stderr: String::new(),
         artifacts: Vec::new(),
         artifact_failure: None,
+        elapsed: None,
     })
 }
 
@@ -135,6 +137,7 @@ fn failed_runs_are_cached_but_for_a_kill_from_outside() {
         stderr: String::new(),
         artifacts: Vec::new(),
         artifact_failure: None,
+        elapsed: None,
     });
     assert!(timed_out.is_cacheable(false));
     assert!(ran(1, "").is_cacheable(false));
@@ -145,6 +148,7 @@ fn failed_runs_are_cached_but_for_a_kill_from_outside() {
         stderr: String::new(),
         artifacts: Vec::new(),
         artifact_failure: None,
+        elapsed: None,
     });
     assert!(!killed.is_cacheable(false));
     // A mutant that survived runs again; one killed is kept.

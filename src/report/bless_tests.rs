@@ -146,6 +146,7 @@ fn bless_on_disk(on_disk: &str) -> String {
             stdout: stdout.to_owned(),
             stderr: String::new(),
             artifacts: Vec::new(),
+            elapsed: None,
         })
         .collect();
     let chapters = BTreeMap::from([(path, CHAPTER)]);

@@ -1,5 +1,6 @@
 //! A [`Report`] as JUnit XML (`--junit PATH`, through `quick-junit`): a test case per snippet,
-//! per chapter not verified, and per mutant run. Control characters a snippet printed are shown
+//! per chapter not verified, and per mutant run; a snippet's case has its run's time when it ran
+//! in this verification (not when its verdict came from the cache). Control characters a snippet printed are shown
 //! escaped, as in the terminal report (`quick-junit` would drop them silently).
 
 use anyhow::Context as _;
@@ -23,6 +24,9 @@ pub(crate) fn junit(report: &Report) -> anyhow::Result<String> {
         let name = format!("{}:{}", result.span.path.display(), result.span.line);
         let mut case = TestCase::new(name, status);
         case.set_classname(result.span.path.display().to_string());
+        if let Some(elapsed) = result.elapsed {
+            case.set_time(elapsed);
+        }
         if !result.stdout.is_empty() {
             case.set_system_out(escape_controls(&result.stdout));
         }

@@ -20,6 +20,7 @@ fn result(stdout: &str, artifacts: Vec<Artifact>) -> SnippetResult {
         stdout: stdout.to_string(),
         stderr: String::new(),
         artifacts,
+        elapsed: None,
     }
 }
 

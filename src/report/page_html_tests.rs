@@ -15,6 +15,7 @@ fn printed(stdout: &str, stderr: &str) -> SnippetResult {
         stdout: stdout.to_owned(),
         stderr: stderr.to_owned(),
         artifacts: Vec::new(),
+        elapsed: None,
     }
 }
 

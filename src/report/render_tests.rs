@@ -22,6 +22,7 @@ fn check_with(chapter: &str, outputs: &[(&str, Vec<Artifact>)], expect: Expect) 
             stdout: stdout.to_string(),
             stderr: String::new(),
             artifacts: artifacts.clone(),
+            elapsed: None,
         })
         .collect();
     let verified: Vec<_> = snippets.iter().zip(&results).collect();
@@ -326,5 +327,6 @@ fn passed(snippet: &Snippet, stdout: &str, artifacts: Vec<Artifact>) -> SnippetR
         stdout: stdout.to_string(),
         stderr: String::new(),
         artifacts,
+        elapsed: None,
     }
 }

@@ -24,6 +24,7 @@ fn sample() -> Report {
         stdout: String::new(),
         stderr: String::new(),
         artifacts: Vec::new(),
+        elapsed: None,
     };
     Report {
         snippets: Vec::new(),
@@ -100,6 +101,21 @@ fn github_and_junit() {
         </testsuites>
     "#]]
     .assert_eq(&junit(&sample()).unwrap());
+}
+
+#[test]
+fn junit_gives_a_snippet_that_ran_its_time_and_a_cached_one_none() {
+    let mut report = sample();
+    report.results[0].elapsed = Some(std::time::Duration::from_millis(250));
+    let junit = junit(&report).unwrap();
+    let case = |name: &str| {
+        let start = junit
+            .find(&format!("<testcase name=\"{name}\""))
+            .expect("the case");
+        junit[start..].split('>').next().unwrap().to_owned()
+    };
+    assert!(case("src/ch1.md:3").contains(r#"time="0.250""#), "{junit}");
+    assert!(!case("src/ch1.md:7").contains("time="), "{junit}");
 }
 
 #[test]
@@ -182,6 +198,7 @@ fn a_run_time_failure_says_its_headline_once() {
         stdout: String::new(),
         stderr: String::new(),
         artifacts: Vec::new(),
+        elapsed: None,
     }];
     let human = human(&report, book.path());
     expect![[r#"
@@ -344,6 +361,7 @@ fn control_characters_from_snippets_are_shown_escaped() {
         stdout: "out\x1b[2J\n".to_owned(),
         stderr: String::new(),
         artifacts: Vec::new(),
+        elapsed: None,
     };
     let escaped = r"fine\u{1b}[8m SECRET \u{1b}[0m\rall good \u{202e}txt.exe\u{9b}31m";
     let book = tempfile::tempdir().unwrap();

@@ -203,6 +203,7 @@ pub(crate) fn result(
             .map(|run| without_thread_ids(&run.stderr))
             .unwrap_or_default(),
         artifacts: run.map(|run| run.artifacts.clone()).unwrap_or_default(),
+        elapsed: run.and_then(|run| run.elapsed),
     }
 }
 

@@ -71,6 +71,7 @@ fn verdict(markdown: &str, exit: Exit, stdout: &str, stderr: &str) -> String {
         stderr: stderr.to_owned(),
         artifacts: Vec::new(),
         artifact_failure: None,
+        elapsed: None,
     });
     match judge(&located(markdown), &record, Path::new("src/e2021/s.rs")).outcome {
         Outcome::Passed => "passed".to_owned(),
@@ -145,6 +146,7 @@ fn a_failure_names_the_limit_or_the_backtrace_key() {
             .to_owned(),
         artifacts: Vec::new(),
         artifact_failure: None,
+        elapsed: None,
     });
     let located = located("```rust\nfn main() {}\n```\n");
     let Outcome::Failed(failure) = judge(&located, &record, Path::new("src/e2021/s.rs")).outcome

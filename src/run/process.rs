@@ -183,7 +183,8 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
     // Last, so that nothing set before it (an inherited value, a cleared environment) wins.
     set_mutant_variable(&mut command, request.mutant.as_deref());
     // No deadline when the timeout is too large for the clock (`--timeout 18446744073709551615`).
-    let deadline = Instant::now().checked_add(request.timeout);
+    let started = Instant::now();
+    let deadline = started.checked_add(request.timeout);
     let (mut child, contained) = crate::run::containment::start(&mut command, scratch.path())
         .with_context(|| format!("starting {}", request.program.display()))?;
     let stopper = contained.stopper();
@@ -239,6 +240,7 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
         artifact_failure: artifacts.as_ref().err().cloned(),
         artifacts: artifacts.unwrap_or_default(),
+        elapsed: Some(started.elapsed()),
     })
 }
 

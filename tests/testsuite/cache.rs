@@ -1,7 +1,7 @@
 //! An unchanged book is verified again from the cache, without cargo; a change to a snippet
 //! (or its expected block) is seen.
 
-use crate::support::{book, book_key, builds_of};
+use crate::support::{book, book_key, builds_of, junit};
 
 /// The cache is shared by every run of the suite (it is keyed by content), so each run's
 /// snippets carry a comment no earlier run had.
@@ -397,4 +397,31 @@ fn a_dropped_book_leaves_no_build_of_its_own() {
         Vec::<std::path::PathBuf>::new()
     );
     assert!(builds.iter().all(|path| !path.exists()), "{builds:#?}");
+}
+
+/// `--junit` gives each snippet that ran its run's time, and none to a verdict from the cache
+/// or a snippet that did not compile (it did not run).
+#[test]
+fn junit_times_the_snippets_that_ran_not_the_cached_ones() {
+    let book = book(&[("src/a.md", &chapter())]);
+    let head = |report: &str, line: usize| {
+        let start = report
+            .find(&format!("<testcase name=\"src/a.md:{line}\""))
+            .unwrap_or_else(|| panic!("no case at line {line} in:\n{report}"));
+        report[start..].split('>').next().unwrap().to_owned()
+    };
+    book.test(&["--junit", "first.xml"]).code(1);
+    let first = junit::read(&book, "first.xml");
+    let ran = head(&first, 1);
+    let seconds: f64 = ran
+        .split("time=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .and_then(|time| time.parse().ok())
+        .unwrap_or_else(|| panic!("no time on the case that ran: {ran}"));
+    assert!(seconds > 0.0 && seconds < 60.0, "{ran}");
+    assert!(!head(&first, 10).contains("time="), "{first}");
+    book.test(&["--junit", "second.xml"]).code(1);
+    let second = junit::read(&book, "second.xml");
+    assert!(!head(&second, 1).contains("time="), "{second}");
 }
