@@ -234,6 +234,9 @@ pub(crate) struct MutantResult {
     pub verdict: Verdict,
     /// What the mutant run printed (empty when the snippet does not run).
     pub stdout: String,
+    /// How long the mutant run took, when it ran in this verification (as
+    /// [`SnippetResult::elapsed`]).
+    pub elapsed: Option<Duration>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

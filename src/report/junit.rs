@@ -1,6 +1,6 @@
 //! A [`Report`] as JUnit XML (`--junit PATH`, through `quick-junit`): a test case per snippet,
-//! per chapter not verified, and per mutant run; a snippet's case has its run's time when it ran
-//! in this verification (not when its verdict came from the cache). Control characters a snippet printed are shown
+//! per chapter not verified, and per mutant run; a snippet's or a mutant run's case has its run's
+//! time when it ran in this verification (not when its verdict came from the cache). Control characters a snippet printed are shown
 //! escaped, as in the terminal report (`quick-junit` would drop them silently).
 
 use anyhow::Context as _;
@@ -67,6 +67,9 @@ fn mutant_case(mutant: &MutantResult) -> TestCase {
     };
     let mut case = TestCase::new(name, status);
     case.set_classname(span.path.display().to_string());
+    if let Some(elapsed) = mutant.elapsed {
+        case.set_time(elapsed);
+    }
     if !output.is_empty() {
         case.set_system_out(escape_controls(&output));
     }

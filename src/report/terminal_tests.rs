@@ -104,9 +104,10 @@ fn github_and_junit() {
 }
 
 #[test]
-fn junit_gives_a_snippet_that_ran_its_time_and_a_cached_one_none() {
-    let mut report = sample();
+fn junit_gives_a_run_in_this_verification_its_time_and_a_cached_verdict_none() {
+    let mut report = with_mutants();
     report.results[0].elapsed = Some(std::time::Duration::from_millis(250));
+    report.mutants.as_mut().unwrap()[1].elapsed = Some(std::time::Duration::from_millis(1500));
     let junit = junit(&report).unwrap();
     let case = |name: &str| {
         let start = junit
@@ -115,7 +116,14 @@ fn junit_gives_a_snippet_that_ran_its_time_and_a_cached_one_none() {
         junit[start..].split('>').next().unwrap().to_owned()
     };
     assert!(case("src/ch1.md:3").contains(r#"time="0.250""#), "{junit}");
-    assert!(!case("src/ch1.md:7").contains("time="), "{junit}");
+    assert!(
+        !case("src/ch1.md:3 mutant wrong-answer").contains("time="),
+        "{junit}"
+    );
+    assert!(
+        case("src/ch1.md:3 mutant cancel-ignored").contains(r#"time="1.500""#),
+        "{junit}"
+    );
 }
 
 #[test]
@@ -253,6 +261,7 @@ fn with_mutants() -> Report {
         name: name.to_owned(),
         verdict,
         stdout: "42\n".to_owned(),
+        elapsed: None,
     };
     let mut report = sample();
     report.results.truncate(1);

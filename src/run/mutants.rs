@@ -131,6 +131,7 @@ fn judged(subject: &Subject<'_>, name: &str, record: &Record) -> MutantResult {
         name: name.to_owned(),
         verdict,
         stdout: result.stdout,
+        elapsed: result.elapsed,
     }
 }
 
