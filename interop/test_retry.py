@@ -1,4 +1,4 @@
-"""Tests of matrix.retry_failed_runs: a cell whose run failed (`{"error": ...}`) is run once more,
+"""Tests of matrix.retry_failed_runs: a cell whose run failed (`{"error": ...}`) is run again,
 one at a time, until a run does not fail or RERUNS runs failed; a cell that ran, whatever it
 measured, is not; the last failure stays a failure.
 Run with `python3 -m unittest discover -s interop`."""
