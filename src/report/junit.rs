@@ -1,7 +1,8 @@
 //! A [`Report`] as JUnit XML (`--junit PATH`, through `quick-junit`): a test case per snippet,
 //! per chapter not verified, and per mutant run; a snippet's or a mutant run's case has its run's
-//! time when it ran in this verification (not when its verdict came from the cache). Control characters a snippet printed are shown
-//! escaped, as in the terminal report (`quick-junit` would drop them silently).
+//! time when it ran in this verification (not when its verdict came from the cache). Control
+//! characters a snippet printed are shown escaped, as in the terminal report (`quick-junit` would
+//! drop them silently).
 
 use anyhow::Context as _;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};

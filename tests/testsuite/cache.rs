@@ -405,10 +405,13 @@ fn a_dropped_book_leaves_no_build_of_its_own() {
 fn junit_times_the_snippets_that_ran_not_the_cached_ones() {
     let book = book(&[("src/a.md", &chapter())]);
     let head = |report: &str, line: usize| {
-        let start = report
-            .find(&format!("<testcase name=\"src/a.md:{line}\""))
-            .unwrap_or_else(|| panic!("no case at line {line} in:\n{report}"));
-        report[start..].split('>').next().unwrap().to_owned()
+        let name = format!("src/a.md:{line}");
+        junit::cases(report)
+            .into_iter()
+            .find(|case| case.name == name)
+            .unwrap_or_else(|| panic!("no case {name} in:\n{report}"))
+            .head
+            .to_owned()
     };
     book.test(&["--junit", "first.xml"]).code(1);
     let first = junit::read(&book, "first.xml");
