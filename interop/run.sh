@@ -15,6 +15,10 @@
 #   interop/run.sh --install-only       only the installs below (every SDK's and framework's pin, the servers'
 #                                       venvs), no build and no cell; .ci/run starts it in the background
 #                                       while cargo builds, so the downloads overlap the build
+#   interop/run.sh --no-build           build nothing: the release test server and the rmcp scenario program
+#                                       must be built already (exit 2 naming the one that is not); .ci/run
+#                                       builds them first, so the install test beside the matrix can take
+#                                       target/release's lock for its builds without the matrix waiting on it
 #
 # Installs are pinned and throwaway (scripts/setup-languages.sh --matrix): a venv under target/interop/venv
 # (interop/python/requirements.txt) and interop/typescript{,-v2}/node_modules and
@@ -28,7 +32,8 @@ BLESS=()
 ONLY=()
 JOBS=()
 INSTALL_ONLY=0
-USAGE="usage: interop/run.sh [--bless] [--jobs N] [--only sdks|frameworks|NAME]... | interop/run.sh --install-only"
+NO_BUILD=()
+USAGE="usage: interop/run.sh [--bless] [--jobs N] [--only sdks|frameworks|NAME]... [--no-build] | interop/run.sh --install-only"
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --bless) BLESS=(--bless) ;;
@@ -37,6 +42,7 @@ while [[ $# -gt 0 ]]; do
         --jobs) [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || { echo "$USAGE" >&2; exit 2; }
                 JOBS=(--jobs "$2"); shift ;;
         --install-only) INSTALL_ONLY=1 ;;
+        --no-build) NO_BUILD=(--no-build) ;;
         *) echo "$USAGE" >&2; exit 2 ;;
     esac
     shift
@@ -44,7 +50,7 @@ done
 fail() { echo "interop/run.sh: error: $*" >&2; exit 2; }
 mkdir -p "$WORK"
 if [[ $INSTALL_ONLY -eq 1 ]]; then
-    [[ ${#BLESS[@]} -eq 0 && ${#ONLY[@]} -eq 0 && ${#JOBS[@]} -eq 0 ]] || { echo "$USAGE" >&2; exit 2; }
+    [[ ${#BLESS[@]} -eq 0 && ${#ONLY[@]} -eq 0 && ${#JOBS[@]} -eq 0 && ${#NO_BUILD[@]} -eq 0 ]] || { echo "$USAGE" >&2; exit 2; }
     # What a run installs (each a no-op when its pin is installed), without the test server's build.
     scripts/setup-languages.sh --matrix --no-build || fail "scripts/setup-languages.sh --matrix --no-build"
     scripts/setup-languages.sh --frameworks --no-build || fail "scripts/setup-languages.sh --frameworks --no-build"
@@ -52,23 +58,32 @@ if [[ $INSTALL_ONLY -eq 1 ]]; then
     exit 0
 fi
 
-# The Python SDK venv, the TypeScript SDKs' node_modules (v1, v2, the snippet helper's) and the
-# release server: scripts/setup-languages.sh, shared with the book (each redone only when its pin
-# changes; it checks the tools and their versions first).
-scripts/setup-languages.sh --matrix || fail "scripts/setup-languages.sh --matrix"
-
-# The generator's own tests (render_book.py: the grid's verdicts, the legend, the folded rows; history.py,
-# drift.py: the "since" column, the drift report).
-python3 -m unittest discover --quiet -s interop 2>"$WORK/unittest.log" || { cat "$WORK/unittest.log" >&2; fail "the tests of interop/ (render_book.py, history.py, drift.py) failed"; }
-
-# The rmcp scenario program (a no-op when up to date); not needed when only frameworks run.
-LOCKED=${CI:+--locked}
+# The rmcp scenario program is needed unless --only leaves rmcp out. With --no-build, it and the
+# release test server must be there before anything is installed.
 needs_rmcp=1
 if [[ ${#ONLY[@]} -gt 0 ]]; then
     needs_rmcp=0
     for word in "${ONLY[@]}"; do [[ $word == sdks || $word == rmcp ]] && needs_rmcp=1; done
 fi
-if [[ $needs_rmcp -eq 1 ]]; then
+if [[ ${#NO_BUILD[@]} -gt 0 ]]; then
+    [[ -x target/release/mcp-testserver ]] \
+        || fail "--no-build: no target/release/mcp-testserver (cargo build --release --locked -p mcp-testserver --bin mcp-testserver)"
+    [[ $needs_rmcp -eq 0 || -x target/debug/rmcp-scenarios ]] \
+        || fail "--no-build: no target/debug/rmcp-scenarios (cargo build --locked -p mcp-interop-rmcp)"
+fi
+
+# The Python SDK venv, the TypeScript SDKs' node_modules (v1, v2, the snippet helper's) and the
+# release server: scripts/setup-languages.sh, shared with the book (each redone only when its pin
+# changes; it checks the tools and their versions first). With --no-build, the server as it is.
+scripts/setup-languages.sh --matrix "${NO_BUILD[@]}" || fail "scripts/setup-languages.sh --matrix ${NO_BUILD[*]}"
+
+# The generator's own tests (render_book.py: the grid's verdicts, the legend, the folded rows; history.py,
+# drift.py: the "since" column, the drift report).
+python3 -m unittest discover --quiet -s interop 2>"$WORK/unittest.log" || { cat "$WORK/unittest.log" >&2; fail "the tests of interop/ (render_book.py, history.py, drift.py) failed"; }
+
+# The rmcp scenario program (a no-op when up to date; with --no-build, as checked above).
+LOCKED=${CI:+--locked}
+if [[ $needs_rmcp -eq 1 && ${#NO_BUILD[@]} -eq 0 ]]; then
     cargo build --quiet $LOCKED -p mcp-interop-rmcp || fail "building the rmcp scenario program"
 fi
 
@@ -83,7 +98,7 @@ if [[ ${#ONLY[@]} -gt 0 ]]; then
 fi
 measure_pid=
 if [[ $frameworks -eq 1 && -f interop/frameworks/servers/measure.py ]]; then
-    scripts/setup-languages.sh --frameworks || fail "scripts/setup-languages.sh --frameworks"
+    scripts/setup-languages.sh --frameworks "${NO_BUILD[@]}" || fail "scripts/setup-languages.sh --frameworks ${NO_BUILD[*]}"
     python3 interop/frameworks/servers/measure.py --check >"$WORK/measure.log" 2>&1 &
     measure_pid=$!
     trap '[[ -n $measure_pid ]] && kill "$measure_pid" 2>/dev/null' EXIT
