@@ -27,7 +27,8 @@ CPU = re.compile(r"^--- cpu so far \(user sys\): (?P<user>\d+m[\d.]+s) (?P<sys>\
 BACKGROUND_CPU = re.compile(r"^--- background cpu so far \(user sys\): (?P<user>\d+m[\d.]+s) (?P<sys>\d+m[\d.]+s)$")
 BACKGROUND = re.compile(
     r"^--- background (?P<name>\S+): started at (?P<start>\d+)s, ended at (?P<end>\d+|\?)s, waited for at \d+s, "
-    r"exit (?P<status>\d+), cpu \(user sys\): (?P<user>\d+m[\d.]+s|\?) (?P<sys>\d+m[\d.]+s|\?)$"
+    r"exit (?P<status>\d+), cpu \(user sys\): (?P<user>\d+m[\d.]+s|\?) (?P<sys>\d+m[\d.]+s|\?)"
+    r"(?P<stopped> \(not waited for: the run stopped first\))?$"
 )
 RUNNING = re.compile(r"^\s*Running (?P<source>.+?)(?: \((?P<binary>[^)]*)\))?$")
 DOC_TESTS = re.compile(r"^\s*Doc-tests (?P<name>\S+)")

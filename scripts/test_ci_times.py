@@ -36,6 +36,7 @@ test a_long_first::the_book has been running for over 60 seconds
 --- background cpu so far (user sys): 0m25.000s 0m5.000s
 --- background install: started at 20s, ended at 250s, waited for at 300s, exit 0, cpu (user sys): 0m25.000s 0m5.000s
 --- background matrix: started at 30s, ended at ?s, waited for at 300s, exit 143, cpu (user sys): ? ?
+--- background contract: started at 40s, ended at 60s, waited for at 301s, exit 0, cpu (user sys): 0m1.000s 0m0.500s (not waited for: the run stopped first)
 
 === done (301s)
 --- cpu so far (user sys): 1m40.000s 0m5.000s
@@ -56,7 +57,7 @@ class CiTimes(unittest.TestCase):
     def test_background_steps_with_their_wall_and_cpu_or_unknown(self) -> None:
         self.assertEqual(
             ci_times.background_steps(self.lines()),
-            [("install", 230, 30.0, 0), ("matrix", None, None, 143)],
+            [("install", 230, 30.0, 0), ("matrix", None, None, 143), ("contract", 20, 1.5, 0)],
         )
 
     def test_a_log_without_background_lines_keeps_the_steps_cpu(self) -> None:
@@ -70,10 +71,12 @@ class CiTimes(unittest.TestCase):
             with contextlib.redirect_stdout(io.StringIO()) as out:
                 self.assertEqual(ci_times.main(["ci-times.py", str(log)]), 0)
         report = out.getvalue()
-        self.assertIn("where .ci/run's time went (301 s in finished steps, 105 s CPU with the background steps'):", report)
+        self.assertIn("where .ci/run's time went (301 s in finished steps, 106 s CPU with the background steps'):", report)
         self.assertIn("     200 s      10 s CPU  tests\n", report)
         self.assertIn("     230 s      30 s CPU  install\n", report)
         self.assertIn("       ? s       ? s CPU  matrix  (exit 143)\n", report)
+        # A step the run stopped before waiting for (its line from .ci/run's exit trap).
+        self.assertIn("      20 s       2 s CPU  contract\n", report)
         self.assertIn("      42.5 s     3 tests  tests/main.rs", report)
         self.assertIn("tests running for over 60 s: a_long_first::the_book", report)
 
