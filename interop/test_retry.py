@@ -1,6 +1,8 @@
 """Tests of matrix.retry_failed_runs: a cell whose run failed (`{"error": ...}`) is run again,
 one at a time, until a run does not fail or RERUNS runs failed; a cell that ran, whatever it
-measured, is not; the last failure stays a failure.
+measured, is not; the last failure stays a failure. And of matrix.retry_differing_cells: a cell
+that ran and differs from expected.json (racy cells as racy.py compares them) runs once more, and
+the second run is kept, agreeing or not.
 Run with `python3 -m unittest discover -s interop`."""
 
 from __future__ import annotations
@@ -61,6 +63,51 @@ class RetryFailedRuns(unittest.TestCase):
         matrix_["matrix"]["fw"]["run abort"]["default"]["http"] = {"cancel sent": "no"}
         matrix_["matrix"]["fw"]["tool timeout"]["default"]["stdio"] = {"cancel sent": "no"}
         self.assertEqual(matrix.retry_failed_runs(matrix_, lambda *cell: self.fail(f"ran {cell}")), [])
+
+
+class RetryDifferingCells(unittest.TestCase):
+    def expected(self) -> dict:
+        return {"matrix": {"fw": {
+            "run abort": {"default": {"stdio": {"cancel after stop": "<1 s"}, "http": {"cancel after stop": "<1 s"}}},
+            # A racy cell: either outcome agrees (racy.py).
+            "tool timeout": {"default": {"stdio": {"racy": [{"cancel sent": "yes"}, {"cancel sent": "no"}]}, "http": {"cancel after stop": "<1 s"}}},
+        }}}
+
+    def observed(self) -> dict:
+        return {"sdks": {"fw": {"framework": True}}, "matrix": {"fw": {
+            "run abort": {"default": {"stdio": {"cancel after stop": ">1 s"}, "http": {"cancel after stop": "<1 s"}}},
+            "tool timeout": {"default": {"stdio": {"cancel sent": "no"}, "http": {"cancel after stop": ">1 s"}}},
+            "new scenario": {"default": {"stdio": {"cancel sent": "no"}, "http": {"error": "timed out"}}},
+        }}}
+
+    def test_only_differing_cells_run_again_once_and_the_second_run_is_kept(self) -> None:
+        seen = []
+        second = {("fw", "run abort", "default", "stdio"): {"cancel after stop": "<1 s"}, ("fw", "tool timeout", "default", "http"): {"cancel after stop": ">1 s"}}
+
+        def rerun(*cell):
+            seen.append(cell)
+            return second[cell]
+
+        matrix_ = self.observed()
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            again = matrix.retry_differing_cells(matrix_, self.expected(), rerun)
+        # Not the agreeing cells, not the racy cell one of whose outcomes it is, not a cell with
+        # no expectation, not a failed run (retry_failed_runs has had it).
+        self.assertEqual(seen, [("fw", "run abort", "default", "stdio"), ("fw", "tool timeout", "default", "http")])
+        self.assertEqual(again, ["fw / run abort / default / stdio", "fw / tool timeout / default / http"])
+        cells = matrix_["matrix"]["fw"]
+        self.assertEqual(cells["run abort"]["default"]["stdio"], {"cancel after stop": "<1 s"})
+        # A difference that holds twice stays: the comparison after it fails.
+        self.assertEqual(cells["tool timeout"]["default"]["http"], {"cancel after stop": ">1 s"})
+        # (and the new scenario's two cells, with no expectation, count as differing too).
+        self.assertEqual(matrix.compare_cells(self.expected(), matrix_), (3, 3))
+        self.assertIn('run again, one at a time: fw / run abort / default / stdio (it differed from expected.json: {"cancel after stop": ">1 s"})', out.getvalue())
+
+    def test_a_matrix_that_agrees_runs_nothing_again(self) -> None:
+        matrix_ = self.observed()
+        matrix_["matrix"]["fw"]["run abort"]["default"]["stdio"] = {"cancel after stop": "<1 s"}
+        matrix_["matrix"]["fw"]["tool timeout"]["default"]["http"] = {"cancel after stop": "<1 s"}
+        self.assertEqual(matrix.retry_differing_cells(matrix_, self.expected(), lambda *cell: self.fail(f"ran {cell}")), [])
 
 
 if __name__ == "__main__":

@@ -42,7 +42,8 @@ nice -n "${INSTALL_TEST_NICE:-0}" \
 # repository is local; the dependencies come from the lock file and cargo's cache (at most the
 # crates.io index is asked about them).
 step "cargo install --git file://$work/repo mdbook-snippets"
-nice -n "${INSTALL_TEST_NICE:-0}" cargo install --quiet --locked --git "file://$work/repo" mdbook-snippets \
+nice -n "${INSTALL_TEST_NICE:-0}" \
+    cargo install --quiet --locked --git "file://$work/repo" mdbook-snippets \
     --root "$work/from-git" --target-dir "$repo/target"
 
 # The guide's complete book.toml (guide/src/configuration.md), exactly as printed there: the TOML
