@@ -270,8 +270,9 @@ def retry_differing_cells(observed: dict[str, Any], expected: dict[str, Any], re
     compared as interop/racy.py does), and keeps the second run. The matrix runs 8 cells at once
     beside CI's other steps, and some facts are windows of a second (`cancel after stop`: `<1 s`);
     a loaded machine can stretch one run past it, while a changed behaviour shows again when the
-    cell runs alone. Both runs are said on stdout; a difference that holds twice fails. Returns
-    the cells run again (`sdk / scenario / revision / transport`)."""
+    cell runs alone. The first run's facts are said on stdout; a second run that differs too is
+    in the diff that fails the matrix. Returns the cells run again (`sdk / scenario / revision /
+    transport`)."""
     again = []
     for sdk, scenarios in observed["matrix"].items():
         for scenario, revisions in scenarios.items():
