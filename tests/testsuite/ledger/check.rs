@@ -14,10 +14,12 @@ fn html_outside_code(text: &str) -> bool {
         .any(|outside| outside.contains('<'))
 }
 
-/// What `mcp-testserver --list-mutants` lists: name -> the rule it breaks.
+/// What `mcp-testserver --list-mutants` lists: name -> the rule it breaks. The release binary,
+/// as the book's `mutants` command runs it (book.toml): the book's languages build it anyway.
 fn mutants() -> BTreeMap<String, String> {
     let output = std::process::Command::new(env!("CARGO"))
-        .args(["run", "--quiet", "--locked", "-p", "mcp-testserver"])
+        .args(["run", "--quiet", "--locked", "--release"])
+        .args(["-p", "mcp-testserver"])
         .args(["--bin", "mcp-testserver", "--", "--list-mutants"])
         .current_dir(repo())
         .stdin(std::process::Stdio::null())
