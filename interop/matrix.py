@@ -274,17 +274,14 @@ def retry_differing_cells(observed: dict[str, Any], expected: dict[str, Any], re
     in the diff that fails the matrix. Returns the cells run again (`sdk / scenario / revision /
     transport`)."""
     again = []
-    for sdk, scenarios in observed["matrix"].items():
-        for scenario, revisions in scenarios.items():
-            for revision, transports in revisions.items():
-                for transport, cell in transports.items():
-                    wanted = expected.get("matrix", {}).get(sdk, {}).get(scenario, {}).get(revision, {}).get(transport)
-                    if "error" in cell or "skipped" in cell or wanted is None or racy.accepts(wanted, cell):
-                        continue
-                    name = f"{sdk} / {scenario} / {revision} / {transport}"
-                    again.append(name)
-                    print(f"  run again, one at a time: {name} (it differed from expected.json: {json.dumps(cell, sort_keys=True, ensure_ascii=False)})", flush=True)
-                    transports[transport] = rerun(sdk, scenario, revision, transport)
+    for sdk, scenario, revision, transport, cell in racy.cells(observed["matrix"]):
+        wanted = racy.cell_at(expected.get("matrix", {}), sdk, scenario, revision, transport)
+        if "error" in cell or "skipped" in cell or wanted is None or racy.accepts(wanted, cell):
+            continue
+        name = f"{sdk} / {scenario} / {revision} / {transport}"
+        again.append(name)
+        print(f"  run again, one at a time: {name} (it differed from expected.json: {json.dumps(cell, sort_keys=True, ensure_ascii=False)})", flush=True)
+        observed["matrix"][sdk][scenario][revision][transport] = rerun(sdk, scenario, revision, transport)
     return again
 
 

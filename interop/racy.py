@@ -40,7 +40,8 @@ def accepts(wanted: Any, cell: Any) -> bool:
     return wanted == cell or (options is not None and cell in options)
 
 
-def _cells(matrix: dict[str, Any]) -> Iterator[tuple[str, str, str, str, Any]]:
+def cells(matrix: dict[str, Any]) -> Iterator[tuple[str, str, str, str, Any]]:
+    """Each cell of a matrix (expected.json's or observed.json's `matrix`), with where it is."""
     for sdk, scenarios in matrix.items():
         for scenario, revisions in scenarios.items():
             for revision, transports in revisions.items():
@@ -48,7 +49,8 @@ def _cells(matrix: dict[str, Any]) -> Iterator[tuple[str, str, str, str, Any]]:
                     yield sdk, scenario, revision, transport, cell
 
 
-def _get(matrix: dict[str, Any], sdk: str, scenario: str, revision: str, transport: str) -> Any:
+def cell_at(matrix: dict[str, Any], sdk: str, scenario: str, revision: str, transport: str) -> Any:
+    """The cell at that place of a matrix, or None."""
     return matrix.get(sdk, {}).get(scenario, {}).get(revision, {}).get(transport)
 
 
@@ -57,8 +59,8 @@ def resolve(expected: dict[str, Any], observed: dict[str, Any]) -> dict[str, Any
     cell, so that a textual comparison shows only real differences (a racy cell the run did not
     agree with stays racy, and shows in the diff)."""
     resolved = copy.deepcopy(expected)
-    for sdk, scenario, revision, transport, cell in _cells(observed.get("matrix", {})):
-        wanted = _get(resolved.get("matrix", {}), sdk, scenario, revision, transport)
+    for sdk, scenario, revision, transport, cell in cells(observed.get("matrix", {})):
+        wanted = cell_at(resolved.get("matrix", {}), sdk, scenario, revision, transport)
         if alternatives(wanted) is not None and accepts(wanted, cell):
             resolved["matrix"][sdk][scenario][revision][transport] = cell
     return resolved
@@ -68,8 +70,8 @@ def keep_racy(expected: dict[str, Any], observed: dict[str, Any]) -> dict[str, A
     """The observed matrix to bless: where expected.json's cell is racy and the run is one of its
     alternatives, the racy cell stays (a run that is none of them replaces it)."""
     kept = copy.deepcopy(observed)
-    for sdk, scenario, revision, transport, cell in _cells(observed.get("matrix", {})):
-        wanted = _get(expected.get("matrix", {}), sdk, scenario, revision, transport)
+    for sdk, scenario, revision, transport, cell in cells(observed.get("matrix", {})):
+        wanted = cell_at(expected.get("matrix", {}), sdk, scenario, revision, transport)
         if alternatives(wanted) is not None and accepts(wanted, cell):
             kept["matrix"][sdk][scenario][revision][transport] = wanted
     return kept
@@ -78,8 +80,8 @@ def keep_racy(expected: dict[str, Any], observed: dict[str, Any]) -> dict[str, A
 def mark(expected: dict[str, Any], observed: dict[str, Any], sdk: str, scenario: str, revision: str, transport: str) -> dict[str, Any]:
     """expected.json with this cell racy: its alternatives (or its facts) plus the observed cell.
     Refused (ValueError) when either side lacks the cell, the run failed, or nothing differs."""
-    wanted = _get(expected.get("matrix", {}), sdk, scenario, revision, transport)
-    cell = _get(observed.get("matrix", {}), sdk, scenario, revision, transport)
+    wanted = cell_at(expected.get("matrix", {}), sdk, scenario, revision, transport)
+    cell = cell_at(observed.get("matrix", {}), sdk, scenario, revision, transport)
     name = f"{sdk} / {scenario} / {revision} / {transport}"
     if wanted is None or cell is None:
         raise ValueError(f"{name}: {'expected.json' if wanted is None else 'the observed run'} has no such cell")
@@ -105,7 +107,7 @@ def main() -> int:
             if len(parts) != 4:
                 raise ValueError(f"{name}: not SDK/SCENARIO/REVISION/TRANSPORT")
             expected = mark(expected, observed, *parts)
-            print(f"racy: {name} now accepts {len(alternatives(_get(expected['matrix'], *parts)))} measured outcomes")
+            print(f"racy: {name} now accepts {len(alternatives(cell_at(expected['matrix'], *parts)))} measured outcomes")
     except ValueError as error:
         print(f"racy: error: {error}", file=sys.stderr)
         return 1

@@ -84,8 +84,9 @@ python3 -m unittest discover --quiet -s interop 2>"$WORK/unittest.log" || { cat 
 # The rmcp scenario program (a no-op when up to date; with --no-build, as checked above), built
 # with the features `cargo test --workspace` resolves (every member, dev-dependencies included):
 # then rmcp, tokio and the rest are the units `cargo test` built, and only the program compiles
-# (4 s of CPU after `cargo test`). Alone (`-p mcp-interop-rmcp`), its features select other
-# units: rmcp and its dependencies compiled again (74 s of wall, CI's step before the matrix).
+# (4 s of CPU after `cargo test`; without it, every test target of the workspace is built first).
+# Alone (`-p mcp-interop-rmcp`), its features select other units: rmcp and its dependencies
+# compiled again (74 s of wall, CI's step before the matrix).
 LOCKED=${CI:+--locked}
 if [[ $needs_rmcp -eq 1 && ${#NO_BUILD[@]} -eq 0 ]]; then
     cargo build --quiet $LOCKED --workspace --tests --bins || fail "building the rmcp scenario program"

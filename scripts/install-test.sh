@@ -9,8 +9,10 @@
 #
 #   scripts/install-test.sh
 #
-# Both installs build in this workspace's target/ (release), so the dependencies compiled for
-# the release test server are reused; only mdbook-snippets itself is compiled, once per source.
+# Both installs build in this workspace's target/ (release), so the second reuses the first's
+# dependencies and compiles only mdbook-snippets itself (the release test server shares few of
+# them: a fresh clone's first install compiled serde, clap, toml, pulldown-cmark, landlock and the
+# rest of the verifier's own).
 # INSTALL_TEST_NICE (default 0) is the niceness of the two builds (`nice -n`), not of the books'
 # runs after them: .ci/run sets 10, so the builds give way to the steps beside them.
 # Needs mdBook 0.5 on PATH (scripts/install-mdbook.sh). Exit 1 on a failed expectation.
