@@ -28,6 +28,7 @@ from typing import Any, Iterator
 import facts
 import framework_cells
 import racy
+import zygote
 
 INTEROP = Path(__file__).resolve().parent
 ROOT = INTEROP.parent
@@ -73,26 +74,66 @@ def programs(work: Path, only: list[str]) -> dict[str, list[str]]:
     return chosen
 
 
-def run_process(command: list[str], log_stem: Path, timeout_s: float = CELL_TIMEOUT_S) -> dict[str, Any]:
-    """Runs one scenario program in its own process group; returns its JSON report or raises."""
+def run_process(command: list[str], log_stem: Path, timeout_s: float = CELL_TIMEOUT_S, zygotes: zygote.Pool | None = None) -> dict[str, Any]:
+    """Runs one scenario program in its own process group; returns its JSON report or raises. A
+    Python program is forked from its zygote when `zygotes` has one for it (zygote.py)."""
     log_stem.parent.mkdir(parents=True, exist_ok=True)
     with open(f"{log_stem}.stderr", "wb") as stderr:
         environment = {"NODE_COMPILE_CACHE": str(NODE_COMPILE_CACHE), **os.environ}
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL, start_new_session=True, cwd=ROOT, env=environment)
-        try:
-            stdout, _ = process.communicate(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-            raise RuntimeError(f"timed out after {timeout_s} s (log: {log_stem}.stderr)") from None
+        forked = zygotes.get(command) if zygotes is not None else None
+        if forked is None:
+            returncode, stdout = run_spawned(command, stderr, environment, timeout_s, log_stem)
+        else:
+            returncode, stdout = run_forked(forked, command, stderr, environment, timeout_s, log_stem)
     Path(f"{log_stem}.json").write_bytes(stdout)
-    if process.returncode != 0:
+    if returncode != 0:
         tail = Path(f"{log_stem}.stderr").read_text(errors="replace").strip().splitlines()[-3:]
-        raise RuntimeError(f"exit {process.returncode}: {' | '.join(tail)} (log: {log_stem}.stderr)")
+        raise RuntimeError(f"exit {returncode}: {' | '.join(tail)} (log: {log_stem}.stderr)")
     try:
         return json.loads(stdout)
     except json.JSONDecodeError as error:
         raise RuntimeError(f"the report is not JSON ({error}; log: {log_stem}.json)") from None
+
+
+def run_spawned(command: list[str], stderr: Any, environment: dict[str, str], timeout_s: float, log_stem: Path) -> tuple[int, bytes]:
+    """`command` as a process of its own: its return code and stdout."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL, start_new_session=True, cwd=ROOT, env=environment)
+    try:
+        stdout, _ = process.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise RuntimeError(f"timed out after {timeout_s} s (log: {log_stem}.stderr)") from None
+    return process.returncode, stdout
+
+
+def run_forked(forked: zygote.Zygote, command: list[str], stderr: Any, environment: dict[str, str], timeout_s: float, log_stem: Path) -> tuple[int, bytes]:
+    """`command` forked from its zygote, as `run_spawned` runs it: stdin /dev/null, stdout read to
+    its end, the same bound, its process group killed past it."""
+    deadline = time.monotonic() + timeout_s
+    read_end, write_end = os.pipe()
+    try:
+        with open(os.devnull, "rb") as devnull:
+            child = forked.run(command, devnull.fileno(), write_end, stderr.fileno(), str(ROOT), environment)
+    except OSError as error:
+        os.close(read_end)
+        raise RuntimeError(f"the zygote of {command[1]} did not start the cell: {error} (log: {forked.log})") from None
+    except BaseException:
+        os.close(read_end)
+        raise
+    finally:
+        os.close(write_end)
+    try:
+        stdout = zygote.read_to_end(read_end, deadline)
+        returncode = child.wait(max(0.001, deadline - time.monotonic()))
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+        child.wait(None)
+        raise RuntimeError(f"timed out after {timeout_s} s (log: {log_stem}.stderr)") from None
+    finally:
+        os.close(read_end)
+    return returncode, stdout
 
 
 @contextlib.contextmanager
@@ -135,11 +176,11 @@ def copy_lines(stream: Any, log: Any) -> None:
         log.write(line)
 
 
-def run_cell(command: list[str], server: str, scenario: str, revision: str, transport: str, logs: Path, framework: bool = False) -> dict[str, Any]:
+def run_cell(command: list[str], server: str, scenario: str, revision: str, transport: str, logs: Path, framework: bool = False, zygotes: zygote.Pool | None = None) -> dict[str, Any]:
     """One cell: its facts, or `{"error": ...}` when the run failed. Over stdio the program starts
     the server itself; over HTTP the runner starts it and hands the program its URL. A framework
     program reads nothing from the server: the server records its wire (`--record FILE`), and the
-    runner reads FILE into the report's transcript after the cell."""
+    runner reads FILE into the report's transcript after the cell. `zygotes`: run_process's."""
     stem = logs / f"{scenario}-{revision}-{transport}".replace(" ", "_").replace("/", "_")
     arguments = ["--scenario", scenario, "--revision", revision, "--transport", transport, "--"]
     record = Path(f"{stem}.record.jsonl")
@@ -152,10 +193,10 @@ def run_cell(command: list[str], server: str, scenario: str, revision: str, tran
             # Each server process the framework starts records into a file of its own (`--record`
             # truncates its file; a framework may start one server per call): FILE.PID.
             launch = ["/bin/sh", "-c", 'exec "$0" --record "$1.$$"', server, str(record)] if framework else [server]
-            report = run_process(command + arguments + launch, stem, FRAMEWORK_CELL_TIMEOUT_S if framework else CELL_TIMEOUT_S)
+            report = run_process(command + arguments + launch, stem, FRAMEWORK_CELL_TIMEOUT_S if framework else CELL_TIMEOUT_S, zygotes)
         else:
             with http_server(server, stem, extra) as url:
-                report = run_process(command + arguments + [url], stem, FRAMEWORK_CELL_TIMEOUT_S if framework else CELL_TIMEOUT_S)
+                report = run_process(command + arguments + [url], stem, FRAMEWORK_CELL_TIMEOUT_S if framework else CELL_TIMEOUT_S, zygotes)
                 if framework:  # the server outlives the program: judge the handler's end, not the exit
                     framework_cells.await_handler(lambda: read_record(record))
         if not framework:
@@ -190,50 +231,52 @@ def observe(work: Path, server: str, jobs: int, only: list[str], commands: dict[
     (retry_differing_cells)."""
     logs_root = logs_dir or work / "logs"
     shutil.rmtree(logs_root, ignore_errors=True)
-    observed: dict[str, Any] = {"sdks": {}, "matrix": {}}
-    pending = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for sdk, command in (commands or programs(work, only)).items():
-            description = run_process(command + ["--describe"], logs_root / sdk / "describe")
-            missing = [key for key in ("package", "version", "revisions", "transports", "scenarios") if key not in description]
-            if missing:
-                raise RuntimeError(f"`{' '.join(command)} --describe` lacks {', '.join(missing)}")
-            observed["sdks"][sdk] = {key: description[key] for key in ("package", "version", "revisions", "scenarios")}
-            framework = bool(description.get("framework"))
-            if framework:
-                observed["sdks"][sdk].update(framework=True, mcp_sdk=description.get("mcp_sdk"), transports=description["transports"])
-            if description.get("unavailable"):
-                # Ways of stopping the program cannot write for this release: {name: why}.
-                observed["sdks"][sdk]["unavailable"] = description["unavailable"]
-            logs = logs_root / sdk
-            pending[pool.submit(run_cell, command, server, "not stopped", "default", "stdio", logs, framework)] = (sdk, None, "default", None)
-            for scenario in description["scenarios"]:
-                # A framework speaks what its SDK chooses (`default`), unless it lists revisions.
-                for revision in (description["revisions"] if framework else REVISIONS):
-                    for transport in TRANSPORTS:
-                        cell = observed["matrix"].setdefault(sdk, {}).setdefault(scenario, {}).setdefault(revision, {})
-                        if revision not in description["revisions"]:
-                            cell[transport] = {"skipped": f"{description['package']} {description['version']} does not speak {revision}"}
-                        elif transport not in description["transports"]:
-                            cell[transport] = {"skipped": f"the {sdk} scenario program has no {transport} client yet"}
-                        else:
-                            pending[pool.submit(run_cell, command, server, scenario, revision, transport, logs, framework)] = (sdk, scenario, revision, transport)
-        for future in concurrent.futures.as_completed(pending):
-            sdk, scenario, revision, transport = pending[future]
-            result = future.result()
-            if scenario is None:
-                defaults = {"default revision": result.get("revision on the wire"), "default connection": result.get("before the call")}
-                observed["sdks"][sdk].update(result if "error" in result else defaults)
-            else:
-                observed["matrix"][sdk][scenario][revision][transport] = result
-            print(f"  {sdk:<10} {scenario or 'default connection':<42} {revision:<10} {transport or 'stdio':<5} {'ERROR' if 'error' in result else 'ok'}", flush=True)
-    def rerun(sdk: str, scenario: str, revision: str, transport: str) -> dict[str, Any]:
-        return run_cell((commands or programs(work, only))[sdk], server, scenario, revision, transport, logs_root / sdk, bool(observed["sdks"][sdk].get("framework")))
+    # Each Python program's cells are forked from a process that imported it once (zygote.py).
+    with zygote.Pool(logs_root, FRAMEWORK_CELL_TIMEOUT_S) as zygotes:
+        observed: dict[str, Any] = {"sdks": {}, "matrix": {}}
+        pending = {}
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            for sdk, command in (commands or programs(work, only)).items():
+                description = run_process(command + ["--describe"], logs_root / sdk / "describe", CELL_TIMEOUT_S, zygotes)
+                missing = [key for key in ("package", "version", "revisions", "transports", "scenarios") if key not in description]
+                if missing:
+                    raise RuntimeError(f"`{' '.join(command)} --describe` lacks {', '.join(missing)}")
+                observed["sdks"][sdk] = {key: description[key] for key in ("package", "version", "revisions", "scenarios")}
+                framework = bool(description.get("framework"))
+                if framework:
+                    observed["sdks"][sdk].update(framework=True, mcp_sdk=description.get("mcp_sdk"), transports=description["transports"])
+                if description.get("unavailable"):
+                    # Ways of stopping the program cannot write for this release: {name: why}.
+                    observed["sdks"][sdk]["unavailable"] = description["unavailable"]
+                logs = logs_root / sdk
+                pending[pool.submit(run_cell, command, server, "not stopped", "default", "stdio", logs, framework, zygotes)] = (sdk, None, "default", None)
+                for scenario in description["scenarios"]:
+                    # A framework speaks what its SDK chooses (`default`), unless it lists revisions.
+                    for revision in (description["revisions"] if framework else REVISIONS):
+                        for transport in TRANSPORTS:
+                            cell = observed["matrix"].setdefault(sdk, {}).setdefault(scenario, {}).setdefault(revision, {})
+                            if revision not in description["revisions"]:
+                                cell[transport] = {"skipped": f"{description['package']} {description['version']} does not speak {revision}"}
+                            elif transport not in description["transports"]:
+                                cell[transport] = {"skipped": f"the {sdk} scenario program has no {transport} client yet"}
+                            else:
+                                pending[pool.submit(run_cell, command, server, scenario, revision, transport, logs, framework, zygotes)] = (sdk, scenario, revision, transport)
+            for future in concurrent.futures.as_completed(pending):
+                sdk, scenario, revision, transport = pending[future]
+                result = future.result()
+                if scenario is None:
+                    defaults = {"default revision": result.get("revision on the wire"), "default connection": result.get("before the call")}
+                    observed["sdks"][sdk].update(result if "error" in result else defaults)
+                else:
+                    observed["matrix"][sdk][scenario][revision][transport] = result
+                print(f"  {sdk:<10} {scenario or 'default connection':<42} {revision:<10} {transport or 'stdio':<5} {'ERROR' if 'error' in result else 'ok'}", flush=True)
+        def rerun(sdk: str, scenario: str, revision: str, transport: str) -> dict[str, Any]:
+            return run_cell((commands or programs(work, only))[sdk], server, scenario, revision, transport, logs_root / sdk, bool(observed["sdks"][sdk].get("framework")), zygotes)
 
-    retry_failed_runs(observed, rerun)
-    if expected is not None:
-        retry_differing_cells(observed, expected, rerun)
-    return observed
+        retry_failed_runs(observed, rerun)
+        if expected is not None:
+            retry_differing_cells(observed, expected, rerun)
+        return observed
 
 
 # How many times a cell whose run failed is run again, one at a time, before its failure counts.

@@ -17,11 +17,9 @@ import anyio
 from fastmcp import Context, FastMCP
 from fastmcp.server.middleware import Middleware
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--events", required=True)
-parser.add_argument("--http", type=int)
-args = parser.parse_args()
-events = open(args.events, "a", buffering=1)
+# The events file, opened by main(). The top level only imports and defines, so that measure.py can
+# fork each cell's server from a process that has run it once (interop/zygote.py).
+events = None
 
 
 def note(text: str) -> None:
@@ -69,7 +67,18 @@ async def whoami(ctx: Context) -> str:
     return repr(ctx.request_id)
 
 
-if args.http:
-    server.run(transport="http", host="127.0.0.1", port=args.http, show_banner=False)
-else:
-    server.run(transport="stdio", show_banner=False)
+def main() -> None:
+    global events
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--events", required=True)
+    parser.add_argument("--http", type=int)
+    args = parser.parse_args()
+    events = open(args.events, "a", buffering=1)
+    if args.http:
+        server.run(transport="http", host="127.0.0.1", port=args.http, show_banner=False)
+    else:
+        server.run(transport="stdio", show_banner=False)
+
+
+if __name__ == "__main__":
+    main()

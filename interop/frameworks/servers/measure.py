@@ -35,6 +35,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
+sys.path.insert(0, str(ROOT / "interop"))
+import zygote  # noqa: E402
+
+# Each Python server's cells are forked from a process that ran its top level once (its imports:
+# about 1.8 s of CPU a start for FastMCP), set by main(); None starts each server as a process.
+ZYGOTES: zygote.Pool | None = None
 CALL = {"name": "slow", "arguments": {"steps": 15, "step_ms": 200}}
 STOP_AT, WATCH_UNTIL = 0.6, 3.6
 SYNC = " (def tool)"  # the same scenario with the server's `sync_tool`, a plain `def` tool
@@ -68,9 +74,7 @@ class Stdio:
 
     def __init__(self, argv: list[str], revision: str, env=None, stderr=subprocess.DEVNULL):
         self.revision = revision
-        self.process = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env,
-        )
+        self.process = zygote.popen(ZYGOTES, argv, subprocess.PIPE, subprocess.PIPE, stderr, env)
         self.received: list[tuple[float, dict]] = []
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -146,8 +150,8 @@ class Http:
                  stderr=subprocess.DEVNULL, process: subprocess.Popen | None = None):
         """Starts `argv` (serving on `port`), or talks to `process`, already serving there."""
         self.revision, self.port, self.owned = revision, port, process is None
-        self.process = process or subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr, env=env,
+        self.process = process or zygote.popen(
+            ZYGOTES, argv, subprocess.DEVNULL, subprocess.DEVNULL, stderr, env,
         )
         self.session: str | None = None
         self.received: list[tuple[float, dict]] = []
@@ -417,6 +421,13 @@ def main() -> int:
                       file=sys.stderr)
                 return 2
     chosen = cells(servers, args.only or [])
+    global ZYGOTES
+    with zygote.Pool(ROOT / "target" / "interop" / "logs" / "measure", 60) as ZYGOTES:
+        return measure_and_report(args, chosen)
+
+
+def measure_and_report(args: argparse.Namespace, chosen: list[tuple[dict, str, str, str]]) -> int:
+    """main's measurement of `chosen` and its report, with --bless or --check."""
     results = measure(chosen, args.verbose)
     expected_path = HERE / "expected.json"
     if args.bless:
