@@ -72,9 +72,10 @@ INITIALIZE = {
 class Stdio:
     """The server as a child process speaking newline-delimited JSON-RPC on stdin/stdout."""
 
-    def __init__(self, argv: list[str], revision: str, env=None, stderr=subprocess.DEVNULL):
+    def __init__(self, argv: list[str], revision: str, env=None, stderr=subprocess.DEVNULL, fork: bool = True):
+        """Starts `argv`, forked from its zygote (ZYGOTES) unless `fork` is false."""
         self.revision = revision
-        self.process = zygote.popen(ZYGOTES, argv, subprocess.PIPE, subprocess.PIPE, stderr, env)
+        self.process = zygote.popen(ZYGOTES if fork else None, argv, subprocess.PIPE, subprocess.PIPE, stderr, env)
         self.received: list[tuple[float, dict]] = []
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -298,7 +299,9 @@ def run_cell(server: dict, transport: str, revision: str, scenario: str) -> dict
         argv = [part.replace("{root}", str(ROOT)) for part in server["command"]]
         argv += ["--events", str(events)]
         if transport == "stdio":
-            client = Stdio(argv, revision)
+            # `stdin close` measures the server's own exit: a real process, not a fork, whose
+            # exit would also finalize what the zygote's run of the top level made.
+            client = Stdio(argv, revision, fork=not scenario.startswith("stdin close"))
         else:
             port = free_port()
             client = Http(argv + ["--http", str(port)], port, revision)
