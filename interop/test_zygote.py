@@ -128,7 +128,7 @@ class Zygote(ZygoteCase):
         self.assertIsNotNone(forked)
         self.pool.close()
         self.assertIsNotNone(forked.process.poll())
-        self.assertFalse(Path(forked.socket_path).exists())
+        self.assertFalse(Path(forked.directory).exists())
 
     def test_a_cell_of_a_zygote_that_ended_is_spawned(self) -> None:
         forked = self.pool.get(self.command())
@@ -146,10 +146,11 @@ class Zygote(ZygoteCase):
     def test_a_program_whose_import_leaves_a_thread_is_spawned(self) -> None:
         self.program.write_text("import threading, time\nthreading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n" + PROGRAM)
         output = io.StringIO()
-        with contextlib.redirect_stdout(output):
+        with contextlib.redirect_stdout(output), mock.patch.object(tempfile, "tempdir", str(self.directory)):
             self.assertIsNone(self.pool.get(self.command()))
         self.assertIn("leaves threads running", output.getvalue())
         self.assertIn("its cells start as processes", output.getvalue())
+        self.assertEqual(list(self.directory.glob(f"{zygote.DIRECTORY_PREFIX}*")), [], "the zygote's folder was left")
         self.assertEqual(self.run_cell("report")["helper"], 42)
 
     def test_other_commands_and_the_switch_start_processes(self) -> None:

@@ -31,6 +31,7 @@ import json
 import os
 import runpy
 import selectors
+import shutil
 import signal
 import socket
 import subprocess
@@ -47,6 +48,8 @@ READY = "ready"
 UNAVAILABLE = "unavailable"
 # Set to 0 to start every cell as a process of its own.
 ENABLED_VARIABLE = "INTEROP_ZYGOTE"
+# A zygote's socket is in a temporary folder of this prefix, removed when it is closed.
+DIRECTORY_PREFIX = "interop-zygote-"
 
 
 # --- the runner's side ---------------------------------------------------------------------------
@@ -64,14 +67,18 @@ class Zygote:
     """One started zygote: `run` forks a child of it for one command line."""
 
     def __init__(self, interpreter: str, program: str, log: Path, start_timeout_s: float) -> None:
-        self.directory = tempfile.mkdtemp(prefix="interop-zygote-")
+        self.directory = tempfile.mkdtemp(prefix=DIRECTORY_PREFIX)
         self.socket_path = os.path.join(self.directory, "socket")
         log.parent.mkdir(parents=True, exist_ok=True)
-        with open(log, "wb") as stderr:
-            self.process = subprocess.Popen(
-                [interpreter, str(Path(__file__).resolve()), self.socket_path, program],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, start_new_session=True, text=True,
-            )
+        try:
+            with open(log, "wb") as stderr:
+                self.process = subprocess.Popen(
+                    [interpreter, str(Path(__file__).resolve()), self.socket_path, program],
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, start_new_session=True, text=True,
+                )
+        except OSError:
+            shutil.rmtree(self.directory, ignore_errors=True)
+            raise
         self.start_timeout_s = start_timeout_s
         self.log = log
         line = read_line(self.process.stdout, start_timeout_s)
@@ -109,9 +116,7 @@ class Zygote:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
         self.process.stdout.close()
-        with contextlib.suppress(OSError):
-            os.unlink(self.socket_path)
-            os.rmdir(self.directory)
+        shutil.rmtree(self.directory, ignore_errors=True)
 
 
 class Child:
