@@ -80,60 +80,21 @@ def run_process(command: list[str], log_stem: Path, timeout_s: float = CELL_TIME
     log_stem.parent.mkdir(parents=True, exist_ok=True)
     with open(f"{log_stem}.stderr", "wb") as stderr:
         environment = {"NODE_COMPILE_CACHE": str(NODE_COMPILE_CACHE), **os.environ}
-        forked = zygotes.get(command) if zygotes is not None else None
-        if forked is None:
-            returncode, stdout = run_spawned(command, stderr, environment, timeout_s, log_stem)
-        else:
-            returncode, stdout = run_forked(forked, command, stderr, environment, timeout_s, log_stem)
+        process = zygote.popen(zygotes, command, subprocess.DEVNULL, subprocess.PIPE, stderr, environment, cwd=ROOT, start_new_session=True)
+        try:
+            stdout, _ = process.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise RuntimeError(f"timed out after {timeout_s} s (log: {log_stem}.stderr)") from None
     Path(f"{log_stem}.json").write_bytes(stdout)
-    if returncode != 0:
+    if process.returncode != 0:
         tail = Path(f"{log_stem}.stderr").read_text(errors="replace").strip().splitlines()[-3:]
-        raise RuntimeError(f"exit {returncode}: {' | '.join(tail)} (log: {log_stem}.stderr)")
+        raise RuntimeError(f"exit {process.returncode}: {' | '.join(tail)} (log: {log_stem}.stderr)")
     try:
         return json.loads(stdout)
     except json.JSONDecodeError as error:
         raise RuntimeError(f"the report is not JSON ({error}; log: {log_stem}.json)") from None
-
-
-def run_spawned(command: list[str], stderr: Any, environment: dict[str, str], timeout_s: float, log_stem: Path) -> tuple[int, bytes]:
-    """`command` as a process of its own: its return code and stdout."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL, start_new_session=True, cwd=ROOT, env=environment)
-    try:
-        stdout, _ = process.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        raise RuntimeError(f"timed out after {timeout_s} s (log: {log_stem}.stderr)") from None
-    return process.returncode, stdout
-
-
-def run_forked(forked: zygote.Zygote, command: list[str], stderr: Any, environment: dict[str, str], timeout_s: float, log_stem: Path) -> tuple[int, bytes]:
-    """`command` forked from its zygote, as `run_spawned` runs it: stdin /dev/null, stdout read to
-    its end, the same bound, its process group killed past it."""
-    deadline = time.monotonic() + timeout_s
-    read_end, write_end = os.pipe()
-    try:
-        with open(os.devnull, "rb") as devnull:
-            child = forked.run(command, devnull.fileno(), write_end, stderr.fileno(), str(ROOT), environment)
-    except OSError as error:
-        os.close(read_end)
-        raise RuntimeError(f"the zygote of {command[1]} did not start the cell: {error} (log: {forked.log})") from None
-    except BaseException:
-        os.close(read_end)
-        raise
-    finally:
-        os.close(write_end)
-    try:
-        stdout = zygote.read_to_end(read_end, deadline)
-        returncode = child.wait(max(0.001, deadline - time.monotonic()))
-    except TimeoutError:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(child.pid, signal.SIGKILL)
-        child.wait(None)
-        raise RuntimeError(f"timed out after {timeout_s} s (log: {log_stem}.stderr)") from None
-    finally:
-        os.close(read_end)
-    return returncode, stdout
 
 
 @contextlib.contextmanager

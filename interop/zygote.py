@@ -149,11 +149,11 @@ class Child:
 
 
 class Process:
-    """A child forked by a zygote behind `subprocess.Popen`'s interface, as far as a runner that
-    drives a server through its pipes uses it (interop/frameworks/servers/measure.py): `pid`,
-    `stdin` and `stdout` (binary files, or None), `poll`, `wait` (with
-    `subprocess.TimeoutExpired`), `send_signal`, `terminate`, `kill`, `returncode`. Any thread may
-    wait; the exit status is read once."""
+    """A child forked by a zygote behind `subprocess.Popen`'s interface, as far as matrix.py and
+    measure.py (which drives a server through its pipes) use it: `pid`, `stdin` and `stdout`
+    (binary files, or None), `poll`, `wait` and `communicate` (with `subprocess.TimeoutExpired`),
+    `send_signal`, `terminate`, `kill`, `returncode`. Any thread may wait; the exit status is read
+    once."""
 
     def __init__(self, args: list[str], child: Child, stdin: Any, stdout: Any) -> None:
         self.args = args
@@ -163,6 +163,7 @@ class Process:
         self.returncode: int | None = None
         self._child = child
         self._lock = threading.Lock()
+        self._output = bytearray()
 
     def poll(self) -> int | None:
         if self.returncode is None and self._lock.acquire(blocking=False):
@@ -190,6 +191,26 @@ class Process:
             self._lock.release()
         return self.returncode
 
+    def communicate(self, timeout: float | None = None) -> tuple[bytes | None, None]:
+        """Reads stdout (when a pipe) to its end, then waits, as `Popen.communicate` without input
+        or a stderr pipe does: `subprocess.TimeoutExpired` past `timeout`, and a later call goes on
+        where this one stopped."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        if self.stdout is not None and not self.stdout.closed:
+            with selectors.DefaultSelector() as selector:
+                selector.register(self.stdout, selectors.EVENT_READ)
+                while True:
+                    remaining = None if deadline is None else deadline - time.monotonic()
+                    if remaining is not None and (remaining <= 0 or not selector.select(remaining)):
+                        raise subprocess.TimeoutExpired(self.args, timeout)
+                    chunk = os.read(self.stdout.fileno(), 1 << 16)
+                    if not chunk:
+                        break
+                    self._output += chunk
+            self.stdout.close()
+        self.wait(None if deadline is None else max(0.001, deadline - time.monotonic()))
+        return (bytes(self._output) if self.stdout is not None else None), None
+
     def send_signal(self, signal_number: int) -> None:
         if self.returncode is None:
             with contextlib.suppress(ProcessLookupError):
@@ -202,13 +223,15 @@ class Process:
         self.send_signal(signal.SIGKILL)
 
 
-def popen(pool: "Pool | None", args: list[str], stdin: int, stdout: int, stderr: Any, env: dict[str, str] | None = None) -> Any:
-    """`subprocess.Popen(args, stdin=, stdout=, stderr=, env=)` for `stdin` and `stdout` each
-    `subprocess.PIPE` or `subprocess.DEVNULL` and `stderr` `subprocess.DEVNULL` or a file: a
-    `Process` forked from the pool's zygote of `args`'s program when it has one, else the Popen."""
+def popen(pool: "Pool | None", args: list[str], stdin: int, stdout: int, stderr: Any, env: dict[str, str] | None = None, cwd: str | Path | None = None, start_new_session: bool = False) -> Any:
+    """`subprocess.Popen(args, stdin=, stdout=, stderr=, env=, cwd=, start_new_session=)` for
+    `stdin` and `stdout` each `subprocess.PIPE` or `subprocess.DEVNULL` and `stderr`
+    `subprocess.DEVNULL` or a file: a `Process` forked from the pool's zygote of `args`'s program
+    when it has one (always in a session of its own), else the Popen. RuntimeError when the zygote
+    cannot start it (it ended)."""
     forked = pool.get(args) if pool is not None else None
     if forked is None:
-        return subprocess.Popen(args, stdin=stdin, stdout=stdout, stderr=stderr, env=env)
+        return subprocess.Popen(args, stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd, start_new_session=start_new_session)
     ours: list[int] = []
     theirs: list[int] = []
     with open(os.devnull, "r+b") as devnull:
@@ -222,32 +245,18 @@ def popen(pool: "Pool | None", args: list[str], stdin: int, stdout: int, stderr:
                 theirs.append(os.dup(devnull.fileno()))
         theirs.append(os.dup(devnull.fileno() if stderr == subprocess.DEVNULL else stderr.fileno()))
     try:
-        child = forked.run(args, *theirs, os.getcwd(), dict(os.environ if env is None else env))
-    except BaseException:
+        child = forked.run(args, *theirs, str(cwd or os.getcwd()), dict(os.environ if env is None else env))
+    except BaseException as error:
         for fd in ours:
             if fd >= 0:
                 os.close(fd)
+        if isinstance(error, OSError):
+            raise RuntimeError(f"the zygote of {args[1]} did not start the cell: {error} (log: {forked.log})") from None
         raise
     finally:
         for fd in theirs:
             os.close(fd)
     return Process(args, child, open(ours[0], "wb") if ours[0] >= 0 else None, open(ours[1], "rb") if ours[1] >= 0 else None)
-
-
-def read_to_end(fd: int, deadline: float) -> bytes:
-    """Everything read from `fd` until its end; TimeoutError when it has not ended by `deadline`
-    (`time.monotonic()`)."""
-    chunks = []
-    with selectors.DefaultSelector() as selector:
-        selector.register(fd, selectors.EVENT_READ)
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not selector.select(remaining):
-                raise TimeoutError
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
 
 
 class Pool:

@@ -10,20 +10,12 @@ PrefectHQ/fastmcp#4354 says never runs when the client has gone). `whoami` retur
 is `slow` as a plain `def` (FastMCP runs it in a worker thread).
 """
 
-import argparse
 import time
 
 import anyio
 from fastmcp import Context, FastMCP
 from fastmcp.server.middleware import Middleware
-
-# The events file, opened by main(). The top level only imports and defines, so that measure.py can
-# fork each cell's server from a process that has run it once (interop/zygote.py).
-events = None
-
-
-def note(text: str) -> None:
-    events.write(f"{time.time() * 1000:.0f} {text}\n")
+from slow_events import arguments, note
 
 
 class Finally(Middleware):
@@ -68,12 +60,7 @@ async def whoami(ctx: Context) -> str:
 
 
 def main() -> None:
-    global events
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--events", required=True)
-    parser.add_argument("--http", type=int)
-    args = parser.parse_args()
-    events = open(args.events, "a", buffering=1)
+    args = arguments()
     if args.http:
         server.run(transport="http", host="127.0.0.1", port=args.http, show_banner=False)
     else:

@@ -6,19 +6,11 @@
 `slow`, `slow_sync` and `whoami` as in fastmcp_server.py; `MCPServer` has no middleware.
 """
 
-import argparse
 import time
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
-
-# The events file, opened by main(). The top level only imports and defines, so that measure.py can
-# fork each cell's server from a process that has run it once (interop/zygote.py).
-events = None
-
-
-def note(text: str) -> None:
-    events.write(f"{time.time() * 1000:.0f} {text}\n")
+from slow_events import arguments, note
 
 
 server = MCPServer("slow")
@@ -54,12 +46,7 @@ async def whoami(ctx: Context) -> str:
 
 
 def main() -> None:
-    global events
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--events", required=True)
-    parser.add_argument("--http", type=int)
-    args = parser.parse_args()
-    events = open(args.events, "a", buffering=1)
+    args = arguments()
     if args.http:
         server.run(transport="streamable-http", host="127.0.0.1", port=args.http)
     else:
