@@ -245,9 +245,10 @@ pub(crate) fn run(request: &RunRequest) -> anyhow::Result<RunRecord> {
 }
 
 /// The variables a snippet gets from the verifier's environment: what a program needs to run
-/// (and what cargo sets for a program it runs), the `MDBOOK_SNIPPETS_*` family, and the names
-/// the book lists in `pass-env`. Nothing else: what a snippet prints is published, and a
-/// book's build may run with tokens in its environment.
+/// (and what cargo sets for a program it runs), where the machine's trusted certificates are,
+/// the `MDBOOK_SNIPPETS_*` family, and the names the book lists in `pass-env`. Nothing else:
+/// what a snippet prints is published, and a book's build may run with tokens in its
+/// environment.
 pub(crate) fn passed_environment(
     pass_env: &[String],
 ) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
@@ -285,6 +286,18 @@ fn passes(name: &str) -> bool {
         "CARGO_TARGET_TMPDIR",
         "RUSTUP_HOME",
         "RUSTUP_TOOLCHAIN",
+        // Where the machine's trusted certificates are (paths, no secret), so that a setup's
+        // installer (uv, pip, npm, cargo, git, curl) reaches its registry on a machine whose
+        // network goes through a certificate authority of its own: without them, uv refused
+        // PyPI's certificate on such a machine (`invalid peer certificate: UnknownIssuer`).
+        "SSL_CERT_FILE",
+        "SSL_CERT_DIR",
+        "NODE_EXTRA_CA_CERTS",
+        "REQUESTS_CA_BUNDLE",
+        "CURL_CA_BUNDLE",
+        "PIP_CERT",
+        "GIT_SSL_CAINFO",
+        "CARGO_HTTP_CAINFO",
     ];
     const PREFIXES: &[&str] = &["LC_", "MDBOOK_SNIPPETS_", "CARGO_PKG_"];
     NAMES.contains(&name) || PREFIXES.iter().any(|prefix| name.starts_with(prefix))

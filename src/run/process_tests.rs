@@ -319,6 +319,8 @@ fn the_environment_is_clean_but_for_what_a_program_needs() {
         "MDBOOK_SNIPPETS_MUTANT",
         "CARGO_MANIFEST_DIR",
         "CARGO_PKG_NAME",
+        "SSL_CERT_FILE",
+        "NODE_EXTRA_CA_CERTS",
     ] {
         assert!(passes(name), "{name}");
     }
@@ -328,6 +330,9 @@ fn the_environment_is_clean_but_for_what_a_program_needs() {
         "CARGO_REGISTRY_TOKEN",
         "AWS_SECRET_ACCESS_KEY",
         "RUSTC_WRAPPER",
+        // A proxy's address may carry its credentials: a book that needs it lists it.
+        "HTTPS_PROXY",
+        "https_proxy",
     ] {
         assert!(!passes(name), "{name}");
     }
