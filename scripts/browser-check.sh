@@ -16,11 +16,24 @@ if [[ -z ${CHROMIUM:-} ]] && ! command -v chromium >/dev/null; then
 fi
 scripts/install-mdbook.sh >/dev/null
 (cd scripts/browser && npm ci --no-audit --no-fund --silent)
-cargo build --locked --bin mdbook-snippets
+# BROWSER_CHECK_VERIFIER: a verifier binary to build the books with, in place of the `cargo run
+# --bin mdbook-snippets` their book.toml files name (mdBook's MDBOOK_* overrides of book.toml).
+# .ci/run gives it a copy of the one `cargo test` verified the books with, so that the package
+# check, whose dry run rebuilds target/debug's verifier, can run beside this check.
+llms=()
+if [[ -n ${BROWSER_CHECK_VERIFIER:-} ]]; then
+    verifier=$BROWSER_CHECK_VERIFIER
+    [[ -x $verifier ]] || { echo "browser-check: BROWSER_CHECK_VERIFIER=$verifier is no executable" >&2; exit 2; }
+    export MDBOOK_PREPROCESSOR__SNIPPETS__COMMAND=$verifier
+    llms=(env "MDBOOK_OUTPUT__LLMS__COMMAND=$verifier llms")
+else
+    cargo build --locked --bin mdbook-snippets
+    verifier=$PWD/target/debug/mdbook-snippets
+fi
 site_path=${SITE_PATH:-/request-ids-book/}
 # The picker's markup is generated from interop/history.json: the committed file must be current.
 python3 interop/render_picker.py --check
-MDBOOK_OUTPUT__HTML__SITE_URL=$site_path mdbook build 2>&1 | tee target/mdbook-build.log
+MDBOOK_OUTPUT__HTML__SITE_URL=$site_path "${llms[@]}" mdbook build 2>&1 | tee target/mdbook-build.log
 if grep -E 'WARN|ERROR' target/mdbook-build.log; then
     echo "mdbook build printed warnings" >&2
     exit 1
@@ -48,8 +61,8 @@ node scripts/browser/tabs.mjs "$fixture/book"
 # The guide: built with the verifier, its shell snippets running the binary built above (the one
 # `cargo test` verified it with, so every result comes from the cache that run left).
 guide_path=${site_path}guide/
-GUIDE_MDBOOK_SNIPPETS="$PWD/target/debug/mdbook-snippets" MDBOOK_OUTPUT__HTML__SITE_URL=$guide_path \
-    mdbook build guide 2>&1 | tee target/mdbook-build-guide.log
+GUIDE_MDBOOK_SNIPPETS=$verifier MDBOOK_OUTPUT__HTML__SITE_URL=$guide_path \
+    "${llms[@]}" mdbook build guide 2>&1 | tee target/mdbook-build-guide.log
 if grep -E 'WARN|ERROR' target/mdbook-build-guide.log; then
     echo "mdbook build of the guide printed warnings" >&2
     exit 1

@@ -9,19 +9,16 @@
 #
 #   scripts/install-test.sh
 #
-# Both installs build in one target dir (release), so the second reuses the first's dependencies
-# and compiles only mdbook-snippets itself: INSTALL_TEST_TARGET_DIR, by default this workspace's
-# target/ (the release test server shares few of them: a fresh clone's first install compiled
-# serde, clap, toml, pulldown-cmark, landlock and the rest of the verifier's own). .ci/run gives
-# it a folder of its own, target/install, so the install can run beside `cargo test` without
-# ever holding target/release's lock, which the tests' release server build takes.
+# Both installs build in this workspace's target/ (release), so the second reuses the first's
+# dependencies and compiles only mdbook-snippets itself (the release test server shares few of
+# them: a fresh clone's first install compiled serde, clap, toml, pulldown-cmark, landlock and the
+# rest of the verifier's own).
 # INSTALL_TEST_NICE (default 0) is the niceness of the two builds (`nice -n`), not of the books'
-# runs after them.
+# runs after them: .ci/run sets 10, so the builds give way to the steps beside them.
 # Needs mdBook 0.5 on PATH (scripts/install-mdbook.sh). Exit 1 on a failed expectation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
-target_dir=${INSTALL_TEST_TARGET_DIR:-$repo/target}
 export PATH="$HOME/.cargo/bin:$PATH"
 export CARGO_TERM_COLOR=never
 work=$(mktemp -d "${TMPDIR:-/tmp}/mdbook-snippets-install.XXXXXX")
@@ -42,14 +39,14 @@ git -C "$work/repo" -c user.name=install-test -c user.email=install-test@localho
 
 step "cargo install --path ."
 nice -n "${INSTALL_TEST_NICE:-0}" \
-    cargo install --quiet --locked --offline --path . --root "$work/from-path" --target-dir "$target_dir"
+    cargo install --quiet --locked --offline --path . --root "$work/from-path" --target-dir "$repo/target"
 # Not --offline: cargo refuses any git checkout offline, even from a file:// repository. The
 # repository is local; the dependencies come from the lock file and cargo's cache (at most the
 # crates.io index is asked about them).
 step "cargo install --git file://$work/repo mdbook-snippets"
 nice -n "${INSTALL_TEST_NICE:-0}" \
     cargo install --quiet --locked --git "file://$work/repo" mdbook-snippets \
-    --root "$work/from-git" --target-dir "$target_dir"
+    --root "$work/from-git" --target-dir "$repo/target"
 
 # The guide's complete book.toml (guide/src/configuration.md), exactly as printed there: the TOML
 # block after its install-test marker.
