@@ -13,8 +13,8 @@
 # dependencies and compiles only mdbook-snippets itself (the release test server shares few of
 # them: a fresh clone's first install compiled serde, clap, toml, pulldown-cmark, landlock and the
 # rest of the verifier's own).
-# INSTALL_TEST_NICE (default 0) is the niceness of the two builds (`nice -n`), not of the books'
-# runs after them: .ci/run sets 10, so the builds give way to the steps beside them.
+# .ci/run runs it in the background at nice 10 (`background --nice 10`, which also sets its
+# session's own nice: under the kernel's autogroup a plain `nice -n` counts only within a session).
 # Needs mdBook 0.5 on PATH (scripts/install-mdbook.sh). Exit 1 on a failed expectation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,14 +38,12 @@ git -C "$work/repo" add -A
 git -C "$work/repo" -c user.name=install-test -c user.email=install-test@localhost commit -q -m snapshot
 
 step "cargo install --path ."
-nice -n "${INSTALL_TEST_NICE:-0}" \
-    cargo install --quiet --locked --offline --path . --root "$work/from-path" --target-dir "$repo/target"
+cargo install --quiet --locked --offline --path . --root "$work/from-path" --target-dir "$repo/target"
 # Not --offline: cargo refuses any git checkout offline, even from a file:// repository. The
 # repository is local; the dependencies come from the lock file and cargo's cache (at most the
 # crates.io index is asked about them).
 step "cargo install --git file://$work/repo mdbook-snippets"
-nice -n "${INSTALL_TEST_NICE:-0}" \
-    cargo install --quiet --locked --git "file://$work/repo" mdbook-snippets \
+cargo install --quiet --locked --git "file://$work/repo" mdbook-snippets \
     --root "$work/from-git" --target-dir "$repo/target"
 
 # The guide's complete book.toml (guide/src/configuration.md), exactly as printed there: the TOML
