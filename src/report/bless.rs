@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::report::render::{OpeningFence, line_start};
+use crate::report::fence::{OpeningFence, line_start};
 use crate::snippet::{FailureKind, Outcome, Snippet, SnippetResult, SourceSpan};
 
 /// One expected-output block to rewrite.

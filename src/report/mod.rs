@@ -3,6 +3,7 @@
 //! (`--bless`) that rewrites expected outputs.
 
 pub(crate) mod bless;
+pub(crate) mod fence;
 pub(crate) mod github;
 pub(crate) mod junit;
 pub(crate) mod markdown_output;

@@ -22,6 +22,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use super::fence::{OpeningFence, line_start};
 use super::markdown_output::output_markdown;
 pub(crate) use super::page_html::{failure_html, output_html};
 use crate::snippet::{Outcome, Snippet, SnippetResult};
@@ -229,87 +230,8 @@ fn insertion(
 /// What opens an inserted HTML block written as one line, so that the line ends it.
 const ONE_LINE_BLOCK: &str = "<!-- mdbook-snippets -->";
 
-/// The opening fence line of a code block (shared with `bless`, which finds the closing fence).
-pub(crate) struct OpeningFence {
-    pub(crate) fence_char: char,
-    pub(crate) fence_len: usize,
-    /// Just past the line's newline (or the end of the text).
-    pub(crate) line_end: usize,
-    /// Where the info string ends (trailing whitespace excluded).
-    info_end: usize,
-    /// Whether the info string is empty (rustdoc's default: Rust).
-    info_is_empty: bool,
-    /// What continues the block's container on a new line: the text before the fence with list
-    /// markers turned into spaces (`- ` -> `  `, `> 1. ` -> `>    `).
-    pub(crate) container: String,
-    pub(crate) eol: &'static str,
-}
-
+/// The two edits made to a snippet's opening line, at the end of its info string.
 impl OpeningFence {
-    /// The opening of `snippet`'s block: its fence, or for an indented code block its first
-    /// line, whose container is what precedes the block's four columns of indentation (the
-    /// HTML inserted after it must not be indented as code, or it shows as text).
-    pub(crate) fn of(text: &str, snippet: &Snippet) -> Option<OpeningFence> {
-        if !snippet.indented {
-            return OpeningFence::find(text, snippet.block_range.start);
-        }
-        let start = line_start(text, snippet.block_range.start);
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        let line = &text[start..end];
-        let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
-        let prefix: String = line
-            .chars()
-            .take_while(|c| *c == '>' || c.is_whitespace())
-            .filter(|c| *c != '\r')
-            .map(|c| if c == '>' || c == '\t' { c } else { ' ' })
-            .collect();
-        let code_indent = prefix.trim_start_matches('>').len().min(4);
-        let container = prefix[..prefix.len() - code_indent].to_owned();
-        Some(OpeningFence {
-            fence_char: ' ',
-            fence_len: 0,
-            line_end: (end + 1).min(text.len()),
-            info_end: start,
-            info_is_empty: true,
-            container,
-            eol,
-        })
-    }
-
-    /// Parses the line that contains `block_start`; `None` when it holds no fence.
-    pub(crate) fn find(text: &str, block_start: usize) -> Option<OpeningFence> {
-        let start = line_start(text, block_start);
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        let line_end = (end + 1).min(text.len());
-        let line = &text[start..end];
-        let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        let fence_at = line.find(['`', '~'])?;
-        let fence_char = line[fence_at..].chars().next()?;
-        let fence_len = line[fence_at..]
-            .chars()
-            .take_while(|c| *c == fence_char)
-            .count();
-        if fence_len < 3 {
-            return None;
-        }
-        let info = &line[fence_at + fence_len..];
-        let container = line[..fence_at]
-            .chars()
-            .filter(|c| *c != '\u{feff}')
-            .map(|c| if c == '>' || c == '\t' { c } else { ' ' })
-            .collect();
-        Some(OpeningFence {
-            fence_char,
-            fence_len,
-            line_end,
-            info_end: start + fence_at + fence_len + info.trim_end().len(),
-            info_is_empty: info.trim().is_empty(),
-            container,
-            eol,
-        })
-    }
-
     fn append_edit(&self, text: &str) -> Edit {
         Edit {
             range: self.info_end..self.info_end,
@@ -344,10 +266,6 @@ fn apply_edits(text: &str, mut edits: Vec<Edit>) -> String {
     }
     rendered.push_str(&text[copied_to..]);
     rendered
-}
-
-pub(crate) fn line_start(text: &str, position: usize) -> usize {
-    text[..position].rfind('\n').map_or(0, |i| i + 1)
 }
 
 /// The start of the line after the one `position` ends: `position` itself when it follows a
