@@ -19,7 +19,9 @@ scripts/install-mdbook.sh >/dev/null
 # BROWSER_CHECK_VERIFIER: a verifier binary to build the books with, in place of the `cargo run
 # --bin mdbook-snippets` their book.toml files name (mdBook's MDBOOK_* overrides of book.toml).
 # .ci/run gives it a copy of the one `cargo test` verified the books with, so that the package
-# check, whose dry run rebuilds target/debug's verifier, can run beside this check.
+# check, whose dry run rebuilds target/debug's verifier, can run beside this check. The llms
+# override goes only to the two books that have that output: mdBook adds a renderer for an
+# override of an output a book does not name, and the tabs fixture has none.
 llms=()
 if [[ -n ${BROWSER_CHECK_VERIFIER:-} ]]; then
     verifier=$BROWSER_CHECK_VERIFIER

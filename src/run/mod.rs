@@ -18,6 +18,7 @@ pub(crate) mod mutants;
 #[cfg(target_os = "linux")]
 pub(crate) mod namespace_init;
 pub(crate) mod other_languages;
+pub(crate) mod positions;
 pub(crate) mod process;
 pub(crate) mod sandbox;
 pub(crate) mod scratch;
